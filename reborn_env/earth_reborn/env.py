@@ -1,0 +1,229 @@
+"""The PettingZoo AEC environment around the Earth Reborn rules engine (section 18, ER-ENV-1..10).
+
+The environment card (agents, actions, observations, rewards, versions) is the docstring of
+:mod:`reborn_env.earth_reborn_v0`. This module adds agent names, rewards, the order checks that
+PettingZoo's wrappers would add, illegal-move handling and rendering; it never re-implements a rule.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+import gymnasium
+import numpy as np
+from pettingzoo import AECEnv
+
+from ..common.errors import IllegalActionError
+from . import engine, positions
+from .actions import codec_for
+from .observation import Observer
+from .scenario_file import load_scenario
+from .state import GameState
+
+ILLEGAL_ACTION_MODES = ("raise", "penalize")
+
+
+class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
+    """Earth Reborn, two players, one AEC step per decision of section 18."""
+
+    metadata = {
+        "name": "earth_reborn_v0",
+        "render_modes": ["human", "ansi", "rgb_array"],
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
+
+    def __init__(
+        self,
+        render_mode: str | None = None,
+        scenario: str = "vault_raid",
+        illegal_action: str = "raise",
+        mp_shaping: float = 0.0,
+        max_steps: int = 5000,
+    ) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"render_mode {render_mode!r} is not supported; use None or one of "
+                f"{self.metadata['render_modes']}"
+            )
+        if illegal_action not in ILLEGAL_ACTION_MODES:
+            raise ValueError(
+                f"illegal_action {illegal_action!r}: use 'raise' (error, state unchanged, "
+                "ER-ENV-8) "
+                "or 'penalize' (PettingZoo convention: game ends, offender -1)"
+            )
+        if not isinstance(max_steps, int) or max_steps < 1:
+            raise ValueError(f"max_steps must be a positive integer (ER-ENV-9), got {max_steps!r}")
+        self.render_mode = render_mode
+        self.illegal_action = illegal_action
+        self.mp_shaping = float(mp_shaping)
+        self.max_steps = max_steps
+        self.scenario = load_scenario(scenario)
+        self.codec = codec_for(self.scenario)
+        self.observer = Observer(self.scenario)
+        self.possible_agents = list(self.scenario.factions)
+        self.agent_index = {a: i for i, a in enumerate(self.possible_agents)}
+        obs_box = gymnasium.spaces.Box(0.0, 1.0, (self.observer.size,), np.float32)
+        mask_box = gymnasium.spaces.Box(0, 1, (self.codec.size,), np.int8)
+        self.observation_spaces = {
+            a: gymnasium.spaces.Dict({"observation": obs_box, "action_mask": mask_box})
+            for a in self.possible_agents
+        }
+        self.action_spaces = {
+            a: gymnasium.spaces.Discrete(self.codec.size) for a in self.possible_agents
+        }
+        self.game: GameState | None = None
+
+    # --- PettingZoo API -------------------------------------------------------------------------
+
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Space:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """New game from ``seed`` (random if None); ``options={"position": dict}`` starts there."""
+        if seed is None:
+            seed = secrets.randbits(63)
+        position = (options or {}).get("position")
+        if position is not None:
+            self.game = positions.state_from_dict(position, self.scenario)
+        else:
+            self.game = engine.new_game(self.scenario, seed)
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self.num_steps = 0
+        self._sync_selection()
+        if self.game.winner is not None:
+            self._finish()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        game = self._require_game()
+        me = self.agent_index[agent]
+        mask = np.zeros(self.codec.size, dtype=np.int8)
+        if game.winner is None and game.decider == me:
+            mask[engine.legal_actions(game)] = 1
+        return {"observation": self.observer.observe(game, me), "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        game = self._require_game()
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        if action is None or not isinstance(action, (int, np.integer)):
+            self._refuse(
+                agent, f"action must be an integer in 0..{self.codec.size - 1}, got {action!r}"
+            )
+            return
+        mp_before = game.mp[:]
+        try:
+            engine.apply_action(game, int(action))
+        except IllegalActionError as err:
+            self._refuse(agent, str(err))
+            return
+        self.num_steps += 1
+        self._clear_rewards()
+        if self.mp_shaping:
+            for a, i in self.agent_index.items():
+                gained = (game.mp[i] - mp_before[i]) - (game.mp[1 - i] - mp_before[1 - i])
+                self.rewards[a] = self.mp_shaping * gained
+        if game.winner is not None:
+            self._finish()
+        elif self.num_steps >= self.max_steps:  # ER-ENV-9: truncated as a draw
+            self.truncations = {a: True for a in self.agents}
+        else:
+            self._sync_selection()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | np.ndarray | None:
+        from .render import render_ansi, render_rgb
+
+        game = self._require_game()
+        if self.render_mode == "ansi":
+            return render_ansi(game)
+        if self.render_mode == "rgb_array":
+            return render_rgb(game)
+        if self.render_mode == "human":
+            print(render_ansi(game))
+        else:
+            gymnasium.logger.warn("render() called without a render_mode; pass one to env()")
+        return None
+
+    def close(self) -> None:
+        pass
+
+    # --- Positions and names --------------------------------------------------------------------
+
+    def get_state(self) -> dict[str, Any]:
+        """The full position as JSON-ready data (docs/position_format.md)."""
+        return positions.state_to_dict(self._require_game())
+
+    def set_state(self, position: dict[str, Any]) -> None:
+        """Restore a position; on any error nothing changes (PositionError names the field)."""
+        if self.game is None:
+            self.reset()
+        self.game = positions.state_from_dict(position, self.scenario)
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self._sync_selection()
+        if self.game.winner is not None:
+            self._finish()
+
+    def action_name(self, action: int) -> str:
+        """Readable name of an action integer, e.g. ``STEP(N)``."""
+        return self.codec.name(int(action))
+
+    def action_from_name(self, name: str) -> int:
+        """The action integer of a readable name."""
+        return self.codec.parse(name)
+
+    # --- Internals ------------------------------------------------------------------------------
+
+    def _require_game(self) -> GameState:
+        if self.game is None:
+            raise RuntimeError("call reset() before using the environment")
+        return self.game
+
+    def _sync_selection(self) -> None:
+        game = self._require_game()
+        decider = game.decider if game.winner is None else game.active
+        self.agent_selection = self.possible_agents[decider]
+
+    def _finish(self) -> None:
+        """ER-WIN-3: +1 / -1 at the end, 0 and 0 for a draw."""
+        winner = self._require_game().winner
+        for a, i in self.agent_index.items():
+            if a in self.rewards:
+                outcome = 0.0 if winner == -1 else (1.0 if winner == i else -1.0)
+                self.rewards[a] += outcome
+        self.terminations = {a: True for a in self.agents}
+
+    def _refuse(self, agent: str, message: str) -> None:
+        """ER-ENV-8: refuse with an error (state unchanged), or end the game, offender -1."""
+        if self.illegal_action == "raise":
+            raise IllegalActionError(message)
+        self._clear_rewards()
+        self.rewards[agent] = -1.0
+        self.terminations = {a: True for a in self.agents}
+        self.infos[agent] = {"illegal_action": message}
+        self._accumulate_rewards()
+
+
+def env(**kwargs: Any) -> raw_env:
+    """The environment as users get it: order checks and illegal-move handling are built in.
+
+    PettingZoo's three standard wrappers would forward every attribute read and cost 2-4x on a
+    game this size (design.md, "The environment"); raw_env does their checks itself.
+    """
+    return raw_env(**kwargs)
