@@ -1,0 +1,34 @@
+"""Random policies and the per-step check that fuzz Earth Reborn (tests, benchmarks/fuzz.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+from pettingzoo import AECEnv
+
+from .engine import legal_actions
+from .invariants import check_invariants
+
+# Decisions that end or skip things: a "busy" random player avoids them most of the time, so
+# fights, shots, doors and card hand-overs happen far more often than under uniform play.
+_IDLE = ("PASS", "END_ROUND", "END_MOVE", "DISCARD_TILE", "KEEP_HAND")
+
+
+def busy_policy(rng: np.random.Generator, mask: np.ndarray, env: AECEnv) -> int:
+    """Legal play that prefers doing something (85%) over passing or ending."""
+    legal = np.flatnonzero(mask)
+    kind_of = env.unwrapped.codec.kind_of
+    busy = [a for a in legal if kind_of[a] not in _IDLE]
+    pool = busy if busy and rng.random() < 0.85 else legal
+    return int(rng.choice(pool))
+
+
+def check_step(env: AECEnv, agent: str) -> None:
+    """Engine invariants, and the mask of section 22: exactly the legal set, zeros for the other."""
+    game = env.unwrapped.game
+    check_invariants(game)
+    mask = env.observe(agent)["action_mask"]
+    if mask.dtype != np.int8 or np.flatnonzero(mask).tolist() != legal_actions(game):
+        raise AssertionError("ER-ENV-10: the mask differs from the engine's legal set")
+    for other in env.agents:
+        if other != agent and env.observe(other)["action_mask"].any():
+            raise AssertionError(f"the mask of {other}, who is not deciding, is not all zeros")
