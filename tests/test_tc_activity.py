@@ -188,7 +188,7 @@ def test_tc_seed_1_a_salemite_takes_last_bag_tile_and_norad_loses_the_race():
 
 
 def test_tc_seed_1_b_no_race_norad_picks_t21_secretly():
-    """TC-SEED-1 (B): ER-ACT-9, ER-ACT-10 (PICK_DISCARD then CHOOSE_DISCARD), ER-HID-7, ER-HID-12."""
+    """TC-SEED-1 (B): ER-ACT-9, ER-ACT-10 (PICK_DISCARD, CHOOSE_DISCARD), ER-HID-7, ER-HID-12."""
     state = load(seed_position(["T07", "T13"]))
     play(state, "DRAW_BAG")
     drawn = set(hand(state, "salemite")) - {"T06", "T08", "T09", "T10", "T11"}
