@@ -1,0 +1,478 @@
+"""The trainer's infrastructure: config checks, checkpoints, the learning-curve plot, evaluation.
+
+These are the parts a long run depends on before it ever learns anything: a config mistake must
+stop it at start-up with a message naming the file and the key; a checkpoint must never be half
+written and a bad one must say what is wrong; the evaluation CLI must play a checkpoint end to end.
+Where ``reborn_env.bots`` is not there yet, a stand-in arena with the same API is installed for
+the evaluation tests only.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import sys
+import types
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+import torch
+
+from training.checkpoint import CheckpointError, load_checkpoint, save_checkpoint
+from training.config import ConfigError, TrainConfig, load_config
+from training.envs import env_sizes, env_version, make_env
+from training.model import build_model
+from training.plots import plot_learning_curve
+
+torch.set_num_threads(1)
+
+ENV = "earth_reborn_v0"
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+# --- config ---------------------------------------------------------------------------------------
+
+
+def write(tmp_path: Path, text: str, name: str = "run.yaml") -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def config_error(path: Path) -> str:
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    message = str(info.value)
+    assert str(path) in message
+    return message
+
+
+def test_good_config_loads_with_defaults_and_derived_sizes(tmp_path: Path) -> None:
+    path = write(tmp_path, "total_steps: 5000\nlearning_rate: 1\nnum_envs: 2\nnum_steps: 64\n")
+    cfg = load_config(path)
+    assert cfg.learning_rate == 1.0 and isinstance(cfg.learning_rate, float)
+    assert cfg.hidden_sizes == [256, 256] and cfg.eval_opponents == ["random", "heuristic"]
+    assert (cfg.batch_size, cfg.minibatch_size, cfg.num_updates) == (128, 32, 39)
+    assert TrainConfig(total_steps=1).num_updates == 1
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        cfg.seed = 2  # type: ignore[misc]
+
+
+def test_config_round_trips_through_a_dict(tmp_path: Path) -> None:
+    opponent = tmp_path / "old.pt"
+    opponent.write_bytes(b"")
+    cfg = TrainConfig(
+        total_steps=10_000,
+        env_kwargs={"max_steps": 300},
+        hidden_sizes=[32],
+        eval_opponents=["random", str(opponent)],
+        run_name="tiny",
+    )
+    data = cfg.to_dict()
+    assert "source" not in data and data["env_kwargs"] == {"max_steps": 300}
+    data["hidden_sizes"].append(7)  # a deep copy: the config is unchanged
+    assert cfg.hidden_sizes == [32]
+    assert TrainConfig.from_dict(cfg.to_dict()) == cfg
+
+
+def test_unknown_key_suggests_the_closest_one(tmp_path: Path) -> None:
+    message = config_error(write(tmp_path, "total_steps: 100\nlearning_rat: 0.001\n"))
+    assert "unknown key 'learning_rat'" in message
+    assert "did you mean 'learning_rate'" in message
+
+
+@pytest.mark.parametrize(
+    ("line", "fragments"),
+    [
+        ("num_envs: true", ["'num_envs'", "an integer", "bool"]),
+        ("num_envs: 2.0", ["'num_envs'", "an integer", "float"]),
+        ("learning_rate: 1e-4", ["'learning_rate'", "a number", "with a dot"]),
+        ("anneal_lr: 1", ["'anneal_lr'", "true or false"]),
+        ("hidden_sizes: [64, x]", ["'hidden_sizes'", "a list of integers"]),
+        ("eval_opponents: random", ["'eval_opponents'", "a list of strings"]),
+        ("env_kwargs: [1]", ["'env_kwargs'", "mapping"]),
+    ],
+)
+def test_wrong_types_name_the_key_and_the_type(
+    tmp_path: Path, line: str, fragments: list[str]
+) -> None:
+    message = config_error(write(tmp_path, f"total_steps: 100\n{line}\n"))
+    for fragment in fragments:
+        assert fragment in message
+
+
+@pytest.mark.parametrize(
+    ("line", "fragments"),
+    [
+        ("num_envs: 0", ["'num_envs'", "> 0"]),
+        ("total_steps: -5", ["'total_steps'", "> 0"]),
+        ("gamma: 0", ["'gamma'", "(0, 1]"]),
+        ("gae_lambda: 1.5", ["'gae_lambda'", "(0, 1]"]),
+        ("latest_opponent_prob: 1.2", ["'latest_opponent_prob'", "[0, 1]"]),
+        ("latest_opponent_prob: .nan", ["'latest_opponent_prob'", "[0, 1]"]),
+        ("hidden_sizes: []", ["'hidden_sizes'", "non-empty"]),
+        ("num_minibatches: 3", ["'num_minibatches'", "not divisible", "1024"]),
+        ("eval_opponents: [random, nowhere.pt]", ["'eval_opponents'", "'nowhere.pt'"]),
+        ("env: chess_v6", ["'env'", "'earth_reborn_v0'"]),
+        ("run_name: ''", ["'run_name'", "non-empty"]),
+    ],
+)
+def test_bad_values_name_the_key_and_what_is_allowed(
+    tmp_path: Path, line: str, fragments: list[str]
+) -> None:
+    message = config_error(write(tmp_path, f"total_steps: 100\n{line}\n"))
+    for fragment in fragments:
+        assert fragment in message
+
+
+def test_missing_total_steps_is_reported(tmp_path: Path) -> None:
+    assert "missing required key 'total_steps'" in config_error(write(tmp_path, "seed: 3\n"))
+
+
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [
+        ("total_steps: [100\n", "not valid YAML: line 2"),
+        ("total_steps: 1\n  seed: 2\n", "not valid YAML: line 2"),
+        ("- total_steps\n- 100\n", "found a list"),
+        ("100\n", "found a int"),
+        ("", "found an empty file"),
+    ],
+)
+def test_yaml_that_is_not_a_mapping_is_reported(tmp_path: Path, text: str, fragment: str) -> None:
+    assert fragment in config_error(write(tmp_path, text))
+
+
+def test_missing_config_file_is_reported(tmp_path: Path) -> None:
+    assert "cannot read" in config_error(tmp_path / "absent.yaml")
+
+
+def test_from_dict_names_its_source() -> None:
+    with pytest.raises(ConfigError, match=r"^latest\.pt \(config\): key 'seed'"):
+        TrainConfig.from_dict({"total_steps": 10, "seed": -1}, source="latest.pt (config)")
+
+
+# --- envs -----------------------------------------------------------------------------------------
+
+
+def test_env_registry() -> None:
+    assert env_version(ENV) == 0
+    env = make_env(ENV, max_steps=50)
+    agent = env.possible_agents[0]
+    assert env_sizes(ENV) == (
+        env.observation_space(agent)["observation"].shape[0],
+        env.action_space(agent).n,
+    )
+    with pytest.raises(ValueError, match="unknown env 'chess_v6'"):
+        make_env("chess_v6")
+
+
+# --- checkpoints ----------------------------------------------------------------------------------
+
+
+def tiny_payload(hidden_sizes: tuple[int, ...] = (8,), env: str = ENV) -> dict[str, Any]:
+    """A complete, randomly initialised checkpoint payload for ``env``."""
+    obs_size, n_actions = env_sizes(ENV)
+    cfg = TrainConfig(total_steps=1000, hidden_sizes=list(hidden_sizes))
+    model = build_model(obs_size, n_actions, cfg.hidden_sizes)
+    optimizer = torch.optim.Adam(model.parameters(), lr=cfg.learning_rate)
+    return {
+        "format": "reborn_env.checkpoint",
+        "version": 1,
+        "env": {"name": env, "version": 0, "obs_size": obs_size, "n_actions": n_actions},
+        "config": cfg.to_dict(),
+        "model": model.state_dict(),
+        "optimizer": optimizer.state_dict(),
+        "global_step": 0,
+        "update": 0,
+        "pool": [model.state_dict()],
+        "rng": {
+            "torch": torch.get_rng_state(),
+            "numpy": np.random.default_rng(7).bit_generator.state,
+            "python": random.getstate(),
+        },
+        "history": [{"step": 0, "update": 0, "opponent": "random", "win_rate": 0.5}],
+        "wall_time": 0.0,
+    }
+
+
+@pytest.fixture(scope="module")
+def payload() -> dict[str, Any]:
+    return tiny_payload()
+
+
+def leftovers(directory: Path) -> list[str]:
+    return sorted(p.name for p in directory.iterdir() if p.name.endswith(".tmp"))
+
+
+def test_checkpoint_round_trip_restores_every_generator(
+    tmp_path: Path, payload: dict[str, Any]
+) -> None:
+    path = tmp_path / "run" / "latest.pt"
+    save_checkpoint(path, payload)
+    assert leftovers(path.parent) == []
+    loaded = load_checkpoint(path, expect_env=ENV, expect_obs_size=payload["env"]["obs_size"])
+    assert loaded["config"] == payload["config"] and loaded["history"] == payload["history"]
+    for key, tensor in payload["model"].items():
+        assert torch.equal(loaded["model"][key], tensor)
+    generator = np.random.default_rng()
+    generator.bit_generator.state = loaded["rng"]["numpy"]
+    assert generator.integers(1 << 30) == np.random.default_rng(7).integers(1 << 30)
+    assert loaded["rng"]["python"] == payload["rng"]["python"]
+    assert torch.equal(loaded["rng"]["torch"], payload["rng"]["torch"])
+
+
+def test_failed_save_leaves_the_old_checkpoint_intact(
+    tmp_path: Path, payload: dict[str, Any]
+) -> None:
+    path = tmp_path / "latest.pt"
+    save_checkpoint(path, payload)
+    before = path.read_bytes()
+    with pytest.raises(Exception, match="pickle|lambda"):
+        save_checkpoint(path, {**payload, "history": [lambda: None]})
+    with pytest.raises(CheckpointError, match="numpy arrays"):
+        save_checkpoint(path, {**payload, "history": [np.zeros(3)]})
+    assert path.read_bytes() == before
+    assert leftovers(tmp_path) == []
+    assert load_checkpoint(path)["update"] == 0
+
+
+def test_save_refuses_an_incomplete_payload(tmp_path: Path, payload: dict[str, Any]) -> None:
+    broken = {key: value for key, value in payload.items() if key != "model"}
+    with pytest.raises(CheckpointError, match="lacks model"):
+        save_checkpoint(tmp_path / "x.pt", broken)
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.fixture
+def saved(tmp_path: Path, payload: dict[str, Any]) -> Path:
+    path = tmp_path / "good.pt"
+    save_checkpoint(path, payload)
+    return path
+
+
+def damaged(saved: Path, data: bytes) -> Path:
+    path = saved.with_name("damaged.pt")
+    path.write_bytes(data)
+    return path
+
+
+def test_load_reports_corrupt_truncated_and_empty_files(saved: Path) -> None:
+    good = saved.read_bytes()
+    for data in (b"this is not a torch file", good[: len(good) // 2], b""):
+        path = damaged(saved, data)
+        with pytest.raises(CheckpointError, match="not a readable torch file") as info:
+            load_checkpoint(path)
+        assert str(path) in str(info.value)
+
+
+def test_load_reports_a_missing_file(tmp_path: Path) -> None:
+    with pytest.raises(CheckpointError, match="no such checkpoint file"):
+        load_checkpoint(tmp_path / "absent.pt")
+
+
+def test_load_reports_foreign_files(tmp_path: Path, payload: dict[str, Any]) -> None:
+    torch.save({"state_dict": payload["model"]}, tmp_path / "other.pt")
+    with pytest.raises(CheckpointError, match="format marker None"):
+        load_checkpoint(tmp_path / "other.pt")
+    torch.save({**payload, "version": 2}, tmp_path / "newer.pt")
+    with pytest.raises(CheckpointError, match="schema version 2; this code reads version 1"):
+        load_checkpoint(tmp_path / "newer.pt")
+
+
+def test_load_reports_a_checkpoint_for_another_env(saved: Path) -> None:
+    with pytest.raises(CheckpointError) as info:
+        load_checkpoint(saved, expect_env="chess_v6")
+    assert "name 'earth_reborn_v0' (expected 'chess_v6')" in str(info.value)
+    with pytest.raises(CheckpointError) as info:
+        load_checkpoint(saved, expect_obs_size=10, expect_n_actions=4)
+    assert "obs_size" in str(info.value) and "(expected 10)" in str(info.value)
+    assert "(expected 4)" in str(info.value)
+
+
+# --- plot -----------------------------------------------------------------------------------------
+
+
+def test_learning_curve_is_a_png(tmp_path: Path) -> None:
+    history = [
+        {"step": 1000 * u, "update": u, "opponent": name, "win_rate": rate, "low": 0.0, "high": 1.0}
+        for u in (2, 1, 3)
+        for name, rate in (("random", 0.6), ("heuristic", 0.2))
+    ]
+    history.append({"step": 500, "update": 1, "opponent": "old.pt", "win_rate": 0.5})
+    path = tmp_path / "plots" / "curve.png"
+    plot_learning_curve(history, path, title="tiny")
+    plot_learning_curve([], tmp_path / "empty.png")
+    for png in (path, tmp_path / "empty.png"):
+        assert png.read_bytes()[:8] == PNG_SIGNATURE
+    assert leftovers(path.parent) == [] and leftovers(tmp_path) == []
+
+
+# --- policy bot and evaluation --------------------------------------------------------------------
+
+
+def first_decision() -> tuple[np.ndarray, np.ndarray]:
+    env = make_env(ENV)
+    env.reset(seed=3)
+    observation = env.observe(env.agent_selection)
+    return observation["observation"], observation["action_mask"]
+
+
+def test_policy_bot_plays_legal_actions(saved: Path) -> None:
+    from training.policy_bot import PolicyBot
+
+    obs, mask = first_decision()
+    probs = PolicyBot(saved).probabilities(obs, mask)
+    assert probs.shape == mask.shape and probs.sum() == pytest.approx(1.0)
+    assert np.all(probs[mask == 0] == 0.0)
+    greedy = PolicyBot(saved, greedy=True).act(obs, mask)
+    assert greedy == int(np.argmax(probs))
+    draws = [PolicyBot(saved, seed=5).act(obs, mask) for _ in range(2)]
+    assert draws[0] == draws[1] and mask[draws[0]]
+    with pytest.raises(ValueError, match="takes"):
+        PolicyBot(saved).act(obs[:10], mask)
+
+
+@dataclasses.dataclass
+class _Record:
+    """Stand-in for reborn_env.bots.arena.Record (the part evaluate.py reads)."""
+
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+
+@dataclasses.dataclass
+class _MatchResult:
+    """Stand-in for reborn_env.bots.arena.MatchResult: bot_a's record per seat and overall."""
+
+    seats: dict[str, _Record]
+
+    @property
+    def overall(self) -> _Record:
+        return _Record(*(sum(getattr(r, k) for r in self.seats.values()) for k in _OUTCOMES))
+
+    def record(self, seat: str | None = None) -> _Record:
+        return self.overall if seat is None else self.seats[seat]
+
+    def wilson(self, seat: str | None = None) -> tuple[float, float]:
+        record, z = self.record(seat), 1.96
+        n, p = max(1, record.games), record.win_rate
+        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+        half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+        return max(0.0, centre - half), min(1.0, centre + half)
+
+    def score_line(self) -> str:
+        return " | ".join(f"{seat} {r.wins}/{r.draws}/{r.losses}" for seat, r in self.seats.items())
+
+
+_OUTCOMES = ("wins", "draws", "losses")
+
+
+def _play_match(env_fn: Any, bot_a: Any, bot_b: Any, games: int, seed: int) -> _MatchResult:
+    """Stand-in for reborn_env.bots.arena.play_match: ``games`` games with bot_a in each seat."""
+    env = env_fn()
+    result = _MatchResult({agent: _Record() for agent in env.possible_agents})
+    for seat in env.possible_agents:
+        for game in range(games):
+            env.reset(seed=seed + game)
+            bots = {agent: bot_a if agent == seat else bot_b for agent in env.possible_agents}
+            returns = dict.fromkeys(env.possible_agents, 0.0)
+            for bot in bots.values():
+                bot.reset()
+            for agent in env.agent_iter():
+                obs, reward, termination, truncation, _ = env.last()
+                returns[agent] += reward
+                done = termination or truncation
+                env.step(None if done else bots[agent].act(obs["observation"], obs["action_mask"]))
+            outcome = _OUTCOMES[0 if returns[seat] > 0 else 2 if returns[seat] < 0 else 1]
+            record = result.seats[seat]
+            setattr(record, outcome, getattr(record, outcome) + 1)
+    return result
+
+
+class _RandomBot:
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def reset(self) -> None:
+        """Nothing to forget."""
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        return int(self.rng.choice(np.flatnonzero(action_mask)))
+
+
+@pytest.fixture
+def arena(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The real bots when they exist; otherwise a stand-in with the described API."""
+    try:
+        from reborn_env.bots import EarthRebornHeuristicBot, RandomBot  # noqa: F401
+        from reborn_env.bots.arena import play_match  # noqa: F401
+    except ImportError:
+        bots = types.ModuleType("reborn_env.bots")
+        bots.RandomBot = _RandomBot  # type: ignore[attr-defined]
+        bots.EarthRebornHeuristicBot = _RandomBot  # type: ignore[attr-defined]
+        arena_module = types.ModuleType("reborn_env.bots.arena")
+        arena_module.play_match = _play_match  # type: ignore[attr-defined]
+        monkeypatch.setitem(sys.modules, "reborn_env.bots", bots)
+        monkeypatch.setitem(sys.modules, "reborn_env.bots.arena", arena_module)
+
+
+def small_checkpoint(tmp_path: Path, name: str) -> Path:
+    payload = tiny_payload()
+    payload["config"]["env_kwargs"] = {"max_steps": 400}  # short games either way
+    path = tmp_path / name
+    save_checkpoint(path, payload)
+    return path
+
+
+@pytest.mark.usefixtures("arena")
+def test_evaluate_cli_plays_a_checkpoint_end_to_end(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from training.evaluate import evaluate, main
+
+    path = small_checkpoint(tmp_path, "policy.pt")
+    argv = ["--checkpoint", str(path), "--opponent", "random", "--games", "2", "--seed", "1"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "overall" in out and "95% interval" in out
+    result = evaluate(path, "random", games=2, seed=1)
+    assert result.overall.games == 4
+    assert [record.games for record in result.seats.values()] == [2, 2]
+    low, high = result.wilson()
+    assert 0.0 <= low <= result.overall.win_rate <= high <= 1.0
+
+
+@pytest.mark.usefixtures("arena")
+def test_evaluate_against_another_checkpoint_greedily(tmp_path: Path) -> None:
+    from training.evaluate import main
+
+    path = small_checkpoint(tmp_path, "a.pt")
+    rival = small_checkpoint(tmp_path, "b.pt")
+    argv = ["--checkpoint", str(path), "--opponent", str(rival), "--games", "1", "--greedy"]
+    assert main(argv) == 0
+
+
+@pytest.mark.usefixtures("arena")
+def test_evaluate_cli_reports_bad_opponents_and_checkpoints(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from training.evaluate import main
+
+    path = small_checkpoint(tmp_path, "policy.pt")
+    assert main(["--checkpoint", str(path), "--opponent", "nobody", "--games", "1"]) == 2
+    assert "'nobody': not 'random', 'heuristic'" in capsys.readouterr().err
+    absent = tmp_path / "absent.pt"
+    assert main(["--checkpoint", str(absent), "--games", "1"]) == 2
+    assert "no such checkpoint file" in capsys.readouterr().err

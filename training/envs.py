@@ -1,0 +1,62 @@
+"""The environments the trainer knows, by name, and their sizes.
+
+Configs and checkpoints name an environment by its PettingZoo name (``earth_reborn_v0``); this
+registry turns the name into an AEC env. Env modules are imported inside the factories so that
+reading a config or a checkpoint never pays for importing every rules engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from pettingzoo import AECEnv
+
+
+def _earth_reborn_v0(**kwargs: Any) -> AECEnv:
+    from reborn_env import earth_reborn_v0
+
+    return earth_reborn_v0.env(**kwargs)
+
+
+ENVS: dict[str, Callable[..., AECEnv]] = {"earth_reborn_v0": _earth_reborn_v0}
+"""Environment name -> factory taking the env's constructor keyword arguments."""
+
+
+def _check_name(name: str) -> None:
+    if name not in ENVS:
+        raise ValueError(f"unknown env {name!r}; known envs: {', '.join(sorted(ENVS))}")
+
+
+def make_env(name: str, **kwargs: Any) -> AECEnv:
+    """The AEC env called ``name``, built with ``kwargs`` (e.g. ``scenario``, ``max_steps``)."""
+    _check_name(name)
+    return ENVS[name](**kwargs)
+
+
+def env_version(name: str) -> int:
+    """The version of env ``name``: the number after PettingZoo's ``_v`` suffix (0 for ``_v0``)."""
+    _check_name(name)
+    return int(name.rsplit("_v", 1)[1])
+
+
+def env_sizes(name: str, **kwargs: Any) -> tuple[int, int]:
+    """``(obs_size, n_actions)`` of env ``name`` built with ``kwargs``; every agent must agree.
+
+    The observation must be PettingZoo's action-mask dict: ``{"observation": Box((obs_size,)),
+    "action_mask": Box((n_actions,))}`` with a ``Discrete(n_actions)`` action space.
+    """
+    env = make_env(name, **kwargs)
+    try:
+        sizes = {
+            (
+                int(env.observation_space(agent)["observation"].shape[0]),
+                int(env.action_space(agent).n),
+            )
+            for agent in env.possible_agents
+        }
+    finally:
+        env.close()
+    if len(sizes) != 1:
+        raise ValueError(f"env {name!r}: agents have different (obs_size, n_actions): {sizes}")
+    return sizes.pop()

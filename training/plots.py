@@ -1,0 +1,57 @@
+"""The learning curve: evaluation win rate against learner steps, one line per opponent.
+
+Drawn with matplotlib's object-oriented API on an Agg canvas (imported when called, never through
+pyplot), so it needs no display, leaves the process's backend alone and keeps no figure alive.
+The PNG is written to a temporary file and renamed (``atomic_write``), so a viewer never sees
+half an image.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from .checkpoint import atomic_write
+
+
+def plot_learning_curve(
+    history: Iterable[Mapping[str, Any]], path: str | os.PathLike[str], title: str | None = None
+) -> None:
+    """Write a PNG of ``win_rate`` vs ``step`` per ``opponent`` from evaluation records.
+
+    Records with ``low`` and ``high`` (a 95% interval) get a shaded band. An empty history
+    gives an empty chart saying so.
+    """
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(8, 4.5), dpi=100)
+    FigureCanvasAgg(fig)
+    ax = fig.add_subplot()
+    curves = _curves(history)
+    for opponent, records in curves.items():
+        steps = [r["step"] for r in records]
+        (line,) = ax.plot(steps, [r["win_rate"] for r in records], marker="o", label=opponent)
+        if all("low" in r and "high" in r for r in records):
+            low, high = [r["low"] for r in records], [r["high"] for r in records]
+            ax.fill_between(steps, low, high, color=line.get_color(), alpha=0.2, linewidth=0)
+    if curves:
+        ax.axhline(0.5, color="grey", linewidth=0.8, linestyle=":")
+        ax.legend(title="opponent", loc="best")
+    else:
+        ax.text(0.5, 0.5, "no evaluations yet", ha="center", va="center", transform=ax.transAxes)
+    ax.set(xlabel="learner steps", ylabel="win rate", ylim=(-0.02, 1.02), title=title)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    with atomic_write(path) as f:
+        fig.savefig(f, format="png")
+
+
+def _curves(history: Iterable[Mapping[str, Any]]) -> dict[str, list[Mapping[str, Any]]]:
+    """Records grouped by opponent (in order of first appearance), each group sorted by step."""
+    groups: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
+    for record in history:
+        groups[str(record["opponent"])].append(record)
+    return {name: sorted(records, key=lambda r: r["step"]) for name, records in groups.items()}

@@ -1,0 +1,102 @@
+"""A trained policy as a bot: plays any env of the registry from one of our checkpoints.
+
+It implements the bot interface of ``reborn_env.bots`` (``act(observation, action_mask) -> int``
+and ``reset()``), so the arena, the evaluation CLI and front-ends can pit a checkpoint against
+scripted bots or other checkpoints. The network is ``training.model.build_model`` with the sizes
+and ``hidden_sizes`` recorded in the checkpoint, on the CPU, in inference mode.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import numpy as np
+import torch
+
+from .checkpoint import CheckpointError, load_checkpoint
+from .model import build_model
+
+
+class PolicyBot:
+    """Plays the policy of a checkpoint: samples from it, or takes its most likely action.
+
+    ``path_or_payload`` is a checkpoint path or a payload already read by ``load_checkpoint``.
+    ``seed`` seeds the sampling (``None``: fresh entropy); ``greedy`` plays the argmax instead.
+    """
+
+    def __init__(
+        self,
+        path_or_payload: str | os.PathLike[str] | dict[str, Any],
+        greedy: bool = False,
+        seed: int | None = None,
+    ) -> None:
+        payload = (
+            path_or_payload
+            if isinstance(path_or_payload, dict)
+            else load_checkpoint(path_or_payload)
+        )
+        if torch.get_num_threads() > 1:
+            torch.set_num_threads(1)
+        self.env_name: str = payload["env"]["name"]
+        self.obs_size: int = payload["env"]["obs_size"]
+        self.n_actions: int = payload["env"]["n_actions"]
+        self.greedy = greedy
+        self.model = _load_model(payload, self.obs_size, self.n_actions)
+        self._generator = torch.Generator()
+        if seed is None:
+            self._generator.seed()
+        else:
+            self._generator.manual_seed(seed)
+
+    def reset(self) -> None:
+        """Start of a game: nothing to forget (the policy has no memory; sampling continues)."""
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        """A legal action for this decision, sampled from the policy (or its argmax if greedy)."""
+        logits = self._masked_logits(observation, action_mask)
+        if self.greedy:
+            action = int(torch.argmax(logits))
+        else:
+            probs = torch.softmax(logits.double(), dim=-1)
+            action = int(torch.multinomial(probs, 1, generator=self._generator))
+        if not action_mask[action]:
+            raise RuntimeError(
+                f"the policy chose illegal action {action}: the network's masked logits must put "
+                "illegal actions at -1e9"
+            )
+        return action
+
+    def probabilities(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
+        """The policy's probability of each action: float64 ``(n_actions,)``, 0 where illegal."""
+        logits = self._masked_logits(observation, action_mask)
+        return torch.softmax(logits.double(), dim=-1).numpy()
+
+    def _masked_logits(self, observation: np.ndarray, action_mask: np.ndarray) -> torch.Tensor:
+        obs = np.asarray(observation, dtype=np.float32).reshape(-1)
+        mask = np.asarray(action_mask).reshape(-1) != 0
+        if obs.shape != (self.obs_size,) or mask.shape != (self.n_actions,):
+            raise ValueError(
+                f"observation of size {obs.size} and action mask of size {mask.size}; this "
+                f"policy ({self.env_name}) takes {self.obs_size} and {self.n_actions}"
+            )
+        if not mask.any():
+            raise ValueError("the action mask has no legal action: this bot is not to move")
+        with torch.inference_mode():
+            logits, _ = self.model(torch.from_numpy(obs)[None], torch.from_numpy(mask)[None])
+        return logits[0]
+
+
+def _load_model(payload: dict[str, Any], obs_size: int, n_actions: int) -> torch.nn.Module:
+    hidden_sizes = payload["config"].get("hidden_sizes")
+    if not isinstance(hidden_sizes, list):
+        raise CheckpointError(f"checkpoint config has no hidden_sizes list: {hidden_sizes!r}")
+    model = build_model(obs_size, n_actions, hidden_sizes)
+    try:
+        model.load_state_dict(payload["model"])
+    except RuntimeError as exc:
+        raise CheckpointError(
+            f"the checkpoint's network does not fit training.model.build_model({obs_size}, "
+            f"{n_actions}, {hidden_sizes}): {str(exc).splitlines()[0]}"
+        ) from exc
+    return model.eval()

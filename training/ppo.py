@@ -1,0 +1,501 @@
+"""Self-play PPO for any PettingZoo AEC environment with action masks (after CleanRL's ppo.py).
+
+Run: ``python -m training.ppo --config configs/quickstart.yaml [--resume]``.
+
+Read top to bottom: seeding, environments, network, then the loop of rollout -> GAE -> PPO update
+-> snapshot / evaluation / checkpoint. Every environment is stepped in lockstep and all decisions
+of one policy are batched into one forward pass. In each episode the learner takes one seat at
+random; the other seat is played by the current policy or a past snapshot from the pool. Only the
+learner's decisions are trained on: what the opponent does between two of them is part of the
+environment, and rewards that arrive meanwhile belong to the learner's last decision.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import random
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+
+from .checkpoint import load_checkpoint, save_checkpoint
+from .config import TrainConfig, load_config
+from .envs import env_version, make_env
+from .model import MaskedActorCritic, build_model
+
+
+def compute_gae(
+    rewards: torch.Tensor,
+    values: torch.Tensor,
+    dones: torch.Tensor,
+    next_value: torch.Tensor,
+    gamma: float,
+    gae_lambda: float,
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """Generalised advantage estimation over [T, N] tensors; (advantages, returns).
+
+    ``dones[t]`` is 1 when the episode ended right after decision ``t``: then nothing of the next
+    decision (or of ``next_value``, the value at the decision each env is parked at) flows back.
+    """
+    steps = rewards.shape[0]
+    advantages = torch.zeros_like(rewards)
+    last = torch.zeros_like(next_value)
+    for t in reversed(range(steps)):
+        following = next_value if t == steps - 1 else values[t + 1]
+        nonterminal = 1.0 - dones[t]
+        delta = rewards[t] + gamma * following * nonterminal - values[t]
+        last = delta + gamma * gae_lambda * nonterminal * last
+        advantages[t] = last
+    return advantages, advantages + values
+
+
+@dataclass
+class Seat:
+    """One environment's episode: which agent the learner plays and who sits opposite."""
+
+    agent: str = ""
+    opponent: int = -1  # -1: the current policy; else an index into the snapshot pool
+    episode: int = 0
+    acted: bool = False  # the learner has decided at least once this episode
+    last_t: int = -1  # row of the learner's last decision in this rollout
+    episode_return: float = 0.0
+
+
+@dataclass
+class Timers:
+    """Where the wall time goes: simulation, inference, learning."""
+
+    simulation: float = 0.0
+    inference: float = 0.0
+    learning: float = 0.0
+    evaluation: float = 0.0
+
+    def split(self) -> str:
+        total = self.simulation + self.inference + self.learning or 1.0
+        return (
+            f"sim {100 * self.simulation / total:.0f}% / infer {100 * self.inference / total:.0f}%"
+            f" / learn {100 * self.learning / total:.0f}%"
+        )
+
+
+@dataclass
+class Trainer:
+    """The whole training state, so a checkpoint can restore it and nothing is lost."""
+
+    cfg: TrainConfig
+    model: MaskedActorCritic
+    optimizer: torch.optim.Optimizer
+    envs: list[Any]
+    seats: list[Seat]
+    np_rng: np.random.Generator
+    pool: list[dict[str, torch.Tensor]] = field(default_factory=list)
+    global_step: int = 0  # learner decisions
+    env_steps: int = 0  # decisions of both seats
+    update: int = 0
+    history: list[dict[str, Any]] = field(default_factory=list)
+    wall_time: float = 0.0
+    finished_returns: list[float] = field(default_factory=list)
+    timers: Timers = field(default_factory=Timers)
+    _pool_models: dict[int, nn.Module] = field(default_factory=dict)
+
+    # --- episodes and opponents -----------------------------------------------------------------
+
+    def start_episode(self, i: int) -> None:
+        """Reset env ``i`` with a fresh seed, a random learner seat and a sampled opponent."""
+        env, seat = self.envs[i], self.seats[i]
+        seed = self.cfg.seed * 1_000_003 + i * 100_003 + seat.episode
+        env.reset(seed=seed)
+        seat.episode += 1
+        seat.agent = env.possible_agents[int(self.np_rng.integers(len(env.possible_agents)))]
+        use_pool = self.pool and self.np_rng.random() >= self.cfg.latest_opponent_prob
+        seat.opponent = int(self.np_rng.integers(len(self.pool))) if use_pool else -1
+        seat.acted, seat.last_t, seat.episode_return = False, -1, 0.0
+
+    def opponent_model(self, index: int) -> nn.Module:
+        if index < 0:
+            return self.model
+        if index not in self._pool_models:
+            net = build_model(self.model.obs_size, self.model.n_actions, self.cfg.hidden_sizes)
+            net.load_state_dict(self.pool[index])
+            self._pool_models[index] = net
+        return self._pool_models[index]
+
+    def add_snapshot(self) -> None:
+        """Self-play pool: keep the latest ``pool_size`` snapshots of the policy."""
+        self.pool.append({k: v.detach().clone() for k, v in self.model.state_dict().items()})
+        self.pool = self.pool[-self.cfg.pool_size :]
+        self._pool_models.clear()
+
+    # --- rollout --------------------------------------------------------------------------------
+
+    def settle(self, i: int) -> None:
+        """Step dead agents out of a finished game and start the next episode."""
+        env = self.envs[i]
+        while env.agents and (
+            env.terminations[env.agent_selection] or env.truncations[env.agent_selection]
+        ):
+            env.step(None)
+        if not env.agents:
+            self.finished_returns.append(self.seats[i].episode_return)
+            self.start_episode(i)
+
+    def after_step(self, i: int, buffers: dict[str, torch.Tensor]) -> None:
+        """Credit the learner with this step's reward; close its episode if the game ended."""
+        env, seat = self.envs[i], self.seats[i]
+        reward = env.rewards.get(seat.agent, 0.0)
+        seat.episode_return += reward
+        if seat.acted and seat.last_t >= 0:
+            buffers["rewards"][seat.last_t, i] += reward
+        if env.terminations.get(seat.agent) or env.truncations.get(seat.agent):
+            if seat.last_t >= 0:
+                buffers["dones"][seat.last_t, i] = 1.0
+            self.settle(i)
+
+    def act(self, model: nn.Module, idxs: list[int], agents: list[str]):
+        """One batched forward pass: observations of envs ``idxs`` for ``agents``."""
+        start = time.perf_counter()
+        observations = [self.envs[i].observe(a) for i, a in zip(idxs, agents, strict=True)]
+        obs = torch.from_numpy(np.stack([o["observation"] for o in observations]))
+        mask = torch.from_numpy(np.stack([o["action_mask"] for o in observations]).astype(bool))
+        middle = time.perf_counter()
+        with torch.no_grad():
+            action, logprob, _, value = model.get_action_and_value(obs, mask)
+        self.timers.simulation += middle - start
+        self.timers.inference += time.perf_counter() - middle
+        return obs, mask, action, logprob, value
+
+    def collect(self) -> tuple[dict[str, torch.Tensor], torch.Tensor]:
+        """Run every env until it holds ``num_steps`` learner decisions and waits at its next."""
+        cfg, n = self.cfg, len(self.envs)
+        steps, obs_size, n_actions = cfg.num_steps, self.model.obs_size, self.model.n_actions
+        buffers = {
+            "obs": torch.zeros(steps, n, obs_size),
+            "masks": torch.zeros(steps, n, n_actions, dtype=torch.bool),
+            "actions": torch.zeros(steps, n, dtype=torch.long),
+            "logprobs": torch.zeros(steps, n),
+            "values": torch.zeros(steps, n),
+            "rewards": torch.zeros(steps, n),
+            "dones": torch.zeros(steps, n),
+        }
+        count = [0] * n
+        for seat in self.seats:
+            seat.last_t = -1
+        while True:
+            learners, opponents = [], {}
+            for i, env in enumerate(self.envs):
+                agent = env.agent_selection
+                if agent == self.seats[i].agent:
+                    if count[i] < steps:
+                        learners.append(i)
+                else:
+                    opponents.setdefault(self.seats[i].opponent, []).append(i)
+            if not learners and not opponents:
+                break
+            if learners:
+                agents = [self.seats[i].agent for i in learners]
+                obs, mask, action, logprob, value = self.act(self.model, learners, agents)
+                for k, i in enumerate(learners):
+                    t = count[i]
+                    buffers["obs"][t, i], buffers["masks"][t, i] = obs[k], mask[k]
+                    buffers["actions"][t, i], buffers["logprobs"][t, i] = action[k], logprob[k]
+                    buffers["values"][t, i] = value[k]
+                    count[i] += 1
+                    seat = self.seats[i]
+                    seat.acted, seat.last_t = True, t
+                    self.step_env(i, int(action[k]), buffers)
+                self.global_step += len(learners)
+            for index, idxs in opponents.items():
+                agents = [self.envs[i].agent_selection for i in idxs]
+                action = self.act(self.opponent_model(index), idxs, agents)[2]
+                for k, i in enumerate(idxs):
+                    self.step_env(i, int(action[k]), buffers)
+        parked = [self.seats[i].agent for i in range(n)]
+        next_value = self.act(self.model, list(range(n)), parked)[4]
+        return buffers, next_value
+
+    def step_env(self, i: int, action: int, buffers: dict[str, torch.Tensor]) -> None:
+        """Step env ``i`` by whoever decides there, then credit rewards (counted as simulation)."""
+        self.env_steps += 1
+        start = time.perf_counter()
+        self.envs[i].step(action)
+        self.after_step(i, buffers)
+        self.timers.simulation += time.perf_counter() - start
+
+    # --- learning -------------------------------------------------------------------------------
+
+    def learn(self, buffers: dict[str, torch.Tensor], next_value: torch.Tensor) -> dict[str, float]:
+        """PPO: clipped objective, value clipping, advantage normalisation, entropy bonus."""
+        cfg = self.cfg
+        start = time.perf_counter()
+        if cfg.anneal_lr:
+            frac = 1.0 - self.update / cfg.num_updates
+            self.optimizer.param_groups[0]["lr"] = frac * cfg.learning_rate
+        advantages, returns = compute_gae(
+            buffers["rewards"],
+            buffers["values"],
+            buffers["dones"],
+            next_value,
+            cfg.gamma,
+            cfg.gae_lambda,
+        )
+        b_obs = buffers["obs"].reshape(-1, self.model.obs_size)
+        b_masks = buffers["masks"].reshape(-1, self.model.n_actions)
+        b_actions, b_logprobs = buffers["actions"].reshape(-1), buffers["logprobs"].reshape(-1)
+        b_adv, b_returns = advantages.reshape(-1), returns.reshape(-1)
+        b_values = buffers["values"].reshape(-1)
+        stats: dict[str, float] = {}
+        order = np.arange(cfg.batch_size)
+        clipfracs = []
+        for _ in range(cfg.update_epochs):
+            self.np_rng.shuffle(order)
+            for begin in range(0, cfg.batch_size, cfg.minibatch_size):
+                mb = torch.from_numpy(order[begin : begin + cfg.minibatch_size])
+                _, newlogprob, entropy, newvalue = self.model.get_action_and_value(
+                    b_obs[mb], b_masks[mb], b_actions[mb]
+                )
+                logratio = newlogprob - b_logprobs[mb]
+                ratio = logratio.exp()
+                with torch.no_grad():
+                    approx_kl = ((ratio - 1) - logratio).mean()
+                    clipfracs.append(((ratio - 1.0).abs() > cfg.clip_coef).float().mean().item())
+                mb_adv = b_adv[mb]
+                if cfg.norm_adv:
+                    mb_adv = (mb_adv - mb_adv.mean()) / (mb_adv.std() + 1e-8)
+                pg_loss = torch.max(
+                    -mb_adv * ratio, -mb_adv * ratio.clamp(1 - cfg.clip_coef, 1 + cfg.clip_coef)
+                ).mean()
+                if cfg.clip_vloss:
+                    unclipped = (newvalue - b_returns[mb]) ** 2
+                    clipped_value = b_values[mb] + (newvalue - b_values[mb]).clamp(
+                        -cfg.clip_coef, cfg.clip_coef
+                    )
+                    v_loss = 0.5 * torch.max(unclipped, (clipped_value - b_returns[mb]) ** 2).mean()
+                else:
+                    v_loss = 0.5 * ((newvalue - b_returns[mb]) ** 2).mean()
+                entropy_loss = entropy.mean()
+                loss = pg_loss - cfg.ent_coef * entropy_loss + cfg.vf_coef * v_loss
+                self.optimizer.zero_grad()
+                loss.backward()
+                nn.utils.clip_grad_norm_(self.model.parameters(), cfg.max_grad_norm)
+                self.optimizer.step()
+        var_y = b_returns.var()
+        explained = float("nan") if var_y == 0 else float(1 - (b_returns - b_values).var() / var_y)
+        stats.update(
+            policy_loss=pg_loss.item(),
+            value_loss=v_loss.item(),
+            entropy=entropy_loss.item(),
+            approx_kl=approx_kl.item(),
+            clipfrac=float(np.mean(clipfracs)),
+            explained_variance=explained,
+            learning_rate=self.optimizer.param_groups[0]["lr"],
+        )
+        self.update += 1
+        self.timers.learning += time.perf_counter() - start
+        return stats
+
+    # --- checkpoints ----------------------------------------------------------------------------
+
+    def payload(self, full: bool = True) -> dict[str, Any]:
+        """What a checkpoint holds; ``full=False`` keeps only what a bot needs (small files)."""
+        env = self.envs[0]
+        data: dict[str, Any] = {
+            "format": "reborn_env.checkpoint",
+            "version": 1,
+            "env": {
+                "name": self.cfg.env,
+                "version": env_version(self.cfg.env),
+                "obs_size": self.model.obs_size,
+                "n_actions": self.model.n_actions,
+                "agents": list(env.possible_agents),
+            },
+            "config": self.cfg.to_dict(),
+            "model": {k: v.detach().clone() for k, v in self.model.state_dict().items()},
+            "global_step": self.global_step,
+            "env_steps": self.env_steps,
+            "update": self.update,
+            "history": copy.deepcopy(self.history),
+            "wall_time": self.wall_time,
+        }
+        if full:
+            data["optimizer"] = self.optimizer.state_dict()
+            data["pool"] = self.pool
+            data["rng"] = {
+                "torch": torch.get_rng_state(),
+                "numpy": self.np_rng.bit_generator.state,
+                "python": random.getstate(),
+            }
+            data["envs"] = [
+                self.parked_env(e, s) for e, s in zip(self.envs, self.seats, strict=True)
+            ]
+        return data
+
+    @staticmethod
+    def parked_env(env: Any, seat: Seat) -> dict[str, Any]:
+        """An env waiting at the learner's decision: its position (if it has positions) and seat."""
+        saved: dict[str, Any] = {"agent": seat.agent, "opponent": seat.opponent}
+        saved["episode"] = seat.episode
+        if hasattr(env.unwrapped, "get_state"):
+            saved["position"] = env.unwrapped.get_state()
+        return saved
+
+    def restore(self, data: dict[str, Any]) -> None:
+        """Continue a run exactly where its checkpoint left it (``--resume``)."""
+        self.model.load_state_dict(data["model"])
+        self.optimizer.load_state_dict(data["optimizer"])
+        self.pool = list(data["pool"])
+        self._pool_models.clear()
+        self.global_step, self.update = data["global_step"], data["update"]
+        self.env_steps = data["env_steps"]
+        self.history, self.wall_time = list(data["history"]), data["wall_time"]
+        torch.set_rng_state(data["rng"]["torch"])
+        self.np_rng.bit_generator.state = data["rng"]["numpy"]
+        random.setstate(data["rng"]["python"])
+        for env, seat, saved in zip(self.envs, self.seats, data["envs"], strict=True):
+            env.reset(options={"position": saved["position"]})
+            seat.agent, seat.opponent, seat.episode = (
+                saved["agent"],
+                saved["opponent"],
+                saved["episode"],
+            )
+            seat.acted, seat.last_t, seat.episode_return = False, -1, 0.0
+
+
+# --- evaluation, logging, the main loop ---------------------------------------------------------
+
+
+def evaluate_policy(trainer: Trainer) -> list[dict[str, Any]]:
+    """Play the current policy against each evaluation opponent; one history record each."""
+    from reborn_env.bots import play_match
+
+    from .evaluate import make_opponent
+    from .policy_bot import PolicyBot
+
+    cfg = trainer.cfg
+    records = []
+    start = time.perf_counter()
+    for name in cfg.eval_opponents:
+        bot = PolicyBot(trainer.payload(full=False), seed=cfg.seed)
+        opponent = make_opponent(name, cfg.env, seed=cfg.seed)
+        result = play_match(
+            lambda: make_env(cfg.env, **cfg.env_kwargs), bot, opponent, cfg.eval_games, cfg.seed
+        )
+        low, high = result.wilson()
+        record = {"step": trainer.global_step, "update": trainer.update, "opponent": name}
+        record.update(win_rate=result.overall.win_rate, low=low, high=high)
+        for seat, seat_record in result.seats.items():
+            record[f"win_rate_{seat}"] = seat_record.win_rate
+        record["score"] = result.score_line()
+        records.append(record)
+    trainer.timers.evaluation += time.perf_counter() - start
+    return records
+
+
+def build_trainer(cfg: TrainConfig) -> Trainer:
+    """Seed everything, make the envs and the network (CleanRL's opening lines)."""
+    random.seed(cfg.seed)
+    np_rng = np.random.default_rng(cfg.seed)
+    torch.manual_seed(cfg.seed)
+    torch.set_num_threads(cfg.torch_threads)
+    envs = [make_env(cfg.env, **cfg.env_kwargs) for _ in range(cfg.num_envs)]
+    probe = envs[0]
+    agent = probe.possible_agents[0]
+    obs_size = int(probe.observation_space(agent)["observation"].shape[0])
+    n_actions = int(probe.action_space(agent).n)
+    model = build_model(obs_size, n_actions, cfg.hidden_sizes)
+    optimizer = torch.optim.Adam(model.parameters(), lr=cfg.learning_rate, eps=1e-5)
+    trainer = Trainer(cfg, model, optimizer, envs, [Seat() for _ in envs], np_rng)
+    for i in range(len(envs)):
+        trainer.start_episode(i)
+    return trainer
+
+
+def train(
+    cfg: TrainConfig,
+    resume: bool = False,
+    log_dir: str | None = None,
+    stop_after: int | None = None,
+) -> Trainer:
+    """The loop: rollout, update, then snapshots, evaluation and checkpoints on schedule.
+
+    ``stop_after`` ends the run after that many updates in this call, as if it were killed after
+    its checkpoint (tests use it to check that ``--resume`` loses nothing).
+    """
+    from torch.utils.tensorboard import SummaryWriter
+
+    from .plots import plot_learning_curve
+
+    trainer = build_trainer(cfg)
+    out = Path(cfg.checkpoint_dir)
+    latest = out / "latest.pt"
+    if resume:
+        obs_size, n_actions = trainer.model.obs_size, trainer.model.n_actions
+        trainer.restore(load_checkpoint(latest, cfg.env, obs_size, n_actions))
+        print(f"resumed {latest} at update {trainer.update}, step {trainer.global_step}")
+    writer = SummaryWriter(log_dir or f"runs/{cfg.run_name}")
+    begun = time.perf_counter() - trainer.wall_time
+    last = (
+        cfg.num_updates if stop_after is None else min(cfg.num_updates, trainer.update + stop_after)
+    )
+    while trainer.update < last:
+        buffers, next_value = trainer.collect()
+        stats = trainer.learn(buffers, next_value)
+        trainer.wall_time = time.perf_counter() - begun
+        sps = trainer.global_step / max(trainer.wall_time, 1e-9)
+        env_sps = trainer.env_steps / max(trainer.wall_time, 1e-9)
+        for key, value in stats.items():
+            writer.add_scalar(f"losses/{key}", value, trainer.global_step)
+        writer.add_scalar("charts/SPS", sps, trainer.global_step)
+        writer.add_scalar("charts/env_SPS", env_sps, trainer.global_step)
+        recent = trainer.finished_returns[-200:]
+        if recent:
+            writer.add_scalar("charts/selfplay_return", float(np.mean(recent)), trainer.global_step)
+        if trainer.update % cfg.snapshot_every == 0:
+            trainer.add_snapshot()
+        line = (
+            f"update {trainer.update}/{cfg.num_updates}  step {trainer.global_step}  "
+            f"SPS {sps:.0f} learner / {env_sps:.0f} env ({trainer.timers.split()})  "
+            f"entropy {stats['entropy']:.2f}  "
+            f"value loss {stats['value_loss']:.3f}"
+        )
+        due = trainer.update % cfg.eval_every == 0 or trainer.update == cfg.num_updates
+        if due and cfg.eval_opponents:
+            records = evaluate_policy(trainer)
+            trainer.history += records
+            for r in records:
+                writer.add_scalar(
+                    f"eval/win_rate_vs_{Path(r['opponent']).stem}", r["win_rate"], r["step"]
+                )
+                line += f"\n    vs {r['opponent']}: {r['score']}"
+            plot_learning_curve(trainer.history, out / "learning_curve.png")
+        print(line, flush=True)
+        if trainer.update % cfg.checkpoint_every == 0 or trainer.update == cfg.num_updates:
+            save_checkpoint(latest, trainer.payload())
+            save_checkpoint(out / "policy.pt", trainer.payload(full=False))
+    writer.close()
+    print(
+        f"done: {trainer.update} updates, {trainer.global_step} learner decisions in "
+        f"{trainer.wall_time:.0f} s ({trainer.global_step / max(trainer.wall_time, 1e-9):.0f} "
+        f"learner / {trainer.env_steps / max(trainer.wall_time, 1e-9):.0f} env decisions per s; "
+        f"{trainer.timers.split()}); checkpoint {out / 'policy.pt'}"
+    )
+    return trainer
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="Self-play PPO with action masks")
+    parser.add_argument("--config", required=True, help="YAML file in configs/")
+    parser.add_argument(
+        "--resume", action="store_true", help="continue from <checkpoint_dir>/latest.pt"
+    )
+    args = parser.parse_args(argv)
+    train(load_config(args.config), resume=args.resume)
+
+
+if __name__ == "__main__":
+    main()
