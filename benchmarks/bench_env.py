@@ -72,7 +72,8 @@ def main() -> None:
         print(f"  measured {name}: {steps} decisions in {elapsed:.1f} s", flush=True)
     peer = results[-1][2]
     print()
-    print(f"| {'environment':<38} | {'decisions':>9} | {'decisions/s':>11} | {'vs connect_four env()':>21} |")
+    header = ("environment", "decisions", "decisions/s", "vs connect_four env()")
+    print(f"| {header[0]:<38} | {header[1]:>9} | {header[2]:>11} | {header[3]:>21} |")
     print(f"| {'-' * 38} | {'-' * 9}: | {'-' * 11}: | {'-' * 21}: |")
     for name, steps, rate in results:
         print(f"| {name:<38} | {steps:>9} | {rate:>11,.0f} | {rate / peer:>20.2f}x |")

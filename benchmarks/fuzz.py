@@ -40,9 +40,11 @@ def main() -> None:
             raise AssertionError(f"{report.truncated} games were truncated (ER-ENV-9)")
         lengths += report.lengths
         elapsed = time.perf_counter() - start
-        print(f"  {len(lengths):>6} games  {sum(lengths):>9} decisions  {elapsed:7.1f} s", flush=True)
+        progress = f"  {len(lengths):>6} games  {sum(lengths):>9} decisions  {elapsed:7.1f} s"
+        print(progress, flush=True)
     print(
-        f"fuzz ({args.policy}): {len(lengths)} games, {sum(lengths)} decisions, every invariant held; "
+        f"fuzz ({args.policy}): {len(lengths)} games, {sum(lengths)} decisions, "
+        f"every invariant held; "
         f"outcomes {outcomes}; longest game {max(lengths)} decisions (bound {STEP_BOUND}); "
         f"{time.perf_counter() - start:.0f} s"
     )

@@ -36,14 +36,14 @@ def play(seed: int, show_every: int) -> dict[str, float]:
     print(env.render())
     winner = "draw" if game.winner == -1 else env.possible_agents[game.winner]
     mp = ", ".join(f"{a} {m} MP" for a, m in zip(env.possible_agents, game.mp, strict=True))
-    print(f"Result after {decisions} decisions (turn {game.turn}): {winner} ({mp}); returns {returns}")
+    print(f"Result after {decisions} decisions (turn {game.turn}): {winner} ({mp})")
     return returns
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=0, help="game seed (default 0)")
-    parser.add_argument("--show-every", type=int, default=0, help="print the board every K decisions")
+    parser.add_argument("--show-every", type=int, default=0, help="board every K decisions")
     args = parser.parse_args()
     play(args.seed, args.show_every)
 
