@@ -32,7 +32,13 @@ def cited_rule_ids(text: str) -> set[str]:
 
 def test_citation_forms_expand():
     assert cited_rule_ids("ER-ACT-4..6 and ER-DOOR-3, -4, -7..8") == {
-        "ER-ACT-4", "ER-ACT-5", "ER-ACT-6", "ER-DOOR-3", "ER-DOOR-4", "ER-DOOR-7", "ER-DOOR-8",
+        "ER-ACT-4",
+        "ER-ACT-5",
+        "ER-ACT-6",
+        "ER-DOOR-3",
+        "ER-DOOR-4",
+        "ER-DOOR-7",
+        "ER-DOOR-8",
     }
 
 
