@@ -81,6 +81,14 @@ class TrainConfig:
     """most snapshots kept in the opponent pool (oldest dropped first)"""
     latest_opponent_prob: float = 0.5
     """probability an episode's opponent is the current policy rather than a pool snapshot"""
+    bot_opponents: list[str] = field(default_factory=list)
+    """scripted or saved bots that also sit opposite the learner ("random", "heuristic", a path)"""
+    bot_opponent_prob: float = 0.0
+    """probability an episode's opponent is one of ``bot_opponents`` (drawn uniformly)"""
+    imitation_games: int = 0
+    """teacher games (the heuristic bot) to imitate before PPO starts; 0 turns it off"""
+    imitation_epochs: int = 4
+    """passes over each chunk of teacher decisions"""
     eval_every: int = 10
     """updates between evaluations"""
     eval_games: int = 20
@@ -114,12 +122,19 @@ class TrainConfig:
                 f"not divisible by num_minibatches = {self.num_minibatches}; use a divisor of "
                 f"{self.batch_size}"
             )
-        for entry in self.eval_opponents:
-            if entry not in BUILTIN_OPPONENTS and not os.path.isfile(entry):
-                raise ConfigError(
-                    f"{source}: key 'eval_opponents': {entry!r} is neither "
-                    f"{' nor '.join(map(repr, BUILTIN_OPPONENTS))} nor an existing checkpoint file"
-                )
+        for key in ("eval_opponents", "bot_opponents"):
+            for entry in getattr(self, key):
+                if entry not in BUILTIN_OPPONENTS and not os.path.isfile(entry):
+                    raise ConfigError(
+                        f"{source}: key {key!r}: {entry!r} is neither "
+                        f"{' nor '.join(map(repr, BUILTIN_OPPONENTS))} nor an existing "
+                        "checkpoint file"
+                    )
+        if self.bot_opponent_prob > 0 and not self.bot_opponents:
+            raise ConfigError(
+                f"{source}: key 'bot_opponent_prob': {self.bot_opponent_prob} > 0 needs at least "
+                "one entry in 'bot_opponents'"
+            )
 
     @property
     def batch_size(self) -> int:
@@ -278,6 +293,9 @@ _VALUE_RULES: dict[str, tuple[Callable[[Any], bool], str]] = {
     "snapshot_every": _POSITIVE,
     "pool_size": _POSITIVE,
     "latest_opponent_prob": (_unit_closed, "must be a probability in [0, 1]"),
+    "bot_opponent_prob": (_unit_closed, "must be a probability in [0, 1]"),
+    "imitation_games": (lambda v: v >= 0, "must be an integer >= 0"),
+    "imitation_epochs": _POSITIVE,
     "eval_every": _POSITIVE,
     "eval_games": _POSITIVE,
     "checkpoint_dir": (bool, "must be a non-empty path"),

@@ -60,7 +60,7 @@ class Seat:
     """One environment's episode: which agent the learner plays and who sits opposite."""
 
     agent: str = ""
-    opponent: int = -1  # -1: the current policy; else an index into the snapshot pool
+    opponent: str = "self"  # "self" (current policy), "pool<k>" (a snapshot) or "bot:<name>"
     episode: int = 0
     acted: bool = False  # the learner has decided at least once this episode
     last_t: int = -1  # row of the learner's last decision in this rollout
@@ -103,6 +103,7 @@ class Trainer:
     finished_returns: list[float] = field(default_factory=list)
     timers: Timers = field(default_factory=Timers)
     _pool_models: dict[int, nn.Module] = field(default_factory=dict)
+    _bots: dict[int, dict[str, Any]] = field(default_factory=dict)
 
     # --- episodes and opponents -----------------------------------------------------------------
 
@@ -113,13 +114,34 @@ class Trainer:
         env.reset(seed=seed)
         seat.episode += 1
         seat.agent = env.possible_agents[int(self.np_rng.integers(len(env.possible_agents)))]
-        use_pool = self.pool and self.np_rng.random() >= self.cfg.latest_opponent_prob
-        seat.opponent = int(self.np_rng.integers(len(self.pool))) if use_pool else -1
+        seat.opponent = self.draw_opponent()
+        if seat.opponent.startswith("bot:"):
+            self.bot(i, seat.opponent).reset()
         seat.acted, seat.last_t, seat.episode_return = False, -1, 0.0
 
-    def opponent_model(self, index: int) -> nn.Module:
-        if index < 0:
+    def draw_opponent(self) -> str:
+        """A scripted bot with ``bot_opponent_prob``, else the current policy or a snapshot."""
+        cfg = self.cfg
+        if cfg.bot_opponents and self.np_rng.random() < cfg.bot_opponent_prob:
+            return "bot:" + cfg.bot_opponents[int(self.np_rng.integers(len(cfg.bot_opponents)))]
+        if self.pool and self.np_rng.random() >= cfg.latest_opponent_prob:
+            return f"pool{int(self.np_rng.integers(len(self.pool)))}"
+        return "self"
+
+    def bot(self, i: int, key: str) -> Any:
+        """Env ``i``'s own instance of a scripted opponent (bots may keep per-game state)."""
+        from .evaluate import make_opponent
+
+        bots = self._bots.setdefault(i, {})
+        if key not in bots:
+            bots[key] = make_opponent(key[4:], self.cfg.env, seed=self.cfg.seed + i)
+        return bots[key]
+
+    def opponent_model(self, key: str) -> nn.Module:
+        """The network behind "self" or "pool<k>"."""
+        if key == "self":
             return self.model
+        index = int(key[4:])
         if index not in self._pool_models:
             net = build_model(self.model.obs_size, self.model.n_actions, self.cfg.hidden_sizes)
             net.load_state_dict(self.pool[index])
@@ -210,14 +232,27 @@ class Trainer:
                     seat.acted, seat.last_t = True, t
                     self.step_env(i, int(action[k]), buffers)
                 self.global_step += len(learners)
-            for index, idxs in opponents.items():
+            for key, idxs in opponents.items():
+                if key.startswith("bot:"):
+                    for i in idxs:
+                        self.step_env(i, self.bot_action(i, key), buffers)
+                    continue
                 agents = [self.envs[i].agent_selection for i in idxs]
-                action = self.act(self.opponent_model(index), idxs, agents)[2]
+                action = self.act(self.opponent_model(key), idxs, agents)[2]
                 for k, i in enumerate(idxs):
                     self.step_env(i, int(action[k]), buffers)
         parked = [self.seats[i].agent for i in range(n)]
         next_value = self.act(self.model, list(range(n)), parked)[4]
         return buffers, next_value
+
+    def bot_action(self, i: int, key: str) -> int:
+        """A scripted opponent's move in env ``i`` (timed as inference)."""
+        env = self.envs[i]
+        start = time.perf_counter()
+        observed = env.observe(env.agent_selection)
+        action = self.bot(i, key).act(observed["observation"], observed["action_mask"])
+        self.timers.inference += time.perf_counter() - start
+        return int(action)
 
     def step_env(self, i: int, action: int, buffers: dict[str, torch.Tensor]) -> None:
         """Step env ``i`` by whoever decides there, then credit rewards (counted as simulation)."""
@@ -396,6 +431,28 @@ def evaluate_policy(trainer: Trainer) -> list[dict[str, Any]]:
     return records
 
 
+def imitate_teacher(trainer: Trainer) -> None:
+    """Optional warm start: clone the heuristic bot before self-play (training/imitation.py)."""
+    from .evaluate import make_opponent
+    from .imitation import warm_start
+
+    cfg = trainer.cfg
+    warm_start(
+        trainer.model,
+        lambda: make_env(cfg.env, **cfg.env_kwargs),
+        make_opponent("heuristic", cfg.env, seed=cfg.seed),
+        cfg.imitation_games,
+        cfg.imitation_epochs,
+        seed=cfg.seed * 7919,
+        gamma=cfg.gamma,
+        learning_rate=cfg.learning_rate * 4,
+        vf_coef=cfg.vf_coef,
+        rng=trainer.np_rng,
+    )
+    if cfg.snapshot_every:
+        trainer.add_snapshot()  # the imitated policy is the pool's first opponent
+
+
 def build_trainer(cfg: TrainConfig) -> Trainer:
     """Seed everything, make the envs and the network (CleanRL's opening lines)."""
     random.seed(cfg.seed)
@@ -437,6 +494,8 @@ def train(
         obs_size, n_actions = trainer.model.obs_size, trainer.model.n_actions
         trainer.restore(load_checkpoint(latest, cfg.env, obs_size, n_actions))
         print(f"resumed {latest} at update {trainer.update}, step {trainer.global_step}")
+    elif cfg.imitation_games:
+        imitate_teacher(trainer)
     writer = SummaryWriter(log_dir or f"runs/{cfg.run_name}")
     begun = time.perf_counter() - trainer.wall_time
     last = (
