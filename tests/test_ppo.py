@@ -171,3 +171,34 @@ def test_resume_continues_exactly_where_the_run_stopped(one_legal, tmp_path):
     assert resumed.global_step == straight.global_step
     for key, value in straight.model.state_dict().items():
         assert torch.equal(value, resumed.model.state_dict()[key]), key
+
+
+def test_earth_reborn_smoke_run_config_checkpoint_resume_evaluate(tmp_path, capsys):
+    """End to end on the real game: YAML config -> imitation + PPO -> checkpoint -> killed and
+    resumed -> evaluation CLI against the random bot, with a learning-curve PNG written."""
+    from training.config import load_config
+    from training.evaluate import main as evaluate_main
+
+    torch.set_num_threads(1)
+    config = tmp_path / "smoke.yaml"
+    config.write_text(
+        "env: earth_reborn_v0\n"
+        "total_steps: 512\nnum_envs: 4\nnum_steps: 64\nnum_minibatches: 2\nupdate_epochs: 1\n"
+        "hidden_sizes: [32]\nimitation_games: 4\nimitation_epochs: 1\n"
+        "bot_opponents: [heuristic, random]\nbot_opponent_prob: 0.5\nsnapshot_every: 1\n"
+        "eval_every: 2\neval_games: 1\neval_opponents: [random]\ncheckpoint_every: 1\n"
+        f"checkpoint_dir: {tmp_path / 'ckpt'}\nrun_name: smoke\n"
+    )
+    cfg = load_config(config)
+    train(cfg, log_dir=str(tmp_path / "runs"), stop_after=1)
+    resumed = train(cfg, resume=True, log_dir=str(tmp_path / "runs"))
+    assert resumed.update == 2 and resumed.global_step == 512
+    assert [r["opponent"] for r in resumed.history] == ["random"]
+    assert (tmp_path / "ckpt" / "learning_curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    out = capsys.readouterr().out
+    assert "imitation: 4/4 teacher games" in out and "resumed" in out
+    policy = tmp_path / "ckpt" / "policy.pt"
+    status = evaluate_main(["--checkpoint", str(policy), "--opponent", "random", "--games", "1"])
+    assert status == 0
+    table = capsys.readouterr().out
+    assert "norad" in table and "salemite" in table and "overall" in table
