@@ -32,7 +32,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from ..earth_reborn.actions import MAX_CP, SECTION_SLOTS, codec_for
-from ..earth_reborn.observation import _CHAR_SCALARS, _SECTION_FEATURES, observation_layout
+from ..earth_reborn.observation import CHAR_SCALARS, SECTION_FEATURES, observation_layout
 from ..earth_reborn.scenario import (
     CLOSE_COMBAT,
     INTERACT,
@@ -156,13 +156,13 @@ class ObservationReader:
             self.offsets[name] = (start, start + width)
             start += width
         self.size = start
-        self.scalar = {name: i for i, name in enumerate(_CHAR_SCALARS)}
+        self.scalar = {name: i for i, name in enumerate(CHAR_SCALARS)}
         board = scn.board
-        self.pos = len(_CHAR_SCALARS)
+        self.pos = len(CHAR_SCALARS)
         self.tried = self.pos + board.width + board.height + 4
         self.tiles = self.tried + len(scn.terminals)
         width = self.offsets[f"character {scn.characters[0].id}"]
-        assert width[1] - width[0] == self.tiles + SECTION_SLOTS * _SECTION_FEATURES
+        assert width[1] - width[0] == self.tiles + SECTION_SLOTS * SECTION_FEATURES
 
     def block(self, obs: np.ndarray, prefix: str) -> np.ndarray:
         """The block whose name starts with ``prefix``."""
@@ -225,7 +225,7 @@ class ObservationReader:
         n_types = len(ORDER_TYPES)
         found = []
         for s in range(SECTION_SLOTS):
-            f = v[s * _SECTION_FEATURES : (s + 1) * _SECTION_FEATURES]
+            f = v[s * SECTION_FEATURES : (s + 1) * SECTION_FEATURES]
             if f[n_types + 2] > 0.5:
                 kind = ORDER_TYPES[int(np.argmax(f[:n_types]))]
                 found.append(SectionView(s, kind, round(f[n_types] * 4), round(f[n_types + 1] * 4)))

@@ -14,7 +14,8 @@ from .actions import MAX_CP, SECTION_SLOTS
 from .scenario import ORDER_TYPES, Scenario
 from .state import CHOOSE_DISCARD, DECISIONS, PHASES, GameState
 
-_CHAR_SCALARS = (
+# Layout inside each character block, public so decoders (the heuristic bot) can read it.
+CHAR_SCALARS = (
     "mine",
     "alive",
     "wounded",
@@ -27,7 +28,7 @@ _CHAR_SCALARS = (
     "weapon_ready",
     "activated",
 )
-_SECTION_FEATURES = len(ORDER_TYPES) + 3  # type one-hot, max, cp placed, present
+SECTION_FEATURES = len(ORDER_TYPES) + 3  # type one-hot, max, cp placed, present
 _MP_SCALE = 20.0
 
 
@@ -58,12 +59,12 @@ def observation_layout(scn: Scenario) -> list[tuple[str, int]]:
         ("last roll: faces Y1..Y6, B1..B6", 12),
     ]
     per_char = (
-        len(_CHAR_SCALARS)
+        len(CHAR_SCALARS)
         + board.width
         + board.height
         + 4
         + len(scn.terminals)
-        + SECTION_SLOTS * _SECTION_FEATURES
+        + SECTION_SLOTS * SECTION_FEATURES
     )
     layout += [(f"character {c.id}", per_char) for c in scn.characters]
     return layout
@@ -88,7 +89,7 @@ class Observer:
         offsets: list[int] = []
         values: list[float] = []
         for k, section in enumerate(self.scn.tiles[t].sections):
-            j = k * _SECTION_FEATURES
+            j = k * SECTION_FEATURES
             offsets += (j + ORDER_TYPES.index(section.type), j + 5, j + 7)
             values += (1.0, section.max / 4.0, 1.0)
         return offsets, values
@@ -200,7 +201,7 @@ class Observer:
         stats = state.stats(c)
         maxcp = spec.healthy.maxcp
         armed = spec.weapon is not None
-        ix += range(i, i + len(_CHAR_SCALARS))
+        ix += range(i, i + len(CHAR_SCALARS))
         vx += (
             state.faction_of[c] == me,
             not ch.dead,
@@ -214,13 +215,13 @@ class Observer:
             armed and ch.weapon_ready,
             state.char == c,
         )
-        i += len(_CHAR_SCALARS)
+        i += len(CHAR_SCALARS)
         x, y = board.xy(ch.square)
         ones += (i + x, i + board.width + y, i + board.width + board.height + ch.facing)
         i += board.width + board.height + 4
         ones += [i + t for t in ch.tried]
         i += len(scn.terminals)
-        width = 4 * _SECTION_FEATURES
+        width = 4 * SECTION_FEATURES
         for slot, assigned in enumerate(ch.tiles):
             j = i + slot * width
             offsets, values = self.tile_blocks[assigned.tile]
@@ -228,9 +229,9 @@ class Observer:
             vx += values
             ix += (
                 j + 6,
-                j + _SECTION_FEATURES + 6,
-                j + 2 * _SECTION_FEATURES + 6,
-                j + 3 * _SECTION_FEATURES + 6,
+                j + SECTION_FEATURES + 6,
+                j + 2 * SECTION_FEATURES + 6,
+                j + 3 * SECTION_FEATURES + 6,
             )
             vx += [cp / 4.0 for cp in assigned.cp]
-        return i + SECTION_SLOTS * _SECTION_FEATURES
+        return i + SECTION_SLOTS * SECTION_FEATURES

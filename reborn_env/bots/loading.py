@@ -1,0 +1,87 @@
+"""One string names any bot: a scripted one or a policy file, for CLIs, front-ends and configs.
+
+Why: whatever picks the players (an arena script, a GUI's seat menu, a tournament config) should
+not need to know how each kind of bot is built. :func:`load_bot` takes:
+
+- ``"random"``: :class:`~reborn_env.bots.RandomBot`;
+- ``"heuristic"``: the env's scripted bot (:data:`HEURISTIC_BOTS`);
+- ``*.onnx``: :class:`~reborn_env.bots.exported.OnnxBot` (needs onnxruntime, not torch);
+- ``*.ts``, ``*.torchscript``, ``*.jit``: :class:`~reborn_env.bots.exported.TorchScriptBot`;
+- ``*.pt``: a training checkpoint, played by ``training.policy_bot.PolicyBot`` (imported only
+  then, with torch), unless the file is a TorchScript archive: PyTorch's own docs name those
+  ``.pt`` too, so a ``.pt`` zip archive holding ``constants.pkl`` (which ``torch.jit.save``
+  writes and ``torch.save`` does not) is played by ``TorchScriptBot``.
+
+Policy files are checked to be for ``env_name``; suffixes are matched case-insensitively.
+"""
+
+from __future__ import annotations
+
+import os
+import zipfile
+from collections.abc import Callable
+from pathlib import Path
+
+from . import Bot, EarthRebornHeuristicBot, RandomBot
+from .exported import OnnxBot, TorchScriptBot
+
+HEURISTIC_BOTS: dict[str, Callable[[int | None], Bot]] = {
+    "earth_reborn_v0": lambda seed: EarthRebornHeuristicBot(seed=seed),
+}
+"""Env name -> its scripted bot, built from a seed."""
+
+ONNX_SUFFIXES = (".onnx",)
+TORCHSCRIPT_SUFFIXES = (".ts", ".torchscript", ".jit")
+CHECKPOINT_SUFFIXES = (".pt",)
+
+
+def load_bot(
+    spec: str, env_name: str = "earth_reborn_v0", seed: int | None = None, greedy: bool = False
+) -> Bot:
+    """The bot named by ``spec`` to play ``env_name``; ``ValueError`` for a spec naming none.
+
+    ``seed`` seeds the bot's choices (``None``: fresh entropy); ``greedy`` makes a policy play its
+    most likely action instead of sampling (scripted bots ignore it). A policy file that is
+    missing, unreadable or for another env raises the loader's error, a ``ValueError`` too.
+    """
+    if spec == "random":
+        return RandomBot(seed)
+    if spec == "heuristic":
+        return _heuristic_bot(env_name, seed)
+    suffix = Path(spec).suffix.lower()
+    if suffix in ONNX_SUFFIXES:
+        return OnnxBot(spec, greedy=greedy, seed=seed, expect_env=env_name)
+    if suffix in TORCHSCRIPT_SUFFIXES or (
+        suffix in CHECKPOINT_SUFFIXES and is_torchscript_archive(spec)
+    ):
+        return TorchScriptBot(spec, greedy=greedy, seed=seed, expect_env=env_name)
+    if suffix in CHECKPOINT_SUFFIXES:
+        return _checkpoint_bot(spec, env_name, seed, greedy)
+    raise ValueError(
+        f"bot spec {spec!r}: expected 'random', 'heuristic' or a policy file ending in "
+        f"{', '.join(ONNX_SUFFIXES)} (ONNX), {', '.join(TORCHSCRIPT_SUFFIXES)} (TorchScript) or "
+        f"{', '.join(CHECKPOINT_SUFFIXES)} (training checkpoint)"
+    )
+
+
+def is_torchscript_archive(path: str | os.PathLike[str]) -> bool:
+    """Whether ``path`` is a ``torch.jit.save`` archive (False for ``torch.save`` files)."""
+    if not zipfile.is_zipfile(path):
+        return False
+    with zipfile.ZipFile(path) as archive:
+        return any(name.endswith("/constants.pkl") for name in archive.namelist())
+
+
+def _heuristic_bot(env_name: str, seed: int | None) -> Bot:
+    if env_name not in HEURISTIC_BOTS:
+        raise ValueError(
+            f"no heuristic bot for env {env_name!r}; there is one for {', '.join(HEURISTIC_BOTS)}"
+        )
+    return HEURISTIC_BOTS[env_name](seed)
+
+
+def _checkpoint_bot(path: str, env_name: str, seed: int | None, greedy: bool) -> Bot:
+    from training.checkpoint import load_checkpoint
+    from training.policy_bot import PolicyBot
+
+    return PolicyBot(load_checkpoint(path, expect_env=env_name), greedy=greedy, seed=seed)

@@ -1,0 +1,231 @@
+"""Play Earth Reborn in the terminal against a bot, or replay a saved game log.
+
+Run: ``python -m reborn_env.play [--scenario vault_raid] [--seat norad|salemite]
+[--opponent SPEC] [--seed S] [--save-log FILE]``, or ``python -m reborn_env.play --replay FILE
+[--step]``. Why: the quickest way for a person to try the rules, check a bot's play by hand, and
+keep a game (reborn_env.game_log) that replays exactly.
+
+At each of your decisions it shows the board (the public ansi render), your hand and the legal
+actions; you answer with a number from the list, ``#N`` for action index N (a bare number is
+always a list number, so the two never clash), or an action name (any case). ``?`` shows help;
+``q``, end of input or Ctrl-C quits. A bad entry is refused with a message and asked again: the
+game is never lost to a typo. Input is read with ``input()``, so a script can pipe moves in.
+"""
+
+from __future__ import annotations
+
+import argparse
+import secrets
+import sys
+from typing import Any
+
+import numpy as np
+
+from reborn_env import earth_reborn_v0
+from reborn_env.bots import Bot
+from reborn_env.bots.loading import load_bot
+from reborn_env.earth_reborn.env import raw_env
+from reborn_env.game_log import GameLogError, load_log, new_log, record_move, replay, save_log
+
+ENV_NAME = "earth_reborn_v0"
+COLUMNS = 3
+COLUMN_WIDTH = 30
+HELP = """\
+Answer with one of:
+  3          the action numbered 3 in the list
+  #141       the action with index 141 (the number after '#' in the list)
+  STEP(N)    the action's name (any case, spaces ignored)
+  ?          this help
+  q          quit (the game log is saved if --save-log was given)
+The board key is printed under the board; your hand is hidden from the opponent."""
+
+
+class Quit(Exception):
+    """The player asked to stop (``q``, end of input or Ctrl-C)."""
+
+
+# --- Reading the player's choice ----------------------------------------------------------------
+
+
+def legal_actions(mask: np.ndarray) -> list[int]:
+    return [int(a) for a in np.flatnonzero(mask)]
+
+
+def parse_choice(text: str, legal: list[int], env: raw_env) -> int:
+    """The action ``text`` names among ``legal``; ValueError says why it names none."""
+    entry = text.strip()
+    if entry.isdigit():
+        number = int(entry)
+        if not 1 <= number <= len(legal):
+            raise ValueError(f"{number} is not in the list; choose 1..{len(legal)}")
+        return legal[number - 1]
+    if entry.startswith("#") and entry[1:].isdigit():
+        action = int(entry[1:])
+        if action not in legal:
+            raise ValueError(f"action #{action} is not legal now; the list shows the legal ones")
+        return action
+    by_name = {env.action_name(a).lower(): a for a in legal}
+    key = entry.replace(" ", "").lower()
+    if key in by_name:
+        return by_name[key]
+    raise ValueError(f"{entry!r} is not a number from the list, a legal #index or a legal name")
+
+
+def format_choices(legal: list[int], env: raw_env) -> str:
+    """The legal actions numbered from 1, with their index, in columns."""
+    cells = [f"{i:>3}. {env.action_name(a)} #{a}" for i, a in enumerate(legal, 1)]
+    rows = [cells[i : i + COLUMNS] for i in range(0, len(cells), COLUMNS)]
+    return "\n".join("".join(cell.ljust(COLUMN_WIDTH) for cell in row).rstrip() for row in rows)
+
+
+def read_line(prompt: str) -> str:
+    """A line of input; end of input or Ctrl-C quits."""
+    try:
+        return input(prompt)
+    except (EOFError, KeyboardInterrupt):
+        print()
+        raise Quit from None
+
+
+def ask_human(env: raw_env, seat: str, mask: np.ndarray) -> int:
+    """Show the position and the choices, and read until the player gives a legal action."""
+    legal = legal_actions(mask)
+    hand = env.get_state()["players"][seat]["hand"]
+    print(env.render())
+    print(f"your hand ({seat}): {' '.join(hand) or '-'}")
+    print(format_choices(legal, env))
+    while True:
+        entry = read_line(f"{seat}> ").strip()
+        if entry.lower() in ("q", "quit"):
+            raise Quit
+        if entry == "?":
+            print(HELP)
+            print(format_choices(legal, env))
+            continue
+        try:
+            return parse_choice(entry, legal, env)
+        except ValueError as err:
+            print(f"not accepted: {err} ('?' for help)")
+
+
+# --- The game -----------------------------------------------------------------------------------
+
+
+def is_over(env: raw_env) -> bool:
+    return any(env.terminations.values()) or any(env.truncations.values())
+
+
+def result_of(env: raw_env) -> dict[str, float]:
+    """Each faction's return: +1 win, -1 loss, 0 draw or step limit (ER-WIN-3, ER-ENV-9)."""
+    winner = env.game.winner
+    if winner is None or winner == -1:
+        return dict.fromkeys(env.possible_agents, 0.0)
+    return {a: 1.0 if i == winner else -1.0 for i, a in enumerate(env.possible_agents)}
+
+
+def describe_result(env: raw_env) -> str:
+    game = env.game
+    mp = "-".join(str(m) for m in game.mp)
+    if game.winner is None:
+        return f"draw: the step limit was reached (MP {mp})"
+    if game.winner == -1:
+        return f"draw (MP {mp})"
+    return f"{env.possible_agents[game.winner]} wins (MP {mp})"
+
+
+def play_game(env: raw_env, seat: str, bot: Bot, log: dict[str, Any]) -> None:
+    """Alternate the player and the bot until the game ends; Quit propagates."""
+    while not is_over(env):
+        agent = env.agent_selection
+        seen = env.observe(agent)
+        if agent == seat:
+            action = ask_human(env, seat, seen["action_mask"])
+            who = f"{agent} (you)"
+        else:
+            action = int(bot.act(seen["observation"], seen["action_mask"]))
+            who = f"{agent} (bot)"
+        print(f"{who} plays {env.action_name(action)}")
+        record_move(log, env, agent, action)
+        env.step(action)
+
+
+def play(args: argparse.Namespace) -> int:
+    env = earth_reborn_v0.env(render_mode="ansi", scenario=args.scenario)
+    if args.seat not in env.possible_agents:
+        print(f"--seat must be one of {env.possible_agents}", file=sys.stderr)
+        return 2
+    seed = secrets.randbits(31) if args.seed is None else args.seed
+    try:
+        bot = load_bot(args.opponent, env_name=ENV_NAME, seed=seed)
+    except (ValueError, OSError) as err:
+        print(f"cannot load the opponent {args.opponent!r}: {err}", file=sys.stderr)
+        return 2
+    env.reset(seed=seed)
+    bot.reset()
+    log = new_log(env, ENV_NAME)
+    print(
+        f"Earth Reborn, {args.scenario}, seed {seed}: you play {args.seat} against "
+        f"{args.opponent}. '?' for help, 'q' to quit."
+    )
+    try:
+        play_game(env, args.seat, bot, log)
+    except Quit:
+        print("quit")
+    else:
+        print(env.render())
+        print(f"Result: {describe_result(env)}")
+        log["result"] = result_of(env)
+    if args.save_log:
+        save_log(log, args.save_log)
+        print(f"game log saved to {args.save_log} ({len(log['moves'])} moves)")
+    return 0
+
+
+# --- Replay -------------------------------------------------------------------------------------
+
+
+def replay_file(path: str, step: bool) -> int:
+    """Print every position and move of a saved log; with ``step``, wait for Enter between moves."""
+    try:
+        log = load_log(path)
+        if log["env"] != ENV_NAME:
+            raise GameLogError(f"{path}: a log of {log['env']!r}; this player shows {ENV_NAME}")
+        env = earth_reborn_v0.env(render_mode="ansi", scenario=log["start"]["scenario"])
+        for i, move in replay(log, env):
+            print(f"--- position after {i} moves ---")
+            print(env.render())
+            if move is None:
+                break
+            print(f"move {i + 1}: {move['agent']} plays {move['name']}")
+            if step:
+                read_line("[Enter] next move ")
+    except Quit:
+        return 0
+    except (GameLogError, ValueError, KeyError, TypeError) as err:
+        print(f"cannot replay {path}: {err}", file=sys.stderr)
+        return 1
+    result = log["result"]
+    returns = ", ".join(f"{agent} {value:+g}" for agent, value in (result or {}).items())
+    print(f"result: {returns or 'unfinished'}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scenario", default="vault_raid", help="scenario name or .toml path")
+    parser.add_argument("--seat", default="norad", help="your faction: norad or salemite")
+    parser.add_argument(
+        "--opponent", default="heuristic", help="random, heuristic or a .pt/.ts/.onnx file"
+    )
+    parser.add_argument("--seed", type=int, default=None, help="game and bot seed (default: new)")
+    parser.add_argument("--save-log", metavar="FILE", help="save the game log here")
+    parser.add_argument("--replay", metavar="FILE", help="replay a saved game log instead")
+    parser.add_argument("--step", action="store_true", help="with --replay: Enter between moves")
+    args = parser.parse_args(argv)
+    if args.replay:
+        return replay_file(args.replay, args.step)
+    return play(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
