@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import json
 import os
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from pettingzoo import AECEnv
+
+from .common.files import atomic_write
 
 FORMAT = "reborn_env.game_log"
 VERSION = 1
@@ -46,18 +47,8 @@ def record_move(log: dict[str, Any], env: AECEnv, agent: str, action: int) -> No
 
 def save_log(log: dict[str, Any], path: str | os.PathLike[str]) -> None:
     """Write ``log`` as JSON atomically (temp file in the same folder, then rename)."""
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w") as handle:
-            json.dump(log, handle)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with atomic_write(path) as handle:
+        handle.write(json.dumps(log).encode())
 
 
 def load_log(path: str | os.PathLike[str]) -> dict[str, Any]:

@@ -34,15 +34,14 @@ could not be loaded is refused at save time, not discovered when resuming.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import pickle
-import tempfile
-from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
 import torch
+
+from reborn_env.common.files import atomic_write
 
 FORMAT = "reborn_env.checkpoint"
 VERSION = 1
@@ -68,35 +67,6 @@ def save_checkpoint(path: str | os.PathLike[str], payload: dict[str, Any]) -> No
 
     with atomic_write(path, check=read_back) as f:
         torch.save(payload, f)
-
-
-@contextlib.contextmanager
-def atomic_write(
-    path: str | os.PathLike[str], check: Callable[[Path], None] | None = None
-) -> Iterator[BinaryIO]:
-    """A binary file that becomes ``path`` only if the ``with`` block (and ``check``) succeeds.
-
-    It is a temporary file in the same directory (created if missing); on success it is flushed,
-    fsynced, passed to ``check``, given mode 0644 and renamed over ``path``. On any failure it is
-    removed and ``path`` is untouched.
-    """
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    tmp = Path(tmp_name)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            yield f
-            f.flush()
-            os.fsync(f.fileno())
-        if check is not None:
-            check(tmp)
-        tmp.chmod(0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    _fsync_dir(path.parent)
 
 
 def load_checkpoint(
@@ -186,13 +156,3 @@ def _check_env(
             f"written for env {env['name']!r} (obs_size {env['obs_size']}, "
             f"n_actions {env['n_actions']})"
         )
-
-
-def _fsync_dir(directory: Path) -> None:
-    """Make the rename durable (POSIX); a no-op where directories cannot be opened."""
-    with contextlib.suppress(OSError):
-        fd = os.open(directory, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)

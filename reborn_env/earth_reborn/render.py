@@ -260,7 +260,7 @@ def _glyph(char: str) -> np.ndarray:
     return np.kron(bits, np.ones((GLYPH, GLYPH), dtype=bool)).astype(bool)
 
 
-def _text(img: np.ndarray, x: int, y: int, text: str, colour: Colour) -> None:
+def draw_text(img: np.ndarray, x: int, y: int, text: str, colour: Colour) -> None:
     """Write ``text`` (upper-cased) with its top-left corner at (x, y), clipped at the right."""
     for i, char in enumerate(text.upper()):
         gx = x + i * ADVANCE
@@ -362,7 +362,7 @@ def _draw_gauge_tracks(img: np.ndarray, map_h: int) -> None:
     rows += ((map_h + 6 + 3 * ROW_PITCH, _PILE_LAYOUT, _PILE_GAUGES),)
     for y, layout, gauges in rows:
         for (label_x, _, bar_x), (label, cap, pitch, _) in zip(layout, gauges, strict=True):
-            _text(img, label_x, y, label, TEXT)
+            draw_text(img, label_x, y, label, TEXT)
             _bar(img, bar_x, y, cap, cap, pitch, TRACK)
 
 
@@ -407,7 +407,7 @@ def _draw_element(img: np.ndarray, board: Board, sq: int, tint: Colour, label: s
     top, left = _origin(board, sq)
     inset = WALL_PX // 2 + 1
     img[top + inset : top + CELL - inset, left + inset : left + CELL - inset] = tint
-    _text(img, left + inset + 2, top + inset + 2, label, INK)
+    draw_text(img, left + inset + 2, top + inset + 2, label, INK)
 
 
 def _draw_elements(img: np.ndarray, state: GameState) -> None:
@@ -452,7 +452,7 @@ def _draw_figure(cell: np.ndarray, state: GameState, c: int, colour: Colour) -> 
     if ch.engaged:
         cell[_MASKS["engaged"]] = ENGAGED
     cell[_MASKS[f"tick{ch.facing}"]] = INK
-    _text(
+    draw_text(
         cell, CELL // 2 - 3 * GLYPH // 2, CELL // 2 - 5 * GLYPH // 2, _figure_letter(state, c), TEXT
     )
     if ch.cards:  # a magnetic card: a small white card in the corner
@@ -470,7 +470,7 @@ def _draw_status(img: np.ndarray, state: GameState) -> None:
     if state.winner is not None:
         winner = "draw" if state.winner < 0 else f"{scn.factions[state.winner]} wins"
         headline = f"T{state.turn}/{scn.turns} {winner}"
-    _text(img, PAD, y0, headline.replace("_", " "), TEXT)
+    draw_text(img, PAD, y0, headline.replace("_", " "), TEXT)
     for p in range(2):
         y = y0 + (p + 1) * ROW_PITCH
         if state.decision != GAME_OVER and p == state.decider:
@@ -495,5 +495,5 @@ def _draw_gauges(
     for (_, number_x, bar_x), (_, cap, pitch, colour), n in zip(
         layout, gauges, values, strict=True
     ):
-        _text(img, number_x, y, f"{n:>2}", TEXT)
+        draw_text(img, number_x, y, f"{n:>2}", TEXT)
         _bar(img, bar_x, y, n, cap, pitch, colour)

@@ -1,0 +1,176 @@
+"""Training throughput: sb3-contrib's MaskablePPO on SingleAgentEnv vs our trainer (training.ppo).
+
+Run: ``python benchmarks/bench_sb3.py [--updates 5]`` (needs ``pip install -e .[sb3]``). Both
+train on earth_reborn_v0 against a RandomBot for the same number of PPO updates, in this one
+process, one after the other, with the same settings where both have them (MaskablePPO / ours):
+
+* environments: 8 SingleAgentEnv in a DummyVecEnv / ``num_envs: 8``;
+* decisions per update: ``n_steps=128`` per env, 1024 in all / ``num_steps: 128``, 1024;
+* minibatches and epochs: ``batch_size=256``, ``n_epochs=4`` / ``num_minibatches: 4``,
+  ``update_epochs: 4``; learning rate 2.5e-4 for both;
+* network: ``net_arch=[64, 64]`` (SB3 gives actor and critic a [64, 64] MLP each) /
+  ``hidden_sizes: [64, 64]`` (one shared torso, two heads);
+* opponent: a RandomBot, the learner always ``norad`` / ``bot_opponents: [random]`` with
+  ``bot_opponent_prob: 1.0``, the learner's seat drawn per episode (our trainer has no fixed seat);
+* torch threads: ``--threads`` for both (our trainer's ``torch_threads``).
+
+No imitation warm start, no evaluation, one checkpoint at the end (our trainer always writes one),
+into a temporary folder. The rates are learner decisions per second of wall time, learning
+included: ``num_timesteps`` over the time of ``learn()`` for MaskablePPO, and the rate our trainer
+prints itself (``global_step / wall_time``). "All decisions" adds the opponent's moves. The
+table's last column is each row's rate divided by MaskablePPO's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import gymnasium
+
+NUM_ENVS = 8
+NUM_STEPS = 128
+HIDDEN = [64, 64]
+MINIBATCHES = 4
+EPOCHS = 4
+LEARNING_RATE = 2.5e-4
+
+
+class _OpponentTally(gymnasium.Wrapper):
+    """Adds up the opponent's moves that SingleAgentEnv reports in its infos."""
+
+    def __init__(self, env: gymnasium.Env) -> None:
+        super().__init__(env)
+        self.opponent_moves = 0
+
+    def reset(self, **kwargs):
+        obs, info = self.env.reset(**kwargs)
+        self.opponent_moves += info["opponent_moves"]
+        return obs, info
+
+    def step(self, action):
+        result = self.env.step(action)
+        self.opponent_moves += result[4].get("opponent_moves", 0)
+        return result
+
+
+def bench_maskable_ppo(updates: int, seed: int) -> tuple[int, int, float]:
+    """(learner decisions, all decisions, seconds) of MaskablePPO's ``learn()``."""
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.monitor import Monitor
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from reborn_env.wrappers import SingleAgentEnv
+
+    tallies = [_OpponentTally(SingleAgentEnv(agent="norad")) for _ in range(NUM_ENVS)]
+    venv = DummyVecEnv([lambda t=t: Monitor(t) for t in tallies])
+    model = MaskablePPO(
+        "MlpPolicy",
+        venv,
+        learning_rate=LEARNING_RATE,
+        n_steps=NUM_STEPS,
+        batch_size=NUM_ENVS * NUM_STEPS // MINIBATCHES,
+        n_epochs=EPOCHS,
+        policy_kwargs={"net_arch": HIDDEN},
+        device="cpu",
+        seed=seed,
+        verbose=0,
+    )
+    start = time.perf_counter()
+    model.learn(total_timesteps=updates * NUM_ENVS * NUM_STEPS)
+    elapsed = time.perf_counter() - start
+    learner = model.num_timesteps
+    return learner, learner + sum(t.opponent_moves for t in tallies), elapsed
+
+
+def bench_our_ppo(updates: int, seed: int, threads: int, quiet: bool) -> tuple[int, int, float]:
+    """(learner decisions, all decisions, seconds) of ``training.ppo.train`` (its own clock)."""
+    from training.config import TrainConfig
+    from training.ppo import train
+
+    with tempfile.TemporaryDirectory(prefix="bench_sb3_") as tmp:
+        cfg = TrainConfig.from_dict(
+            {
+                "env": "earth_reborn_v0",
+                "seed": seed,
+                "total_steps": updates * NUM_ENVS * NUM_STEPS,
+                "num_envs": NUM_ENVS,
+                "num_steps": NUM_STEPS,
+                "learning_rate": LEARNING_RATE,
+                "num_minibatches": MINIBATCHES,
+                "update_epochs": EPOCHS,
+                "hidden_sizes": HIDDEN,
+                "torch_threads": threads,
+                "bot_opponents": ["random"],
+                "bot_opponent_prob": 1.0,
+                "imitation_games": 0,
+                "eval_opponents": [],
+                "checkpoint_dir": str(Path(tmp) / "checkpoints"),
+                "checkpoint_every": 10**6,
+                "run_name": "bench_sb3",
+            },
+            source="bench_sb3",
+        )
+        log = io.StringIO() if quiet else sys.stdout
+        with contextlib.redirect_stdout(log):
+            trainer = train(cfg, log_dir=str(Path(tmp) / "runs"))
+    return trainer.global_step, trainer.env_steps, trainer.wall_time
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--updates", type=int, default=5, help="PPO updates each (default 5)")
+    parser.add_argument("--threads", type=int, default=1, help="torch threads (default 1)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--quiet", action="store_true", help="hide our trainer's log lines")
+    args = parser.parse_args()
+    try:
+        import sb3_contrib  # noqa: F401
+    except ImportError:
+        sys.exit("bench_sb3 needs sb3-contrib: pip install -e .[sb3]")
+    import torch
+
+    torch.set_num_threads(args.threads)
+    rows = []
+    for name, run in (
+        ("sb3-contrib MaskablePPO", lambda: bench_maskable_ppo(args.updates, args.seed)),
+        (
+            "training.ppo (ours)",
+            lambda: bench_our_ppo(args.updates, args.seed, args.threads, args.quiet),
+        ),
+    ):
+        print(f"  running {name} for {args.updates} updates ...", flush=True)
+        learner, everyone, seconds = run()
+        torch.set_num_threads(args.threads)  # our trainer sets it too; keep the same for both
+        rows.append((name, learner, everyone, seconds))
+        print(f"  measured {name}: {learner} learner decisions in {seconds:.1f} s", flush=True)
+    peer = rows[0][1] / rows[0][3]
+    print()
+    header = (
+        "trainer",
+        "learner dec.",
+        "seconds",
+        "learner dec./s",
+        "all dec./s",
+        "vs MaskablePPO",
+    )
+    print(
+        f"| {header[0]:<23} | {header[1]:>12} | {header[2]:>7} | {header[3]:>14} "
+        f"| {header[4]:>10} | {header[5]:>14} |"
+    )
+    print(f"| {'-' * 23} | {'-' * 11}: | {'-' * 6}: | {'-' * 13}: | {'-' * 9}: | {'-' * 13}: |")
+    for name, learner, everyone, seconds in rows:
+        rate = learner / seconds
+        print(
+            f"| {name:<23} | {learner:>12} | {seconds:>7.1f} | {rate:>14,.0f} "
+            f"| {everyone / seconds:>10,.0f} | {rate / peer:>13.2f}x |"
+        )
+
+
+if __name__ == "__main__":
+    main()
