@@ -3,16 +3,12 @@
 These are the parts a long run depends on before it ever learns anything: a config mistake must
 stop it at start-up with a message naming the file and the key; a checkpoint must never be half
 written and a bad one must say what is wrong; the evaluation CLI must play a checkpoint end to end.
-Where ``reborn_env.bots`` is not there yet, a stand-in arena with the same API is installed for
-the evaluation tests only.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import random
-import sys
-import types
 from pathlib import Path
 from typing import Any
 
@@ -335,99 +331,6 @@ def test_policy_bot_plays_legal_actions(saved: Path) -> None:
         PolicyBot(saved).act(obs[:10], mask)
 
 
-@dataclasses.dataclass
-class _Record:
-    """Stand-in for reborn_env.bots.arena.Record (the part evaluate.py reads)."""
-
-    wins: int = 0
-    draws: int = 0
-    losses: int = 0
-
-    @property
-    def games(self) -> int:
-        return self.wins + self.draws + self.losses
-
-    @property
-    def win_rate(self) -> float:
-        return self.wins / self.games if self.games else 0.0
-
-
-@dataclasses.dataclass
-class _MatchResult:
-    """Stand-in for reborn_env.bots.arena.MatchResult: bot_a's record per seat and overall."""
-
-    seats: dict[str, _Record]
-
-    @property
-    def overall(self) -> _Record:
-        return _Record(*(sum(getattr(r, k) for r in self.seats.values()) for k in _OUTCOMES))
-
-    def record(self, seat: str | None = None) -> _Record:
-        return self.overall if seat is None else self.seats[seat]
-
-    def wilson(self, seat: str | None = None) -> tuple[float, float]:
-        record, z = self.record(seat), 1.96
-        n, p = max(1, record.games), record.win_rate
-        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-        half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-        return max(0.0, centre - half), min(1.0, centre + half)
-
-    def score_line(self) -> str:
-        return " | ".join(f"{seat} {r.wins}/{r.draws}/{r.losses}" for seat, r in self.seats.items())
-
-
-_OUTCOMES = ("wins", "draws", "losses")
-
-
-def _play_match(env_fn: Any, bot_a: Any, bot_b: Any, games: int, seed: int) -> _MatchResult:
-    """Stand-in for reborn_env.bots.arena.play_match: ``games`` games with bot_a in each seat."""
-    env = env_fn()
-    result = _MatchResult({agent: _Record() for agent in env.possible_agents})
-    for seat in env.possible_agents:
-        for game in range(games):
-            env.reset(seed=seed + game)
-            bots = {agent: bot_a if agent == seat else bot_b for agent in env.possible_agents}
-            returns = dict.fromkeys(env.possible_agents, 0.0)
-            for bot in bots.values():
-                bot.reset()
-            for agent in env.agent_iter():
-                obs, reward, termination, truncation, _ = env.last()
-                returns[agent] += reward
-                done = termination or truncation
-                env.step(None if done else bots[agent].act(obs["observation"], obs["action_mask"]))
-            outcome = _OUTCOMES[0 if returns[seat] > 0 else 2 if returns[seat] < 0 else 1]
-            record = result.seats[seat]
-            setattr(record, outcome, getattr(record, outcome) + 1)
-    return result
-
-
-class _RandomBot:
-    def __init__(self, seed: int | None = None) -> None:
-        self.rng = np.random.default_rng(seed)
-
-    def reset(self) -> None:
-        """Nothing to forget."""
-
-    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
-        return int(self.rng.choice(np.flatnonzero(action_mask)))
-
-
-@pytest.fixture
-def arena(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The real bots when they exist; otherwise a stand-in with the described API."""
-    try:
-        from reborn_env.bots import EarthRebornHeuristicBot, RandomBot  # noqa: F401
-        from reborn_env.bots.arena import play_match  # noqa: F401
-    except ImportError:
-        bots = types.ModuleType("reborn_env.bots")
-        bots.RandomBot = _RandomBot  # type: ignore[attr-defined]
-        bots.EarthRebornHeuristicBot = _RandomBot  # type: ignore[attr-defined]
-        arena_module = types.ModuleType("reborn_env.bots.arena")
-        arena_module.play_match = _play_match  # type: ignore[attr-defined]
-        monkeypatch.setitem(sys.modules, "reborn_env.bots", bots)
-        monkeypatch.setitem(sys.modules, "reborn_env.bots.arena", arena_module)
-
-
 def small_checkpoint(tmp_path: Path, name: str) -> Path:
     payload = tiny_payload()
     payload["config"]["env_kwargs"] = {"max_steps": 400}  # short games either way
@@ -436,7 +339,6 @@ def small_checkpoint(tmp_path: Path, name: str) -> Path:
     return path
 
 
-@pytest.mark.usefixtures("arena")
 def test_evaluate_cli_plays_a_checkpoint_end_to_end(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -454,7 +356,6 @@ def test_evaluate_cli_plays_a_checkpoint_end_to_end(
     assert 0.0 <= low <= result.overall.win_rate <= high <= 1.0
 
 
-@pytest.mark.usefixtures("arena")
 def test_evaluate_against_another_checkpoint_greedily(tmp_path: Path) -> None:
     from training.evaluate import main
 
@@ -464,7 +365,6 @@ def test_evaluate_against_another_checkpoint_greedily(tmp_path: Path) -> None:
     assert main(argv) == 0
 
 
-@pytest.mark.usefixtures("arena")
 def test_evaluate_cli_reports_bad_opponents_and_checkpoints(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
