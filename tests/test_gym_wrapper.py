@@ -186,7 +186,7 @@ def test_maskable_ppo_trains_without_illegal_actions():
         seed=0,
         verbose=0,
     )
-    model.learn(total_timesteps=2048)
-    assert model.num_timesteps == 2048
-    assert env.steps == 2048
+    model.learn(total_timesteps=4096)
+    assert model.num_timesteps == 4096
+    assert env.steps == 4096
     assert env.episodes > 0

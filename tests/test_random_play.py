@@ -2,8 +2,9 @@
 
 Checks ER-TILE-11 (every tile in one place), ER-CP-7 (no negative pool), ER-MOV-5 (figures apart
 at round level), ER-ENV-10 (mask = legal set, non-empty while running, zeros for the other agent),
-ER-SCN-13 (bounded length), ER-WIN-3 (zero-sum returns), and the position round trip: a game whose
-state is saved and restored through JSON at every step plays on exactly like one never saved.
+ER-SCN-13 (bounded length), ER-WIN-3 (zero-sum returns), and the position round trip on the same
+seeded games: a game whose state is saved and restored through JSON at every step plays on exactly
+like one never saved. REBORN_FUZZ_GAMES sets the number of games (benchmarks/fuzz.py runs 10,000).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from reborn_env.earth_reborn.invariants import STEP_BOUND
 from reborn_env.earth_reborn.positions import state_to_dict
 
 GAMES = int(os.environ.get("REBORN_FUZZ_GAMES", "200"))
-ROUND_TRIP_GAMES = int(os.environ.get("REBORN_ROUND_TRIP_GAMES", "40"))
+ROUND_TRIP_GAMES = int(os.environ.get("REBORN_ROUND_TRIP_GAMES", str(GAMES)))
 
 
 @pytest.mark.parametrize(
