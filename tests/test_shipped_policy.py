@@ -1,0 +1,39 @@
+"""The shipped checkpoint: it loads for this environment, plays only legal moves, beats random.
+
+checkpoints/earth_reborn_ppo.pt is what a user downloads with the repository; if the environment's
+observation or action layout ever changes, this test says the checkpoint must be retrained.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import torch
+
+from reborn_env import earth_reborn_v0
+from reborn_env.bots import RandomBot, play_match
+from reborn_env.bots.loading import load_bot
+from training.checkpoint import load_checkpoint
+
+SHIPPED = Path(__file__).resolve().parents[1] / "checkpoints" / "earth_reborn_ppo.pt"
+
+
+def test_shipped_checkpoint_matches_the_environment():
+    env = earth_reborn_v0.env()
+    payload = load_checkpoint(
+        SHIPPED,
+        expect_env="earth_reborn_v0",
+        expect_obs_size=env.observation_space("norad")["observation"].shape[0],
+        expect_n_actions=int(env.action_space("norad").n),
+    )
+    assert payload["env"]["version"] == 0
+    assert SHIPPED.stat().st_size < 4 * 2**20  # a few MB at most
+
+
+def test_shipped_policy_beats_the_random_bot_in_both_seats():
+    """A learning test: 10 seeded games per seat; the policy must win at least 9 in each."""
+    torch.set_num_threads(1)
+    bot = load_bot(str(SHIPPED), seed=0)
+    result = play_match(earth_reborn_v0.env, bot, RandomBot(1), games=10, seed=555)
+    for seat, record in result.seats.items():
+        assert record.wins >= 9, f"{seat}: {result.score_line()}"
