@@ -75,6 +75,7 @@ class Timers:
     inference: float = 0.0
     learning: float = 0.0
     evaluation: float = 0.0
+    imitation: float = 0.0
 
     def split(self) -> str:
         total = self.simulation + self.inference + self.learning or 1.0
@@ -495,7 +496,9 @@ def train(
         trainer.restore(load_checkpoint(latest, cfg.env, obs_size, n_actions))
         print(f"resumed {latest} at update {trainer.update}, step {trainer.global_step}")
     elif cfg.imitation_games:
+        start = time.perf_counter()
         imitate_teacher(trainer)
+        trainer.timers.imitation = time.perf_counter() - start
     writer = SummaryWriter(log_dir or f"runs/{cfg.run_name}")
     begun = time.perf_counter() - trainer.wall_time
     last = (
@@ -537,11 +540,15 @@ def train(
             save_checkpoint(latest, trainer.payload())
             save_checkpoint(out / "policy.pt", trainer.payload(full=False))
     writer.close()
+    rate = trainer.global_step / max(trainer.wall_time, 1e-9)
+    env_rate = trainer.env_steps / max(trainer.wall_time, 1e-9)
+    imitation = (
+        f" after {trainer.timers.imitation:.0f} s of imitation" if trainer.timers.imitation else ""
+    )
     print(
         f"done: {trainer.update} updates, {trainer.global_step} learner decisions in "
-        f"{trainer.wall_time:.0f} s ({trainer.global_step / max(trainer.wall_time, 1e-9):.0f} "
-        f"learner / {trainer.env_steps / max(trainer.wall_time, 1e-9):.0f} env decisions per s; "
-        f"{trainer.timers.split()}); checkpoint {out / 'policy.pt'}"
+        f"{trainer.wall_time:.0f} s of PPO{imitation} ({rate:.0f} learner / {env_rate:.0f} env "
+        f"decisions per s; {trainer.timers.split()}); checkpoint {out / 'policy.pt'}"
     )
     return trainer
 
