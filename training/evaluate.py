@@ -29,9 +29,6 @@ if TYPE_CHECKING:
     from reborn_env.bots import Bot
     from reborn_env.bots.arena import MatchResult
 
-HEURISTIC_BOTS = {"earth_reborn_v0": "EarthRebornHeuristicBot"}
-"""Env name -> name of its scripted bot class in ``reborn_env.bots``."""
-
 
 class OpponentError(ValueError):
     """An opponent spec that names no bot: not random, heuristic or a checkpoint file."""
@@ -62,20 +59,20 @@ def evaluate(
 
 
 def make_opponent(spec: str, env_name: str, seed: int, greedy: bool = False) -> Bot:
-    """The bot named by ``spec`` (random, heuristic or a checkpoint path) to play ``env_name``."""
-    from reborn_env import bots
+    """The bot named by ``spec`` to play ``env_name``: random, heuristic or a policy file
+    (``reborn_env.bots.loading.load_bot``); :class:`OpponentError` if it names none."""
+    from reborn_env.bots.loading import load_bot
 
-    if spec == "random":
-        return bots.RandomBot(seed)
-    if spec == "heuristic":
-        if env_name not in HEURISTIC_BOTS:
-            raise OpponentError(f"no heuristic bot for env {env_name!r}")
-        return getattr(bots, HEURISTIC_BOTS[env_name])(seed=seed)
-    if not os.path.isfile(spec):
+    if spec not in ("random", "heuristic") and not os.path.isfile(spec):
         raise OpponentError(
-            f"opponent {spec!r}: not 'random', 'heuristic' or an existing checkpoint file"
+            f"opponent {spec!r}: not 'random', 'heuristic' or an existing policy file"
         )
-    return PolicyBot(load_checkpoint(spec, expect_env=env_name), greedy=greedy, seed=seed)
+    try:
+        return load_bot(spec, env_name, seed=seed, greedy=greedy)
+    except CheckpointError:
+        raise
+    except ValueError as err:
+        raise OpponentError(f"opponent {spec!r}: {err}") from err
 
 
 def _check_sizes(
