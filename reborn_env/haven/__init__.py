@@ -1,0 +1,1 @@
+"""The haven ruleset: Gloomhaven-style turn execution (spec: haven.md)."""

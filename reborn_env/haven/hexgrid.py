@@ -1,0 +1,234 @@
+"""Hex grid geometry of the haven map: cells, neighbours, range and line of sight (HV-MAP-1..8).
+
+Movement, range checks, monster focus (HV-AI-2..6) and every ability with a Range (HV-MAP-8) need
+the same few facts about two cells: are they neighbours, how far apart are they counting around
+walls (range distance, HV-MAP-5), and do they see each other (HV-MAP-7). They are computed here
+from one per-map ``walls`` sequence (``walls[cell]`` is True for a wall cell, indexed by cell id),
+so the rules engine can ask them without building any state.
+
+Line of sight is exact (HV-MAP-7): in the rescaled plane a cell centre is ``(2q + r, 3r)`` and its
+corners are at integer offsets, so whether a corner-to-corner segment meets a closed wall hexagon is
+decided by signs of integer cross products only. :class:`RangeTable` and :class:`SightTable`
+precompute all pairs once per map, for the callers that ask many times (monster AI).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Sequence
+
+WIDTH = 9
+HEIGHT = 7
+
+Point = tuple[int, int]
+
+# HV-MAP-2: neighbour offsets (dcol, drow) in the spec's listed order, for even and odd rows.
+_EVEN_ROW_OFFSETS = ((-1, 0), (1, 0), (-1, -1), (0, -1), (-1, 1), (0, 1))
+_ODD_ROW_OFFSETS = ((-1, 0), (1, 0), (0, -1), (1, -1), (0, 1), (1, 1))
+
+# HV-MAP-7.2: corner offsets from a cell centre, in the listed order (counter-clockwise for y up).
+_CORNER_OFFSETS = ((1, 1), (0, 2), (-1, 1), (-1, -1), (0, -2), (1, -1))
+
+
+def cell_id(col: int, row: int, width: int = WIDTH) -> int:
+    """HV-MAP-1: the id ``width * row + col`` of cell ``(col, row)``."""
+    return width * row + col
+
+
+def col_row(cell: int, width: int = WIDTH) -> tuple[int, int]:
+    """HV-MAP-1: the ``(col, row)`` of a cell id."""
+    return cell % width, cell // width
+
+
+def neighbours(cell: int, width: int = WIDTH, height: int = HEIGHT) -> tuple[int, ...]:
+    """HV-MAP-2: ids of the cells next to ``cell`` inside the grid, in the spec's order (odd-r)."""
+    col, row = col_row(cell, width)
+    offsets = _ODD_ROW_OFFSETS if row % 2 else _EVEN_ROW_OFFSETS
+    return tuple(
+        cell_id(col + dc, row + dr, width)
+        for dc, dr in offsets
+        if 0 <= col + dc < width and 0 <= row + dr < height
+    )
+
+
+def axial(cell: int, width: int = WIDTH) -> tuple[int, int]:
+    """HV-MAP-2: axial ``(q, r)``: ``q = col - (row - row mod 2) / 2``, ``r = row``."""
+    col, row = col_row(cell, width)
+    return col - (row - row % 2) // 2, row
+
+
+def hex_distance(a: int, b: int, width: int = WIDTH) -> int:
+    """HV-MAP-2: hex distance ``(|dq| + |dr| + |dq + dr|) / 2``, ignoring walls."""
+    qa, ra = axial(a, width)
+    qb, rb = axial(b, width)
+    dq, dr = qb - qa, rb - ra
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
+def adjacent(a: int, b: int, walls: Sequence[bool], width: int = WIDTH) -> bool:
+    """HV-MAP-5: ``a`` and ``b`` are neighbours and neither is a wall (range distance 1)."""
+    height = len(walls) // width
+    return not walls[a] and not walls[b] and b in neighbours(a, width, height)
+
+
+def _range_bfs(source: int, walls: Sequence[bool], width: int) -> list[int | None]:
+    """HV-MAP-5: range distances from ``source`` to every cell (None: unreachable or a wall).
+
+    The chain runs over non-wall cells of the grid only, so a wall ``source`` reaches nothing.
+    """
+    height = len(walls) // width
+    dist = [-1] * len(walls)
+    if not walls[source]:
+        dist[source] = 0
+        queue = deque((source,))
+        while queue:
+            cell = queue.popleft()
+            for n in neighbours(cell, width, height):
+                if dist[n] < 0 and not walls[n]:
+                    dist[n] = dist[cell] + 1
+                    queue.append(n)
+    return [d if d >= 0 else None for d in dist]
+
+
+def range_distance(a: int, b: int, walls: Sequence[bool], width: int = WIDTH) -> int | None:
+    """HV-MAP-5: length of the shortest chain of neighbouring non-wall grid cells from a to b.
+
+    Obstacles and figures do not matter. None if there is no such chain (``b`` walled off, or
+    either end is itself a wall).
+    """
+    return _range_bfs(a, walls, width)[b]
+
+
+class RangeTable:
+    """HV-MAP-5: all-pairs range distances of one map, from one BFS per cell; O(1) lookup."""
+
+    def __init__(self, walls: Sequence[bool], width: int = WIDTH) -> None:
+        self._rows = tuple(tuple(_range_bfs(s, walls, width)) for s in range(len(walls)))
+
+    def __call__(self, a: int, b: int) -> int | None:
+        """The range distance ``R(a, b)`` (None if unreachable)."""
+        return self._rows[a][b]
+
+
+def centre(cell: int, width: int = WIDTH) -> Point:
+    """HV-MAP-7.1: the cell centre ``(X, Y) = (2q + r, 3r)`` in the rescaled integer plane."""
+    q, r = axial(cell, width)
+    return 2 * q + r, 3 * r
+
+
+def corners(cell: int, width: int = WIDTH) -> tuple[Point, ...]:
+    """HV-MAP-7.2: the six corners of a cell's hexagon, in the listed (counter-clockwise) order."""
+    x, y = centre(cell, width)
+    return tuple((x + dx, y + dy) for dx, dy in _CORNER_OFFSETS)
+
+
+def _cross(o: Point, p: Point, q: Point) -> int:
+    """Twice the signed area of triangle ``o, p, q`` (> 0: ``q`` left of ``o -> p``)."""
+    return (p[0] - o[0]) * (q[1] - o[1]) - (p[1] - o[1]) * (q[0] - o[0])
+
+
+def _on_segment(p: Point, q: Point, x: Point) -> bool:
+    """Whether ``x``, known to be collinear with ``p`` and ``q``, lies on the closed segment."""
+    return min(p[0], q[0]) <= x[0] <= max(p[0], q[0]) and min(p[1], q[1]) <= x[1] <= max(p[1], q[1])
+
+
+def segments_meet(p1: Point, p2: Point, q1: Point, q2: Point) -> bool:
+    """Whether closed segments ``p1 p2`` and ``q1 q2`` share at least one point (exact)."""
+    d1 = _cross(q1, q2, p1)
+    d2 = _cross(q1, q2, p2)
+    d3 = _cross(p1, p2, q1)
+    d4 = _cross(p1, p2, q2)
+    if ((d1 > 0 and d2 < 0) or (d1 < 0 and d2 > 0)) and (
+        (d3 > 0 and d4 < 0) or (d3 < 0 and d4 > 0)
+    ):
+        return True
+    return (
+        (d1 == 0 and _on_segment(q1, q2, p1))
+        or (d2 == 0 and _on_segment(q1, q2, p2))
+        or (d3 == 0 and _on_segment(p1, p2, q1))
+        or (d4 == 0 and _on_segment(p1, p2, q2))
+    )
+
+
+def _inside_convex(polygon: Sequence[Point], x: Point) -> bool:
+    """Whether ``x`` lies in or on the closed convex ``polygon`` (counter-clockwise corners)."""
+    n = len(polygon)
+    return all(_cross(polygon[i], polygon[(i + 1) % n], x) >= 0 for i in range(n))
+
+
+def segment_meets_polygon(p: Point, q: Point, polygon: Sequence[Point]) -> bool:
+    """HV-MAP-7.3: whether closed segment ``p q`` shares a point with a closed convex polygon.
+
+    It does iff it meets one of the polygon's edges or an endpoint lies inside or on it; touching
+    in a single point counts. ``polygon`` lists its corners counter-clockwise.
+    """
+    if _inside_convex(polygon, p) or _inside_convex(polygon, q):
+        return True
+    n = len(polygon)
+    return any(segments_meet(p, q, polygon[i], polygon[(i + 1) % n]) for i in range(n))
+
+
+def _boxes_overlap(box_a: tuple[int, int, int, int], box_b: tuple[int, int, int, int]) -> bool:
+    """Whether two closed boxes ``(xmin, xmax, ymin, ymax)`` share a point."""
+    return (
+        box_a[0] <= box_b[1]
+        and box_b[0] <= box_a[1]
+        and box_a[2] <= box_b[3]
+        and box_b[2] <= box_a[3]
+    )
+
+
+def _hex_box(cell: int, width: int) -> tuple[int, int, int, int]:
+    """The bounding box ``(xmin, xmax, ymin, ymax)`` of a cell's hexagon (HV-MAP-7.2)."""
+    x, y = centre(cell, width)
+    return x - 1, x + 1, y - 2, y + 2
+
+
+def line_of_sight(a: int, b: int, walls: Sequence[bool], width: int = WIDTH) -> bool:
+    """HV-MAP-6/-7: whether cells ``a`` and ``b`` see each other; only wall hexagons block.
+
+    True if ``a == b``, if they are adjacent (HV-MAP-5), or if some segment from a corner of ``a``
+    to a corner of ``b`` shares no point with any closed wall hexagon. A wall ``a`` or ``b`` blocks
+    all its own corners, so a wall cell sees only itself. Outside the grid never blocks
+    (HV-MAP-7.4). Every corner segment lies in the bounding box of the two hexagons, so only walls
+    whose box overlaps it are tested.
+    """
+    if a == b or adjacent(a, b, walls, width):
+        return True
+    box_a, box_b = _hex_box(a, width), _hex_box(b, width)
+    span = (
+        min(box_a[0], box_b[0]),
+        max(box_a[1], box_b[1]),
+        min(box_a[2], box_b[2]),
+        max(box_a[3], box_b[3]),
+    )
+    blockers = [
+        corners(w, width)
+        for w, is_wall in enumerate(walls)
+        if is_wall and _boxes_overlap(_hex_box(w, width), span)
+    ]
+    corners_b = corners(b, width)
+    return any(
+        not any(segment_meets_polygon(p, q, hexagon) for hexagon in blockers)
+        for p in corners(a, width)
+        for q in corners_b
+    )
+
+
+class SightTable:
+    """HV-MAP-7: line of sight for all pairs of one map, computed eagerly once; O(1) lookup.
+
+    LOS is symmetric, so each unordered pair is computed once.
+    """
+
+    def __init__(self, walls: Sequence[bool], width: int = WIDTH) -> None:
+        n = len(walls)
+        rows = [[True] * n for _ in range(n)]
+        for a in range(n):
+            for b in range(a + 1, n):
+                rows[a][b] = rows[b][a] = line_of_sight(a, b, walls, width)
+        self._rows = tuple(tuple(row) for row in rows)
+
+    def __call__(self, a: int, b: int) -> bool:
+        """``LOS(a, b)``."""
+        return self._rows[a][b]
