@@ -71,3 +71,19 @@ def test_a_game_replays_from_its_seed_and_actions():
         random.random()  # global randomness must not matter
     assert state_to_dict(first) == state_to_dict(second)
     assert len({tuple(new_game(seed=s).hands[0]) for s in range(5)}) > 1  # seeds matter
+
+
+def test_cached_character_blocks_give_the_observation_built_from_scratch():
+    """The shared observer caches character blocks; along random games every observation it
+    gives is byte-identical to one built by a fresh observer with an empty cache."""
+    from reborn_env.earth_reborn.observation import Observer, observer_for
+
+    for seed in range(3):
+        state = new_game(seed=seed)
+        shared = observer_for(state.scenario)
+        rng = random.Random(seed)
+        while state.winner is None:
+            for me in (0, 1):
+                fresh = Observer(state.scenario).observe(state, me)
+                assert shared.observe(state, me).tobytes() == fresh.tobytes()
+            apply_action(state, rng.choice(legal_actions(state)))

@@ -17,7 +17,7 @@ from pettingzoo import AECEnv
 from ..common.errors import IllegalActionError
 from . import engine, positions
 from .actions import codec_for
-from .observation import Observer
+from .observation import observer_for
 from .scenario_file import load_scenario
 from .state import GameState
 
@@ -62,7 +62,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.max_steps = max_steps
         self.scenario = load_scenario(scenario)
         self.codec = codec_for(self.scenario)
-        self.observer = Observer(self.scenario)
+        self.observer = observer_for(self.scenario)
         self.possible_agents = list(self.scenario.factions)
         self.agent_index = {a: i for i, a in enumerate(self.possible_agents)}
         obs_box = gymnasium.spaces.Box(0.0, 1.0, (self.observer.size,), np.float32)

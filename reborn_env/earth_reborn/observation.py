@@ -30,6 +30,8 @@ CHAR_SCALARS = (
 )
 SECTION_FEATURES = len(ORDER_TYPES) + 3  # type one-hot, max, cp placed, present
 _MP_SCALE = 20.0
+# Cached character blocks per character (161 floats each): a few MB per scenario at most.
+_BLOCK_CACHE_SIZE = 4096
 
 
 def observation_layout(scn: Scenario) -> list[tuple[str, int]]:
@@ -83,6 +85,8 @@ class Observer:
         self.decision_index = {d: i for i, d in enumerate(DECISIONS)}
         self.phase_index = {p: i for i, p in enumerate(PHASES)}
         self.tile_blocks = [self._tile_block(t) for t in range(len(scn.tiles))]
+        self.char_width = dict(observation_layout(scn))[f"character {scn.characters[0].id}"]
+        self.blocks: list[dict[tuple, np.ndarray]] = [{} for _ in scn.characters]
 
     def _tile_block(self, t: int) -> tuple[list[int], list[float]]:
         """The printed part of a tile's four section features (type, max, present), sparse."""
@@ -172,12 +176,51 @@ class Observer:
                     ix.append(i + f)
                     vx.append(count / 6.0)
         i += 12
-        for c in range(len(scn.characters)):
-            i = self._character(state, c, me, ix, vx, ones, i)
         v = np.zeros(self.size, dtype=np.float32)
         v[ix] = vx
         v[ones] = 1.0
+        width = self.char_width
+        for c in range(len(scn.characters)):
+            v[i : i + width] = self._character_block(state, c, me)
+            i += width
         return v
+
+    def _character_block(self, state: GameState, c: int, me: int) -> np.ndarray:
+        """One character's block, cached by everything it is built from.
+
+        Between two decisions most characters do not change, so looking a block up by a small
+        key is cheaper than building it again.
+        """
+        ch = state.chars[c]
+        key = (
+            state.faction_of[c] == me,
+            state.char == c,
+            ch.square,
+            ch.facing,
+            ch.wounded,
+            ch.wounds,
+            ch.engaged,
+            ch.dead,
+            ch.cp_spent,
+            ch.cards,
+            ch.weapon_ready,
+            tuple(ch.tried),
+            tuple([x for a in ch.tiles for x in (a.tile, *a.cp)]),
+        )
+        cache = self.blocks[c]
+        block = cache.get(key)
+        if block is None:
+            if len(cache) >= _BLOCK_CACHE_SIZE:
+                cache.clear()
+            ix: list[int] = []
+            vx: list[float] = []
+            ones: list[int] = []
+            self._character(state, c, me, ix, vx, ones, 0)
+            block = np.zeros(self.char_width, dtype=np.float32)
+            block[ix] = vx
+            block[ones] = 1.0
+            cache[key] = block
+        return block
 
     def _shooting(self, state: GameState) -> bool:
         assigned = state.chars[state.char].tiles[state.section >> 2]
@@ -235,3 +278,14 @@ class Observer:
             )
             vx += [cp / 4.0 for cp in assigned.cp]
         return i + SECTION_SLOTS * SECTION_FEATURES
+
+
+_OBSERVERS: dict[int, Observer] = {}
+
+
+def observer_for(scn: Scenario) -> Observer:
+    """One observer per scenario object, shared by every environment (and its block cache)."""
+    observer = _OBSERVERS.get(id(scn))
+    if observer is None or observer.scn is not scn:
+        observer = _OBSERVERS[id(scn)] = Observer(scn)
+    return observer
