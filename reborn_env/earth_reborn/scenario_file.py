@@ -14,14 +14,16 @@ from __future__ import annotations
 import functools
 import itertools
 import re
-import tomllib
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from importlib import resources
-from importlib.abc import Traversable
-from pathlib import Path
 from typing import Any
 
+from reborn_env.common.data_files import DataNode as _Node
+from reborn_env.common.data_files import (
+    ScenarioError,
+    is_path,
+    read_bundled,
+    read_file,
+)
 from reborn_env.earth_reborn.scenario import (
     ARC_COLOUR_NAMES,
     DIRECTION_NAMES,
@@ -97,6 +99,8 @@ _CHARACTER_KEYS = (
     "facing",
     "cards",
 )
+_PACKAGE = "reborn_env.earth_reborn"
+
 _STAT_MINIMUM = {
     "mov": 1,
     "cc": 0,
@@ -132,23 +136,15 @@ _CROSS_CHECK_KEYS = (
 )
 
 
-class ScenarioError(ValueError):
-    """A scenario file or map that cannot be loaded; the message names the file and the field."""
-
-
 def load_scenario(name_or_path: str = DEFAULT_SCENARIO) -> Scenario:
     """Load and check a scenario (section 19).
 
     A bare name such as ``"vault_raid"`` loads ``data/<name>.toml`` from this package (cached: the
     result is frozen); a string with a path separator or a ``.toml`` suffix is a file path.
     """
-    if "/" in name_or_path or "\\" in name_or_path or name_or_path.endswith(".toml"):
-        path = Path(name_or_path)
-        try:
-            raw = path.read_bytes()
-        except OSError as exc:
-            raise ScenarioError(f"{path}: cannot read the scenario file ({exc.strerror})") from exc
-        return _build_scenario(_decode(raw, str(path)), str(path))
+    if is_path(name_or_path):
+        source, doc = read_file(name_or_path)
+        return _build_scenario(doc, source)
     return _load_bundled(name_or_path)
 
 
@@ -170,109 +166,16 @@ def parse_map(
 # --- files ---------------------------------------------------------------------------------------
 
 
-def _data_dir() -> Traversable:
-    return resources.files("reborn_env.earth_reborn") / "data"
-
-
 @functools.lru_cache(maxsize=16)
 def _load_bundled(name: str) -> Scenario:
-    source, doc = _read_bundled(name)
+    source, doc = read_bundled(_PACKAGE, name)
     return _build_scenario(doc, source)
-
-
-def _read_bundled(name: str) -> tuple[str, dict[str, Any]]:
-    resource = _data_dir() / f"{name}.toml"
-    if not resource.is_file():
-        known = sorted(
-            p.name[: -len(".toml")] for p in _data_dir().iterdir() if p.name.endswith(".toml")
-        )
-        raise ScenarioError(
-            f"{name}: no bundled scenario of that name; bundled: {', '.join(known)}"
-        )
-    return str(resource), _decode(resource.read_bytes(), str(resource))
-
-
-def _decode(raw: bytes, source: str) -> dict[str, Any]:
-    try:
-        return tomllib.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise ScenarioError(f"{source}: not a valid UTF-8 TOML file: {exc}") from exc
 
 
 @functools.cache
 def _default_door_defense() -> dict[str, int]:
-    source, doc = _read_bundled(DEFAULT_SCENARIO)
+    source, doc = read_bundled(_PACKAGE, DEFAULT_SCENARIO)
     return _door_defense(_Node(source, "door_defense", doc.get("door_defense")))
-
-
-# --- checked access to TOML values ---------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class _Node:
-    """A TOML value with its dotted field path and its file, so that every error can name both."""
-
-    source: str
-    path: str
-    value: Any
-
-    def error(self, problem: str) -> ScenarioError:
-        return ScenarioError(f"{self.source}: {self.path or '(top level)'}: {problem}")
-
-    def child(self, key: str) -> _Node:
-        path = f"{self.path}.{key}" if self.path else key
-        return _Node(
-            self.source, path, self.value.get(key) if isinstance(self.value, dict) else None
-        )
-
-    def table(self, required: Sequence[str], optional: Sequence[str] = ()) -> dict[str, _Node]:
-        """The entries of a table with a fixed set of keys."""
-        entries = self.entries()
-        allowed = (*required, *optional)
-        for key, node in entries.items():
-            if key not in allowed:
-                raise node.error(f"unknown key; allowed here: {', '.join(allowed)}")
-        for key in required:
-            if key not in entries:
-                raise self.child(key).error("missing; this key is required")
-        return entries
-
-    def entries(self) -> dict[str, _Node]:
-        """The entries of a table with free keys (ids), in file order."""
-        if not isinstance(self.value, dict):
-            raise self.error(f"must be a table, got {self.value!r}")
-        return {key: self.child(key) for key in self.value}
-
-    def items(self, length: int | None = None) -> list[_Node]:
-        if not isinstance(self.value, list):
-            raise self.error(f"must be an array, got {self.value!r}")
-        if length is not None and len(self.value) != length:
-            raise self.error(f"must have exactly {length} entries, got {len(self.value)}")
-        return [_Node(self.source, f"{self.path}[{i}]", v) for i, v in enumerate(self.value)]
-
-    def integer(self, minimum: int | None = None) -> int:
-        value = self.value
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise self.error(f"must be an integer, got {value!r}")
-        if minimum is not None and value < minimum:
-            raise self.error(f"must be an integer >= {minimum}, got {value}")
-        return value
-
-    def text(self, allowed: Iterable[str] | None = None) -> str:
-        if not isinstance(self.value, str) or not self.value:
-            raise self.error(f"must be a non-empty string, got {self.value!r}")
-        if allowed is not None and self.value not in (choices := tuple(allowed)):
-            raise self.error(f"{self.value!r} is not allowed; allowed: {', '.join(choices)}")
-        return self.value
-
-    def flag(self) -> bool:
-        if not isinstance(self.value, bool):
-            raise self.error(f"must be true or false, got {self.value!r}")
-        return self.value
-
-    def xy(self) -> tuple[int, int]:
-        x, y = (item.integer() for item in self.items(2))
-        return x, y
 
 
 def _xy(x_y: tuple[int, int]) -> str:

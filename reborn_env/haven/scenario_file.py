@@ -14,14 +14,18 @@ from __future__ import annotations
 
 import functools
 import re
-import tomllib
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from importlib import resources
-from pathlib import Path
 from typing import Any
 
+from reborn_env.common.data_files import DataNode as _Node
+from reborn_env.common.data_files import (
+    ScenarioError,
+    is_path,
+    read_bundled,
+    read_file,
+)
 from reborn_env.haven.scenario import (
     ABILITY_KINDS,
     ADD,
@@ -134,23 +138,15 @@ _MONSTER_TOKEN = re.compile(r"([A-Za-z])([1-9][0-9]*)")
 _MODIFIER_NAME = re.compile(r"[+-][0-9]+")
 
 
-class ScenarioError(ValueError):
-    """A scenario file that cannot be loaded; the message names the file, the field and the fix."""
-
-
 def load_scenario(name_or_path: str = DEFAULT_SCENARIO) -> Scenario:
     """Load and check a scenario (section 15).
 
     A bare name such as ``"raider_camp"`` loads ``data/<name>.toml`` from this package (cached: the
     result is frozen); a string with a path separator or a ``.toml`` suffix is a file path.
     """
-    if "/" in name_or_path or "\\" in name_or_path or name_or_path.endswith(".toml"):
-        path = Path(name_or_path)
-        try:
-            raw = path.read_bytes()
-        except OSError as exc:
-            raise ScenarioError(f"{path}: cannot read the scenario file ({exc.strerror})") from exc
-        return _build_scenario(_decode(raw, str(path)), str(path))
+    if is_path(name_or_path):
+        source, doc = read_file(name_or_path)
+        return _build_scenario(doc, source)
     return _load_bundled(name_or_path)
 
 
@@ -159,98 +155,8 @@ def load_scenario(name_or_path: str = DEFAULT_SCENARIO) -> Scenario:
 
 @functools.lru_cache(maxsize=8)
 def _load_bundled(name: str) -> Scenario:
-    data_dir = resources.files("reborn_env.haven") / "data"
-    resource = data_dir / f"{name}.toml"
-    if not resource.is_file():
-        known = sorted(p.name.removesuffix(".toml") for p in data_dir.iterdir() if p.is_file())
-        raise ScenarioError(
-            f"{name}: no bundled scenario of that name; bundled: {', '.join(known)}"
-        )
-    source = str(resource)
-    return _build_scenario(_decode(resource.read_bytes(), source), source)
-
-
-def _decode(raw: bytes, source: str) -> dict[str, Any]:
-    try:
-        return tomllib.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise ScenarioError(f"{source}: not a valid UTF-8 TOML file: {exc}") from exc
-
-
-# --- checked access to TOML values ---------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class _Node:
-    """A TOML value with its dotted field path and its file, so that every error can name both."""
-
-    source: str
-    path: str
-    value: Any
-
-    def error(self, problem: str) -> ScenarioError:
-        return ScenarioError(f"{self.source}: {self.path or '(top level)'}: {problem}")
-
-    def child(self, key: str) -> _Node:
-        path = f"{self.path}.{key}" if self.path else key
-        value = self.value.get(key) if isinstance(self.value, dict) else None
-        return _Node(self.source, path, value)
-
-    def table(self, required: Sequence[str], optional: Sequence[str] = ()) -> dict[str, _Node]:
-        """The entries of a table with a fixed set of keys."""
-        entries = self.entries()
-        allowed = (*required, *optional)
-        for key, node in entries.items():
-            if key not in allowed:
-                raise node.error(f"unknown key; allowed here: {', '.join(allowed)}")
-        for key in required:
-            if key not in entries:
-                raise self.child(key).error("missing; this key is required")
-        return entries
-
-    def entries(self) -> dict[str, _Node]:
-        """The entries of a table with free keys (ids), in file order."""
-        if not isinstance(self.value, dict):
-            raise self.error(f"must be a table, got {self.value!r}")
-        return {key: self.child(key) for key in self.value}
-
-    def items(self, length: int | None = None, minimum: int = 0) -> list[_Node]:
-        if not isinstance(self.value, list):
-            raise self.error(f"must be an array, got {self.value!r}")
-        if length is not None and len(self.value) != length:
-            raise self.error(f"must have exactly {length} entries, got {len(self.value)}")
-        if len(self.value) < minimum:
-            raise self.error(f"must have at least {minimum} entries, got {len(self.value)}")
-        return [_Node(self.source, f"{self.path}[{i}]", v) for i, v in enumerate(self.value)]
-
-    def integer(self, minimum: int | None = None, maximum: int | None = None) -> int:
-        value = self.value
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise self.error(f"must be an integer, got {value!r}")
-        low = "" if minimum is None else f"{minimum} <= "
-        high = "" if maximum is None else f" <= {maximum}"
-        if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
-            raise self.error(f"must be an integer {low}n{high}, got {value}")
-        return value
-
-    def text(self, allowed: Iterable[str] | None = None) -> str:
-        if not isinstance(self.value, str) or not self.value:
-            raise self.error(f"must be a non-empty string, got {self.value!r}")
-        if allowed is not None and self.value not in (choices := tuple(allowed)):
-            raise self.error(f"{self.value!r} is not allowed; allowed: {', '.join(choices)}")
-        return self.value
-
-    def flag(self) -> bool:
-        if not isinstance(self.value, bool):
-            raise self.error(f"must be true or false, got {self.value!r}")
-        return self.value
-
-    def texts(self, allowed: Iterable[str], minimum: int = 0) -> tuple[str, ...]:
-        """An array of distinct strings, each one of ``allowed``."""
-        values = tuple(item.text(allowed) for item in self.items(minimum=minimum))
-        if len(set(values)) != len(values):
-            raise self.error(f"lists an entry twice: {list(values)}")
-        return values
+    source, doc = read_bundled("reborn_env.haven", name)
+    return _build_scenario(doc, source)
 
 
 def _xy_text(cell: int) -> str:
