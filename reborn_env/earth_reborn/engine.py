@@ -48,8 +48,7 @@ def _legal_mulligan(state: GameState, out: list[int]) -> None:
 
 def _legal_duel(state: GameState, out: list[int]) -> None:
     base = state.codec.base["DUEL_BID"]
-    low = 0
-    out.extend(base + b for b in range(low, state.cp[state.decider] + 1))
+    out.extend(base + b for b in range(state.cp[state.decider] + 1))  # 0 = no duel (ER-INI-8)
 
 
 def _legal_discard(state: GameState, out: list[int]) -> None:

@@ -14,6 +14,8 @@ from typing import Any
 from ..common.errors import PositionError
 from ..common.rng import SplitMix64
 from .actions import MAX_CP
+from .dice import inject
+from .engine import legal_actions
 from .scenario import DIRECTION_NAMES, SHOOT, Scenario
 from .scenario_file import load_scenario
 from .state import (
@@ -357,8 +359,6 @@ def state_from_dict(data: Any, scenario: Scenario | None = None) -> GameState:
     except ValueError:
         raise _fail("rng", f"must be a hexadecimal string, got {rng!r}") from None
     queue = r.get("dice_queue", list)
-    from .dice import inject
-
     try:
         inject(state, queue)
     except ValueError as err:
@@ -395,8 +395,6 @@ def _load_round(r: _Reader, state: GameState, char_ids: list[str]) -> None:
 
 def _check_consistency(state: GameState) -> None:
     """Cross-field invariants: phase matches decision, figures apart, cards kept, live decision."""
-    from .engine import legal_actions
-
     scn = state.scenario
     if _DECISION_PHASE[state.decision] != state.phase:
         raise _fail(
