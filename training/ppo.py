@@ -415,8 +415,9 @@ def evaluate_policy(trainer: Trainer) -> list[dict[str, Any]]:
     cfg = trainer.cfg
     records = []
     start = time.perf_counter()
+    payload = trainer.payload(full=False)
     for name in cfg.eval_opponents:
-        bot = PolicyBot(trainer.payload(full=False), seed=cfg.seed)
+        bot = PolicyBot(payload, seed=cfg.seed)
         opponent = make_opponent(name, cfg.env, seed=cfg.seed)
         result = play_match(
             lambda: make_env(cfg.env, **cfg.env_kwargs), bot, opponent, cfg.eval_games, cfg.seed
