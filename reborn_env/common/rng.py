@@ -31,5 +31,11 @@ class SplitMix64:
         """Return a uniform integer in ``[0, n)``; ``n`` must be positive."""
         return (self.next64() * n) >> 64
 
+    def shuffle(self, items: list) -> None:
+        """Shuffle ``items`` in place (Fisher-Yates, drawing ``below`` from the last index down)."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
     def copy(self) -> SplitMix64:
         return SplitMix64(self.state)

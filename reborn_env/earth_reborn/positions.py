@@ -12,6 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 from ..common.errors import PositionError
+from ..common.positions import PositionReader as _Reader
+from ..common.positions import choice as _choice
+from ..common.positions import fail as _fail
+from ..common.positions import int_range as _int_range
 from ..common.rng import SplitMix64
 from .actions import MAX_CP
 from .dice import inject
@@ -166,44 +170,6 @@ def state_to_dict(state: GameState) -> dict[str, Any]:
 
 
 # --- Loading ------------------------------------------------------------------------------------
-
-
-class _Reader:
-    """Typed access to the position dict; every error names its field."""
-
-    def __init__(self, data: Any) -> None:
-        if not isinstance(data, dict):
-            raise PositionError(f"a position must be a JSON object, got {type(data).__name__}")
-        self.data = data
-
-    def get(self, path: str, kind: type | tuple[type, ...], where: Any = None) -> Any:
-        node = self.data if where is None else where
-        key = path.rsplit(".", 1)[-1]
-        if not isinstance(node, dict) or key not in node:
-            raise PositionError(f"position field '{path}' is missing")
-        value = node[key]
-        if kind is int and isinstance(value, bool) or not isinstance(value, kind):
-            names = (
-                kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
-            )
-            raise PositionError(f"position field '{path}' must be {names}, got {value!r}")
-        return value
-
-
-def _fail(field: str, problem: str) -> PositionError:
-    return PositionError(f"position field '{field}': {problem}")
-
-
-def _choice(field: str, value: Any, allowed: list[str] | tuple[str, ...]) -> int:
-    if value not in allowed:
-        raise _fail(field, f"{value!r} is not one of {', '.join(map(str, allowed))}")
-    return list(allowed).index(value)
-
-
-def _int_range(field: str, value: int, low: int, high: int) -> int:
-    if not low <= value <= high:
-        raise _fail(field, f"{value} is outside {low}..{high}")
-    return value
 
 
 def _square_from(scn: Scenario, field: str, value: Any) -> int:

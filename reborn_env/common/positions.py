@@ -1,0 +1,55 @@
+"""Reading saved positions: typed field access whose every error names the field and the rule.
+
+Both rulesets save games as JSON objects and load them back with validation; these helpers keep
+the error messages uniform: ``position field 'characters[0].hp': 12 is outside 1..10``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import PositionError
+
+
+class PositionReader:
+    """Typed access to a position dict; every error names its field."""
+
+    def __init__(self, data: Any) -> None:
+        if not isinstance(data, dict):
+            raise PositionError(f"a position must be a JSON object, got {type(data).__name__}")
+        self.data = data
+
+    def get(self, path: str, kind: type | tuple[type, ...], where: Any = None) -> Any:
+        """The value at ``path`` (its last dotted part is the key in ``where`` or the root)."""
+        node = self.data if where is None else where
+        key = path.rsplit(".", 1)[-1]
+        if not isinstance(node, dict) or key not in node:
+            raise PositionError(f"position field '{path}' is missing")
+        value = node[key]
+        if kind is int and isinstance(value, bool) or not isinstance(value, kind):
+            names = (
+                kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
+            )
+            raise PositionError(f"position field '{path}' must be {names}, got {value!r}")
+        return value
+
+
+def fail(field: str, problem: str) -> PositionError:
+    """The error for a field that is present but wrong."""
+    return PositionError(f"position field '{field}': {problem}")
+
+
+def choice(field: str, value: Any, allowed: list[str] | tuple[str, ...]) -> int:
+    """The index of ``value`` in ``allowed``, or an error listing what is allowed."""
+    if value not in allowed:
+        raise fail(field, f"{value!r} is not one of {', '.join(map(str, allowed))}")
+    return list(allowed).index(value)
+
+
+def int_range(field: str, value: Any, low: int, high: int) -> int:
+    """``value`` if it is an integer in ``low..high``, else an error naming the bounds."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise fail(field, f"must be an integer, got {value!r}")
+    if not low <= value <= high:
+        raise fail(field, f"{value} is outside {low}..{high}")
+    return value

@@ -1,0 +1,113 @@
+"""Decisions and events of a haven game: the prompt kinds of 16.2 and the event log of HV-API-8.
+
+A :class:`Prompt` is the one pending decision (HV-API-2): who answers it, the exact legal actions
+(16.4) and the context the observation shows. An :class:`Event` is one line of the log the
+environment hands out in ``infos[agent]["events"]``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+# 16.2, in table order (the observation's one-hot follows it).
+PROMPT_KINDS = (
+    "SELECT_LEAD",
+    "SELECT_SECOND",
+    "WINDOW_0",
+    "WINDOW_1",
+    "WINDOW_2",
+    "MOVE_DEST",
+    "ATTACK_TARGET",
+    "HEAL_TARGET",
+    "SUMMON_HEX",
+    "CONSUME",
+    "DAMAGE_RESPONSE",
+    "PICK_DISCARD",
+    "LONG_REST_LOSE",
+    "SHORT_REST",
+    "SHORT_REST_REROLL",
+)
+(
+    SELECT_LEAD,
+    SELECT_SECOND,
+    WINDOW_0,
+    WINDOW_1,
+    WINDOW_2,
+    MOVE_DEST,
+    ATTACK_TARGET,
+    HEAL_TARGET,
+    SUMMON_HEX,
+    CONSUME,
+    DAMAGE_RESPONSE,
+    PICK_DISCARD,
+    LONG_REST_LOSE,
+    SHORT_REST,
+    SHORT_REST_REROLL,
+) = PROMPT_KINDS
+
+# HV-API-8: event types.
+EVENT_TYPES = (
+    "ROUND_START",
+    "REVEAL",
+    "TURN_START",
+    "WOUND",
+    "STUN_SKIP",
+    "BOX",
+    "MOVE",
+    "ATTACK",
+    "DRAW",
+    "DAMAGE",
+    "NEGATE",
+    "HEAL",
+    "COND_ADD",
+    "COND_REMOVE",
+    "CARD_TO",
+    "ITEM_USE",
+    "INFUSE_PENDING",
+    "ELEMENT",
+    "CONSUME",
+    "LOOT",
+    "SUMMON",
+    "DEATH",
+    "EXHAUSTED",
+    "TURN_END",
+    "LONG_REST",
+    "SHORT_REST",
+    "ROUND_END",
+    "OUTCOME",
+    "AUTO_ACTION",
+)
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """The pending decision (HV-API-2) and its context for the observation (16.5).
+
+    ``card``/``half`` name the card box being executed (-1 when none), ``ability`` the ability's
+    kind, ``value`` its remaining value (move points, attack or heal value) or the pending damage of
+    a ``DAMAGE_RESPONSE``, ``targets`` the cells already targeted by this ability, ``rest_card`` the
+    randomly chosen short-rest card (shown to its owner only; the prompt goes to no one else) and
+    ``element`` the element index of a ``CONSUME``.
+    """
+
+    kind: str
+    agent: int
+    legal: tuple[int, ...]
+    card: int = -1
+    half: int = -1
+    ability: str = ""
+    value: int = 0
+    targets: tuple[int, ...] = ()
+    rest_card: int = -1
+    element: int = -1
+
+
+@dataclass(frozen=True)
+class Event:
+    """One log line (HV-API-8). ``secret_of`` names the character whose selection it tells about;
+    such events are withheld from the other agents until the next ``REVEAL`` (HV-SEL-3)."""
+
+    type: str
+    data: dict[str, Any] = field(default_factory=dict)
+    secret_of: int | None = None
