@@ -87,7 +87,7 @@ _INDEX = {n: a for a, n in enumerate(NAMES)}
 
 
 def name(action: int) -> str:
-    """The readable name of ``action``, e.g. ``HEX(4,2)``, ``CARD(3)``, ``BOX(lead,top,default)``."""
+    """The readable name of ``action``, e.g. ``HEX(4,2)``, ``CARD(3)``, ``LONG_REST``."""
     return NAMES[action]
 
 
