@@ -37,5 +37,10 @@ class SplitMix64:
             j = self.below(i + 1)
             items[i], items[j] = items[j], items[i]
 
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SplitMix64) and other.state == self.state
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
     def copy(self) -> SplitMix64:
         return SplitMix64(self.state)
