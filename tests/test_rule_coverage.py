@@ -15,9 +15,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 SPECS = {"ER": "docs/rules/earth_reborn.md", "HV": "docs/rules/haven.md"}
 _DEFINED = re.compile(r"\*\*((?:ER|HV)-[A-Z]+-\d+)\*\*")
-_CITED = re.compile(
-    r"(ER|HV)-([A-Z]+)-(\d+)(?:\.\.(\d+))?((?:(?:,\s*-|/)\d+(?:\.\.\d+)?)*)"
-)
+_CITED = re.compile(r"(ER|HV)-([A-Z]+)-(\d+)(?:\.\.(\d+))?((?:(?:,\s*-|/)\d+(?:\.\.\d+)?)*)")
 
 
 def defined_rule_ids(prefix: str) -> set[str]:
