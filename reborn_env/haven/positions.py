@@ -13,6 +13,7 @@ import copy
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
+from ..common.data_files import ScenarioError
 from ..common.errors import IllegalActionError, PositionError
 from ..common.positions import PositionReader, choice, fail, int_range
 from ..common.rng import SplitMix64
@@ -180,7 +181,10 @@ def game_from_position(data: Any, scenario: Scenario | None = None) -> HavenGame
         )
     name = r.get("scenario", str)
     if scenario is None:
-        scenario = load_scenario(name)
+        try:
+            scenario = load_scenario(name)
+        except ScenarioError as err:
+            raise fail("scenario", str(err)) from None
     elif scenario.name != name:
         raise fail("scenario", f"position is for {name!r}, this game plays {scenario.name!r}")
     try:

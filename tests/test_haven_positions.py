@@ -1,0 +1,149 @@
+"""haven positions and fixtures: exact JSON round trips and clear refusals of bad input.
+
+A position is the last quiet point plus the answers since (reborn_env.haven.positions); loading
+validates the state (each class card in one zone, HP bounds, one figure per floor hex, complete
+decks) and replays each answer as a legal action. HV-API-5: an illegal action changes nothing.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+
+from reborn_env.common.errors import IllegalActionError, PositionError
+from reborn_env.haven import actions
+from reborn_env.haven.engine import HavenConfig, HavenGame, new_game
+
+
+def _played(game: HavenGame, count: int) -> HavenGame:
+    """``game`` after ``count`` answers, always the first legal one."""
+    for _ in range(count):
+        game.apply(game.legal_actions()[0])
+    return game
+
+
+def test_a_position_restores_the_same_decision_and_future():
+    """Saving mid-round and loading gives the same prompt, state and continuation."""
+    game = _played(new_game(seed=5), 9)
+    position = json.loads(json.dumps(game.to_position()))
+    restored = HavenGame.from_position(position)
+    assert restored.prompt == game.prompt
+    assert restored.state == game.state
+    for _ in range(30):
+        action = game.legal_actions()[-1]
+        game.apply(action)
+        restored.apply(action)
+    assert restored.state == game.state
+
+
+def test_clone_is_independent():
+    """clone(): the copy plays on without touching the original."""
+    game = _played(new_game(seed=2), 3)
+    before = game.to_position()
+    twin = game.clone()
+    _played(twin, 5)
+    assert game.to_position() == before
+
+
+def test_returned_positions_do_not_alias_the_game():
+    """Editing a returned position (or the data loaded from) cannot change a game."""
+    game = _played(new_game(seed=1), 4)
+    position = game.to_position()
+    position["state"]["characters"][0]["hp"] = 1
+    assert game.to_position()["state"]["characters"][0]["hp"] == 10
+    restored = HavenGame.from_position(game.to_position())
+    data = restored.to_position()
+    data["state"]["monsters"].clear()
+    assert restored.state.monsters
+
+
+def test_illegal_action_is_refused_and_changes_nothing():
+    """HV-API-5: the error names the prompt and the legal actions; state and prompt unchanged."""
+    game = new_game(seed=0)
+    before = game.to_position()
+    prompt = game.prompt
+    with pytest.raises(IllegalActionError, match="SELECT_LEAD.*legal: CARD"):
+        game.apply(actions.NO)
+    for bad in (-1, 87, 3.0, "YES", True):
+        with pytest.raises(IllegalActionError):
+            game.apply(bad)
+    assert game.prompt == prompt
+    assert game.to_position() == before
+
+
+def _broken(mutate) -> dict:
+    data = copy.deepcopy(new_game(seed=0).to_position())
+    mutate(data)
+    return data
+
+
+@pytest.mark.parametrize(
+    ("mutate", "message"),
+    [
+        (lambda d: d.update(format="x"), "not a haven position"),
+        (lambda d: d.update(scenario="nowhere"), "nowhere"),
+        (lambda d: d["config"].update(max_rounds=0), "max_rounds"),
+        (lambda d: d["config"].update(colour="red"), "unknown config keys"),
+        (lambda d: d["state"]["characters"][0].update(hp=11), r"characters\[0\].hp.*1..10"),
+        (lambda d: d["state"]["characters"][0]["hand"].pop(), "exactly one zone"),
+        (lambda d: d["state"]["characters"][1]["discard"].append("C01"), "exactly one zone"),
+        (lambda d: d["state"]["characters"][0].update(cell=[6, 2]), "wall, not floor"),
+        (lambda d: d["state"]["characters"][0].update(cell=[1, 4]), "already holds"),
+        (lambda d: d["state"]["characters"][0].update(cell=[9, 0]), "outside the 9 x 7 grid"),
+        (lambda d: d["state"]["monsters"][0].update(hp=0), r"monsters\[0\].hp"),
+        (lambda d: d["state"]["monsters"][0].update(rank="boss"), "not one of normal, elite"),
+        (lambda d: d["state"]["monster_amd"]["draw"].pop(), "whole deck"),
+        (lambda d: d["state"]["monster_decks"]["slinger"]["draw"].pop(), "SL1"),
+        (lambda d: d["state"]["characters"][0]["conditions"].append("bless"), "bless"),
+        (lambda d: d["state"]["characters"][0]["items"].update(swift_boots="lost"), "ready"),
+        (lambda d: d["state"].update(phase="lunch"), "select, turns, cleanup"),
+        (lambda d: d["state"].pop("round"), "'round' is missing"),
+        (lambda d: d["state"].update(rng="zz"), "hexadecimal"),
+        (lambda d: d.update(answers=[85]), r"answers\[0\].*not legal"),
+    ],
+)
+def test_broken_positions_are_refused_with_the_field_named(mutate, message):
+    """Every broken field gets a PositionError naming it and what is allowed."""
+    with pytest.raises(PositionError, match=message):
+        HavenGame.from_position(_broken(mutate))
+
+
+def test_a_position_for_another_scenario_object_is_refused():
+    """The position names its scenario; a game of another scenario refuses it."""
+    game = new_game(seed=0)
+    data = game.to_position()
+    data["scenario"] = "other_camp"
+    with pytest.raises(PositionError, match="other_camp"):
+        HavenGame.from_position(data, game.scenario)
+
+
+@pytest.mark.parametrize(
+    ("fixture", "message"),
+    [
+        ({"colour": 1}, "unknown keys"),
+        ({"characters": {"wizard": {}}}, "wizard"),
+        ({"characters": {"bulwark": {"played": ["B01", "Z9"]}}}, "Z9"),
+        ({"characters": {"bulwark": {"played": ["B01"]}}}, "two played cards"),
+        ({"characters": {"bulwark": {"hand": ["B01"]}}}, "exactly once"),
+        ({"characters": {"bulwark": {"discard": ["B01"], "lost": ["B01"]}}}, "two zones"),
+        ({"monsters": [{"type": "dragon", "standee": 1, "cell": [5, 5]}]}, "dragon"),
+        ({"monsters": [{"type": "marauder", "standee": 1, "cell": [1, 2]}]}, "already holds"),
+        ({"monster_cards": {"marauder": "SL1"}}, "not a marauder card"),
+        ({"sequence": ["marauder"]}, "no current card"),
+        ({"characters": {"bulwark": {"amd": ["+5"]}}}, "not .or no longer. in the deck"),
+    ],
+)
+def test_broken_fixtures_are_refused(fixture, message):
+    """HV-API-10: a fixture that breaks the rules of a position is rejected, naming the field."""
+    with pytest.raises(PositionError, match=message):
+        new_game(seed=0, fixture=fixture)
+
+
+def test_config_is_checked():
+    """16.8: config keys are typed; a wrong value says what is allowed."""
+    with pytest.raises(ValueError, match="auto_forced must be True or False"):
+        HavenConfig(auto_forced=1)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="unknown config keys"):
+        HavenConfig.from_dict({"rounds": 3})
