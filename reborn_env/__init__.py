@@ -1,7 +1,9 @@
 """reborn_env: tactical board games with hidden information as PettingZoo environments.
 
-``from reborn_env import earth_reborn_v0`` gives the Earth Reborn environment; the rules engine
-itself (``reborn_env.earth_reborn``) is pure Python and can be used without any RL library.
+``from reborn_env import earth_reborn_v0`` gives the Earth Reborn environment and
+``from reborn_env import haven_v0`` the cooperative haven environment; the rules engines themselves
+(``reborn_env.earth_reborn``, ``reborn_env.haven``) are pure Python and can be used without any RL
+library.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from importlib import import_module
 from types import ModuleType
 
 __version__ = "0.1.0"
-__all__ = ["earth_reborn_v0"]
+__all__ = ["earth_reborn_v0", "haven_v0"]
 
 
 def __getattr__(name: str) -> ModuleType:

@@ -87,7 +87,12 @@ def character_turn(game: HavenGame, ch: CharacterState) -> Turn:
     """HV-CTURN-1..4, HV-LREST-6: wound, then a long rest, a stunned skip, or the two cards;
     then the end of turn. A character removed mid-turn runs nothing more (HV-CTURN-4)."""
     start = game.begin_turn(ch)
-    ch.revealed = 2  # 16.8 variant: the other played card becomes public now
+    if ch.revealed < 2:  # 16.8 variant: the other played card becomes public now
+        ch.revealed = 2
+        if ch.second is not None:
+            game.log(
+                "REVEAL", figure=label(game.scenario, ch), card=game.card_ids(ch, [ch.second])[0]
+            )
     try:
         if has(ch, "wound"):  # HV-CTURN-2
             game.log("WOUND", figure=label(game.scenario, ch), amount=1)

@@ -71,7 +71,8 @@ def negate_damage(game: HavenGame, ch: CharacterState, amount: int) -> Generator
         picked: list[int] = []
         for _ in range(2):
             options = [actions.card_action(k) for k in ch.discard if k not in picked]
-            pick = yield from ask(game, PICK_DISCARD, ch.index, options, value=amount)
+            first = picked[0] if picked else -1
+            pick = yield from ask(game, PICK_DISCARD, ch.index, options, value=amount, card=first)
             picked.append(pick - actions.CARD_BASE)
     else:
         picked = [answer - actions.CARD_BASE]

@@ -150,6 +150,7 @@ class HavenGame:
                 self.log(
                     "AUTO_ACTION",
                     secret_of=secret,
+                    private=prompt.kind == SELECT_SECOND and self.config.reveal_second_card_at_turn,
                     agent=self.scenario.characters[prompt.agent].id,
                     prompt=prompt.kind,
                     action=actions.name(prompt.legal[0]),
@@ -190,9 +191,11 @@ class HavenGame:
 
     # --- Services for the rules modules -------------------------------------------------------
 
-    def log(self, type_: str, secret_of: int | None = None, **data: Any) -> None:
+    def log(
+        self, type_: str, secret_of: int | None = None, private: bool = False, **data: Any
+    ) -> None:
         """Append an event (HV-API-8)."""
-        self.events.append(Event(type_, data, secret_of))
+        self.events.append(Event(type_, data, secret_of, private))
 
     def log_card(self, ch: CharacterState, card: int, to: str) -> None:
         """A CARD_TO event for one card of ``ch``."""

@@ -84,7 +84,8 @@ EVENT_TYPES = (
 class Prompt:
     """The pending decision (HV-API-2) and its context for the observation (16.5).
 
-    ``card``/``half`` name the card box being executed (-1 when none), ``ability`` the ability's
+    ``card``/``half`` name the card box being executed (-1 when none; at ``SELECT_SECOND`` the
+    first pick, at a second ``PICK_DISCARD`` the card picked first), ``ability`` the ability's
     kind, ``value`` its remaining value (move points, attack or heal value) or the pending damage of
     a ``DAMAGE_RESPONSE``, ``targets`` the cells already targeted by this ability, ``rest_card`` the
     randomly chosen short-rest card (shown to its owner only; the prompt goes to no one else) and
@@ -106,8 +107,11 @@ class Prompt:
 @dataclass(frozen=True)
 class Event:
     """One log line (HV-API-8). ``secret_of`` names the character whose selection it tells about;
-    such events are withheld from the other agents until the next ``REVEAL`` (HV-SEL-3)."""
+    such events are withheld from the other agents until the next ``REVEAL`` (HV-SEL-3), or for
+    good when ``private`` (the second pick under ``reveal_second_card_at_turn``, which a public
+    ``REVEAL`` event names when its owner's turn starts)."""
 
     type: str
     data: dict[str, Any] = field(default_factory=dict)
     secret_of: int | None = None
+    private: bool = False

@@ -72,15 +72,17 @@ def select_cards(game: HavenGame, ch: CharacterState) -> Steps:
         return
     lead = answer - actions.CARD_BASE
     second_options = [actions.card_action(k) for k in ch.hand if k != lead]
-    second = (yield from ask(game, SELECT_SECOND, ch.index, second_options)) - actions.CARD_BASE
+    answer = yield from ask(game, SELECT_SECOND, ch.index, second_options, card=lead)
+    second = answer - actions.CARD_BASE
     ch.lead, ch.second = lead, second
     ch.hand.remove(lead)
     ch.hand.remove(second)
     ch.played = [lead, second]
     ch.initiative = game.scenario.characters[ch.index].cards[lead].initiative
     cards = game.card_ids(ch, [lead, second])
+    variant = game.config.reveal_second_card_at_turn  # 16.8: the second pick stays private
     game.log("CARD_TO", secret_of=ch.index, figure=who, card=cards[0], to="played")
-    game.log("CARD_TO", secret_of=ch.index, figure=who, card=cards[1], to="played")
+    game.log("CARD_TO", secret_of=ch.index, private=variant, figure=who, card=cards[1], to="played")
 
 
 def turn_sequence(game: HavenGame) -> list[Slot]:

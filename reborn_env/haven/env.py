@@ -1,0 +1,372 @@
+"""The PettingZoo AEC environment around the haven rules engine (section 16, HV-API-1..10).
+
+The environment card (agents, actions, observations, rewards, config) is the docstring of
+:mod:`reborn_env.haven_v0`. This module adds agent names, the AEC bookkeeping, rewards (HV-API-6),
+termination (HV-API-7), the per-agent event feed with secret selections withheld until the reveal
+(HV-API-8), illegal-move handling (HV-API-5) and rendering; it never re-implements a rule.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+import gymnasium
+import numpy as np
+from pettingzoo import AECEnv
+
+from ..common.errors import IllegalActionError
+from . import actions
+from .engine import HavenConfig, HavenGame, new_game
+from .observation import observer_for
+from .scenario_file import load_scenario
+
+ILLEGAL_ACTION_MODES = ("raise", "penalize")
+# 16.8: the config keys, their defaults and types (all booleans but max_rounds).
+CONFIG_DEFAULTS: dict[str, Any] = {
+    "allow_damage_negation": True,
+    "auto_forced": True,
+    "hide_other_piles": False,
+    "reward_shaping": False,
+    "max_rounds": 30,
+    "reveal_second_card_at_turn": False,
+}
+SHAPING_PER_HP = 0.02  # HV-API-6
+OUTCOME_REWARDS = {"win": 1.0, "loss": -1.0, "truncated": 0.0}  # HV-API-6
+
+
+def make_config(**kwargs: Any) -> HavenConfig:
+    """16.8: a :class:`HavenConfig` from keyword arguments, each checked with a clear error."""
+    unknown = sorted(set(kwargs) - set(CONFIG_DEFAULTS))
+    if unknown:
+        raise TypeError(
+            f"unknown haven config key(s) {unknown}; the keys are {sorted(CONFIG_DEFAULTS)}"
+        )
+    values = {**CONFIG_DEFAULTS, **kwargs}
+    for key, value in values.items():
+        if key == "max_rounds":
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+                raise ValueError(f"max_rounds must be a positive integer (HV-END-4), got {value!r}")
+            values[key] = int(value)
+        elif not isinstance(value, (bool, np.bool_)):
+            raise ValueError(f"{key} must be True or False (16.8), got {value!r}")
+        else:
+            values[key] = bool(value)
+    return HavenConfig(**values)
+
+
+class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
+    """haven, two cooperating characters, one AEC step per prompt of 16.2 (HV-API-1/2)."""
+
+    metadata = {
+        "name": "haven_v0",
+        "render_modes": ["human", "ansi", "rgb_array"],
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
+
+    def __init__(
+        self,
+        render_mode: str | None = None,
+        scenario: str = "raider_camp",
+        illegal_action: str = "raise",
+        allow_damage_negation: bool = True,
+        auto_forced: bool = True,
+        hide_other_piles: bool = False,
+        reward_shaping: bool = False,
+        max_rounds: int = 30,
+        reveal_second_card_at_turn: bool = False,
+    ) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"render_mode {render_mode!r} is not supported; use None or one of "
+                f"{self.metadata['render_modes']}"
+            )
+        if illegal_action not in ILLEGAL_ACTION_MODES:
+            raise ValueError(
+                f"illegal_action {illegal_action!r}: use 'raise' (error, state unchanged, "
+                "HV-API-5) or 'penalize' (PettingZoo convention: game ends, offender -1)"
+            )
+        self.config = make_config(
+            allow_damage_negation=allow_damage_negation,
+            auto_forced=auto_forced,
+            hide_other_piles=hide_other_piles,
+            reward_shaping=reward_shaping,
+            max_rounds=max_rounds,
+            reveal_second_card_at_turn=reveal_second_card_at_turn,
+        )
+        self.render_mode = render_mode
+        self.illegal_action = illegal_action
+        self.scenario = load_scenario(scenario)
+        self.observer = observer_for(self.scenario)
+        self.possible_agents = [c.id for c in self.scenario.characters]  # HV-API-1
+        self.agent_index = {a: i for i, a in enumerate(self.possible_agents)}
+        obs_box = gymnasium.spaces.Box(0.0, 1.0, (self.observer.size,), np.float32)
+        mask_box = gymnasium.spaces.Box(0, 1, (actions.N_ACTIONS,), np.int8)
+        self.observation_spaces = {
+            a: gymnasium.spaces.Dict({"observation": obs_box, "action_mask": mask_box})
+            for a in self.possible_agents
+        }
+        self.action_spaces = {
+            a: gymnasium.spaces.Discrete(actions.N_ACTIONS) for a in self.possible_agents
+        }
+        self.game: HavenGame | None = None
+
+    # --- PettingZoo API -------------------------------------------------------------------------
+
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space:
+        """16.5: ``Dict(observation=Box(0, 1, (size,)), action_mask=Box(0, 1, (87,), int8))``."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Space:
+        """16.3: ``Discrete(87)`` for both agents."""
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """HV-API-9/10: a new game from ``seed`` (random if None).
+
+        ``options={"fixture": dict}`` sets up a fixture (HV-API-10); ``options={"position": dict}``
+        restores a saved position (:meth:`get_state`); other option keys are ignored.
+        """
+        options = dict(options or {})  # other keys are ignored, as PettingZoo's api_test expects
+        if options.get("fixture") is not None and options.get("position") is not None:
+            raise ValueError("reset options 'fixture' and 'position' exclude each other")
+        if seed is None:
+            seed = secrets.randbits(63)
+        if options.get("position") is not None:
+            game = HavenGame.from_position(options["position"], scenario=self.scenario)
+        else:
+            game = new_game(
+                scenario=self.scenario,
+                seed=int(seed),
+                config=self.config,
+                fixture=options.get("fixture"),
+            )
+        self._start(game)
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """16.5 observation of ``agent`` and its mask (16.4; zeros unless it must answer)."""
+        game = self._require_game()
+        me = self.agent_index[agent]
+        mask = np.zeros(actions.N_ACTIONS, dtype=np.int8)
+        prompt = game.prompt
+        if prompt is not None and prompt.agent == me and game.outcome == "running":
+            mask[list(game.legal_actions())] = 1
+        return {"observation": self.observer.observe(game, me), "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        """HV-API-1: apply the selected agent's answer, then run to the next prompt."""
+        game = self._require_game()
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self._cumulative_rewards[agent] = 0.0
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            self._refuse(
+                agent,
+                f"action must be an integer in 0..{actions.N_ACTIONS - 1}, got {action!r} "
+                f"({self._prompt_text()})",
+            )
+            return
+        action = int(action)
+        if action not in game.legal_actions():
+            self._refuse(agent, self._illegal_message(agent, action))
+            return
+        before = len(game.events)
+        held = self._still_held(agent)
+        try:
+            game.apply(action)
+        except IllegalActionError as err:
+            self._refuse(agent, f"{self._illegal_message(agent, action)}: {err}")
+            return
+        self._held[agent], self._cursor[agent] = held, before
+        self._clear_rewards()
+        if self.config.reward_shaping:
+            self._shape(game.events[before:])
+        if game.outcome != "running":
+            self._finish()
+        else:
+            self._sync_selection()
+        self._update_infos()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | np.ndarray | None:
+        """The public picture: text (ansi, printed in human mode) or an RGB array."""
+        from .render import render_ansi, render_rgb
+
+        game = self._require_game()
+        if self.render_mode == "ansi":
+            return render_ansi(game)
+        if self.render_mode == "rgb_array":
+            return render_rgb(game)
+        if self.render_mode == "human":
+            print(render_ansi(game))
+        else:
+            gymnasium.logger.warn("render() called without a render_mode; pass one to env()")
+        return None
+
+    def close(self) -> None:
+        """Nothing to release (no window is opened)."""
+
+    # --- Positions and names --------------------------------------------------------------------
+
+    def get_state(self) -> dict[str, Any]:
+        """The full position as JSON-ready data (``HavenGame.to_position``)."""
+        return self._require_game().to_position()
+
+    def set_state(self, position: dict[str, Any]) -> None:
+        """Restore a position; on a bad one ``PositionError`` is raised and nothing changes.
+
+        A position carries its rules config (16.8), which the game then follows; the reward
+        options of this environment (``reward_shaping``) stay as constructed.
+        """
+        game = HavenGame.from_position(position, scenario=self.scenario)
+        self._start(game)
+
+    def action_name(self, action: int) -> str:
+        """Readable name of an action integer, e.g. ``HEX(4,2)`` or ``BOX(lead,top,printed)``."""
+        return actions.name(int(action))
+
+    def action_from_name(self, name: str) -> int:
+        """The action integer of a readable name (inverse of :meth:`action_name`)."""
+        return actions.parse(name)
+
+    # --- Internals ------------------------------------------------------------------------------
+
+    def _require_game(self) -> HavenGame:
+        if self.game is None:
+            raise RuntimeError("call reset() before using the environment")
+        return self.game
+
+    def _start(self, game: HavenGame) -> None:
+        """Fresh AEC bookkeeping around ``game``."""
+        self.game = game
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {"events": []} for a in self.agents}
+        # HV-API-8: per agent, the first event not yet handed over and the withheld ones before it.
+        self._cursor = {a: 0 for a in self.agents}
+        self._held: dict[str, list[int]] = {a: [] for a in self.agents}
+        self._event_dicts: list[dict[str, Any]] = []
+        self._last_reveal = -1  # where the last REVEAL, which releases withheld events, is
+        self.agent_selection = self.agents[0]
+        self._sync_selection()
+        if game.outcome != "running":
+            self._finish()
+            self._accumulate_rewards()
+        self._update_infos()
+
+    def _sync_selection(self) -> None:
+        """HV-API-1: the selected agent is whoever must answer the pending prompt."""
+        prompt = self._require_game().prompt
+        if prompt is not None:
+            self.agent_selection = self.possible_agents[prompt.agent]
+
+    def _finish(self) -> None:
+        """HV-API-6/7: shared +1 / -1 / 0 at the end; everyone terminated (or truncated)."""
+        outcome = self._require_game().outcome
+        for a in self.agents:
+            self.rewards[a] += OUTCOME_REWARDS[outcome]
+        if outcome == "truncated":
+            self.truncations = {a: True for a in self.agents}
+        else:
+            self.terminations = {a: True for a in self.agents}
+
+    def _shape(self, events: list[Any]) -> None:
+        """HV-API-6 shaping: +0.02 per monster HP lost, -0.02 per character HP lost, shared."""
+        monster_types = {t.id for t in self.scenario.monster_types}
+        total = 0.0
+        for event in events:
+            if event.type != "DAMAGE":
+                continue
+            figure = str(event.data.get("figure", ""))
+            amount = int(event.data.get("amount", 0))
+            if figure in self.agent_index:
+                total -= SHAPING_PER_HP * amount
+            elif figure.split("#")[0] in monster_types:
+                total += SHAPING_PER_HP * amount
+        for a in self.agents:
+            self.rewards[a] += total
+
+    def _visible(self, me: int, index: int) -> bool:
+        """HV-API-8 / HV-SEL-3: another character's selection events wait for a later REVEAL;
+        private ones (the second pick under ``reveal_second_card_at_turn``, 16.8) are never
+        shown: a public REVEAL names that card when its owner's turn starts."""
+        event = self._require_game().events[index]
+        if event.secret_of is None or event.secret_of == me:
+            return True
+        return not event.private and self._last_reveal > index
+
+    def _sync_events(self) -> None:
+        """Convert new log lines to dicts once and note the last REVEAL."""
+        events = self._require_game().events
+        for index in range(len(self._event_dicts), len(events)):
+            event = events[index]
+            self._event_dicts.append({"type": event.type, **event.data})
+            if event.type == "REVEAL":
+                self._last_reveal = index
+
+    def _pending(self, agent: str) -> list[int]:
+        """Indices of the events not yet handed to ``agent`` (withheld ones first, in order)."""
+        return self._held[agent] + list(range(self._cursor[agent], len(self._event_dicts)))
+
+    def _update_infos(self) -> None:
+        """HV-API-8: ``infos[a]["events"]``: what ``a`` may see since its previous step."""
+        self._sync_events()
+        for a in self.agents:
+            me = self.agent_index[a]
+            events = [self._event_dicts[i] for i in self._pending(a) if self._visible(me, i)]
+            self.infos[a] = {**self.infos.get(a, {}), "events": events}
+
+    def _still_held(self, agent: str) -> list[int]:
+        """The events ``agent`` was not shown so far (withheld): they stay pending after its step,
+        while everything it was shown, and the private events it may never see, are spent."""
+        self._sync_events()
+        me = self.agent_index[agent]
+        events = self._require_game().events
+        return [
+            i for i in self._pending(agent) if not self._visible(me, i) and not events[i].private
+        ]
+
+    def _prompt_text(self) -> str:
+        game = self._require_game()
+        prompt = game.prompt
+        if prompt is None:
+            return f"the game is over ({game.outcome})"
+        return f"{self.possible_agents[prompt.agent]}'s {prompt.kind} prompt"
+
+    def _illegal_message(self, agent: str, action: int) -> str:
+        """HV-API-5: name the prompt, the refused action and the legal actions."""
+        game = self._require_game()
+        shown = actions.name(action) if 0 <= action < actions.N_ACTIONS else str(action)
+        legal = ", ".join(actions.name(a) for a in game.legal_actions())
+        return (
+            f"illegal action {shown} for {agent} at {self._prompt_text()}; "
+            f"legal actions: {legal or 'none'}"
+        )
+
+    def _refuse(self, agent: str, message: str) -> None:
+        """HV-API-5: refuse with an error (state unchanged), or end the game, offender -1."""
+        if self.illegal_action == "raise":
+            raise IllegalActionError(message)
+        self._clear_rewards()
+        self.rewards[agent] = -1.0
+        self.terminations = {a: True for a in self.agents}
+        self.infos[agent] = {**self.infos.get(agent, {}), "illegal_action": message}
+        self._accumulate_rewards()
+
+
+def env(**kwargs: Any) -> raw_env:
+    """The environment as users get it: order checks and illegal-move handling are built in.
+
+    As for earth_reborn_v0, PettingZoo's standard wrappers would only repeat checks raw_env
+    already makes (HV-API-5) and slow every step down; ``env`` returns raw_env itself.
+    """
+    return raw_env(**kwargs)

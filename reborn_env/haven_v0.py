@@ -1,0 +1,86 @@
+"""haven (v0): a cooperative Gloomhaven-style tactical card game for two agents, PettingZoo AEC.
+
+```python
+from reborn_env import haven_v0
+env = haven_v0.env(render_mode="ansi")
+env.reset(seed=42)
+for agent in env.agent_iter():
+    obs, reward, termination, truncation, info = env.last()
+    mask = obs["action_mask"]
+    action = None if termination or truncation else env.action_space(agent).sample(mask)
+    env.step(action)
+```
+
+| | |
+| --- | --- |
+| Agents | `"bulwark"` (index 0, melee tank), `"conjurer"` (index 1, ranged caster, summoner) |
+| Action space | `Discrete(87)`, one integer per answer to a prompt of spec section 16.2 |
+| Observation | `Dict(observation=Box(0, 1, (2132,), float32), action_mask=Box(0, 1, (87,)))` |
+| Rewards | shared: +1 win, -1 loss, 0 truncated, at the end (HV-API-6); optional shaping |
+| Import | `from reborn_env import haven_v0` |
+
+**Round.** Both characters secretly pick two ability cards (the first one leads and gives the
+initiative) or declare a long rest; `bulwark` answers first, then `conjurer`, and neither sees the
+other's picks before the reveal (HV-API-3, HV-SEL-3). Monsters draw their ability cards, then every
+figure takes its turn in initiative order: a character executes the top box of one played card and
+the bottom box of the other (printed, or as the default Attack 2 / Move 2), using items in the three
+item windows; monsters and summons are run by the engine. Cleanup offers short rests. Each decision
+is one AEC step of the agent it belongs to, so the same agent may act many times in a row; with
+`auto_forced=True` a prompt with a single legal answer is answered by the engine (HV-API-4).
+Scenario "Raider Camp": win when no monster is left (at the end of that round), lose when both
+characters are exhausted.
+
+**Actions** (`env.unwrapped.action_name(a)` gives the name, `action_from_name` the integer):
+
+| ids | actions |
+| --- | --- |
+| 0-62 | `HEX(col,row)`, cell `9 * row + col`: destination, target, recipient, summon hex |
+| 63-72 | `CARD(k)`: class card `k` in table order (B01 = 0 ... B09 = 8; C01 = 0 ... C08 = 7) |
+| 73-80 | `BOX(s,h,m)` = `73 + 4s + 2h + m`: `s` lead/other, `h` top/bottom, `m` printed/default |
+| 81 | `LONG_REST` (selection) |
+| 82, 83 | `ITEM(0)`, `ITEM(1)`: the character's first / second item |
+| 84, 85 | `YES`, `NO` (NO also skips an ability, stops targeting, ends the turn, suffers damage) |
+| 86 | `LOSE_TWO_DISCARDS` (negate damage, then two `PICK_DISCARD` prompts) |
+
+**Action mask.** `int8`, exactly the legal answers to the pending prompt (16.4) for the selected
+agent; all zeros for the other agent. An illegal action raises `IllegalActionError` naming the
+prompt and the legal actions and leaves the game unchanged (HV-API-5); with
+`illegal_action="penalize"` the game ends instead and the offender gets -1 (PettingZoo's way).
+
+**Observation** (egocentric, scaled to [0, 1]; `observation_layout(scenario)` in
+`reborn_env.haven.observation` lists the blocks as (name, start, size)): which character I am; the
+public board, 26 features per cell (terrain, coins, treasure, figure kind, mine, elite, number, HP,
+max HP, shield and retaliate totals, 8 conditions, acted); round, phase, outcome, elements and
+pending infusions; the revealed turn sequence with initiatives; each monster type's current card,
+ability discard and draw-pile size; the monster modifier deck's composition; **my** character block
+(hand, picks even before the reveal, played, discard, lost, active, items, HP, gold, modifier deck
+composition); the **other** character's public block (its hand size only, its picks only once
+revealed, piles reduced to counts with `hide_other_piles=True`); and the pending prompt (kind,
+whose, card and half, ability, value or pending damage, element, targets already chosen, and the
+short-rest card for its owner only). The other's hand contents and unrevealed picks never enter it.
+
+**Info.** `infos[agent]["events"]`: the event dicts (`{"type": ..., **data}`) logged since that
+agent's previous step; the other character's selection events are withheld until the reveal
+(HV-API-8).
+
+**Termination.** On win or loss every agent is terminated, on the round cap every agent is truncated
+(HV-API-7); exhausted characters stay in `agents`, never selected, until then (HV-EXH-4).
+
+**Arguments.** `render_mode` (`"human"`, `"ansi"`, `"rgb_array"`), `scenario` (bundled name or a
+`.toml` path, default `"raider_camp"`), `illegal_action` (`"raise"` or `"penalize"`), and the config
+keys of 16.8: `allow_damage_negation` (True), `auto_forced` (True), `hide_other_piles` (False),
+`reward_shaping` (False; +0.02 per monster HP lost, -0.02 per character HP lost, shared),
+`max_rounds` (30), `reveal_second_card_at_turn` (False).
+
+**Positions and fixtures.** `env.unwrapped.get_state()` returns the position as JSON-ready data and
+`set_state(d)` restores it; `reset(options={"position": d})` starts a game there, and
+`reset(options={"fixture": f})` sets up a test fixture (HV-API-10).
+
+**Versions.** v0: first release, rules spec haven.md v1.0 (Raider Camp).
+"""
+
+from __future__ import annotations
+
+from .haven.env import env, raw_env
+
+__all__ = ["env", "raw_env"]

@@ -1,0 +1,357 @@
+"""Small helpers for the haven rule tests (section 17 of haven.md).
+
+A test builds a game from an HV-API-10 fixture with :func:`new`, answers prompts with
+:func:`play` (each step names the prompt kind it expects, so a prompt that comes out of order fails
+at once) and reads the state through :func:`hp`, :func:`pos`, :func:`zone`, :func:`element` and
+friends, which speak the spec's language (``"marauder#1"``, ``"B03"``, ``"fire"``) instead of the
+engine's indices. Action numbers follow 16.3: ``HEX(c,r) = 9r+c``, ``CARD(k) = 63+k``,
+``BOX(s,h,m) = 73+4s+2h+m``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from reborn_env.haven import actions
+from reborn_env.haven.engine import HavenConfig, HavenGame, new_game
+from reborn_env.haven.prompts import Event
+from reborn_env.haven.scenario import ELEMENTS
+from reborn_env.haven.state import (
+    CHARACTER_SLOT,
+    ELEMENT_STATE_NAMES,
+    MONSTER_SLOT,
+    SUMMON_SLOT,
+    CharacterState,
+    MonsterState,
+    SummonState,
+)
+
+AGENTS = ("bulwark", "conjurer")
+BULWARK, CONJURER = 0, 1
+
+LONG_REST = actions.LONG_REST  # 81
+ITEM0 = actions.item_action(0)  # 82
+ITEM1 = actions.item_action(1)  # 83
+YES = actions.YES  # 84
+NO = actions.NO  # 85
+LOSE_TWO = actions.LOSE_TWO_DISCARDS  # 86
+LEAD, OTHER = actions.LEAD, actions.OTHER
+TOP, BOTTOM = actions.TOP, actions.BOTTOM
+PRINTED, DEFAULT = actions.PRINTED, actions.DEFAULT
+
+
+# ------------------------------------------------------------------------------------------------
+# Cells and actions
+
+
+def cell(col: int, row: int) -> int:
+    """HV-MAP-1: the cell id of ``(col, row)``."""
+    return 9 * row + col
+
+
+def HEX(col: int, row: int) -> int:  # noqa: N802 - the spec's spelling
+    """``HEX(c,r)`` = ``9r + c``."""
+    return actions.hex_action(cell(col, row))
+
+
+def card(card_id: str) -> int:
+    """Card index k of a class card (table order of 15.2): ``"B01"`` -> 0, ``"C08"`` -> 7."""
+    return int(card_id[1:]) - 1
+
+
+def CARD(card_id: str) -> int:  # noqa: N802 - the spec's spelling
+    """``CARD(k)`` for a card id: ``CARD("B09")`` = 63 + 8 = 71."""
+    return actions.card_action(card(card_id))
+
+
+def BOX(slot: int, half: int, mode: int) -> int:  # noqa: N802 - the spec's spelling
+    """``BOX(s,h,m)`` = ``73 + 4s + 2h + m``."""
+    return actions.box_action(slot, half, mode)
+
+
+BOX_ACTIONS = frozenset(range(actions.BOX_BASE, actions.LONG_REST))  # 73..80
+
+
+# ------------------------------------------------------------------------------------------------
+# Games and prompts
+
+
+def new(fixture: dict[str, Any], seed: int = 0, **config: Any) -> HavenGame:
+    """A game of the default scenario set up from ``fixture`` (HV-API-10), default config unless
+    ``config`` names keys of :class:`HavenConfig`."""
+    return new_game(scenario=None, seed=seed, config=HavenConfig(**config), fixture=fixture)
+
+
+def agent_index(agent: str | int) -> int:
+    return AGENTS.index(agent) if isinstance(agent, str) else agent
+
+
+def expect(
+    game: HavenGame,
+    kind: str,
+    agent: str | int | None = None,
+    legal: Iterable[int] | None = None,
+) -> None:
+    """The pending prompt is of ``kind`` (for ``agent``) and, if given, its legal actions are
+    exactly ``legal``."""
+    prompt = game.prompt
+    assert prompt is not None, f"expected a {kind} prompt, but the game is over ({game.outcome})"
+    assert prompt.kind == kind, f"expected a {kind} prompt, got {prompt.kind} ({prompt})"
+    if agent is not None:
+        assert prompt.agent == agent_index(agent), f"{kind} prompt for the wrong agent: {prompt}"
+    assert tuple(game.legal_actions()) == tuple(prompt.legal)
+    if legal is not None:
+        got = set(game.legal_actions())
+        want = set(legal)
+        assert got == want, (
+            f"{kind}: legal {sorted(actions.name(a) for a in got)} != "
+            f"expected {sorted(actions.name(a) for a in want)}"
+        )
+
+
+def play(game: HavenGame, *steps: tuple[Any, ...]) -> HavenGame:
+    """Answer prompts in order. Each step is ``(kind, action)`` or ``(kind, action, agent)``: the
+    pending prompt must be of that kind (and agent) and the action must be legal."""
+    for step in steps:
+        kind, action = step[0], step[1]
+        agent = step[2] if len(step) > 2 else None
+        expect(game, kind, agent)
+        assert action in game.legal_actions(), (
+            f"{actions.name(action)} is not legal at {kind}: "
+            f"{[actions.name(a) for a in game.legal_actions()]}"
+        )
+        game.apply(action)
+    return game
+
+
+def box_legal(game: HavenGame) -> set[int]:
+    """The BOX actions among the pending prompt's legal actions."""
+    return set(game.legal_actions()) & BOX_ACTIONS
+
+
+# ------------------------------------------------------------------------------------------------
+# Events
+
+
+def matches(event: Event, etype: str, data: dict[str, Any] | None = None) -> bool:
+    if event.type != etype:
+        return False
+    return all(norm(event.data.get(k)) == norm(v) for k, v in (data or {}).items())
+
+
+def norm(value: Any) -> Any:
+    """Cells may be logged as ids or ``[col, row]`` pairs: compare them as ids."""
+    if (
+        isinstance(value, list | tuple)
+        and len(value) == 2
+        and all(isinstance(v, int) for v in value)
+    ):
+        return cell(value[0], value[1])
+    return value
+
+
+def events_of(game: HavenGame, etype: str, since: int = 0, **data: Any) -> list[Event]:
+    """Events of type ``etype`` logged from index ``since`` on whose data contain ``data``."""
+    return [e for e in game.events[since:] if matches(e, etype, data)]
+
+
+def index_of(game: HavenGame, etype: str, since: int = 0, **data: Any) -> int:
+    """Index in the log of the first matching event from ``since`` on (fails if none)."""
+    for i in range(since, len(game.events)):
+        if matches(game.events[i], etype, data):
+            return i
+    raise AssertionError(f"no {etype} {data} event after index {since}: {log(game, since)}")
+
+
+def in_order(game: HavenGame, *patterns: tuple[str, dict[str, Any]], since: int = 0) -> list[int]:
+    """The patterns ``(type, data)`` occur in this relative order (other events may come in
+    between); returns their indices."""
+    found = []
+    at = since
+    for etype, data in patterns:
+        at = index_of(game, etype, at, **data)
+        found.append(at)
+        at += 1
+    return found
+
+
+def auto_actions(
+    game: HavenGame, since: int = 0, agent: str | int | None = None, prompt: str | None = None
+) -> list[tuple[str, int]]:
+    """``(prompt kind, action)`` of the AUTO_ACTION events (HV-API-4) from ``since`` on, for one
+    agent and/or prompt kind if given (agents may be logged by index or name, actions by number
+    or name)."""
+    out = []
+    for e in game.events[since:]:
+        if e.type != "AUTO_ACTION":
+            continue
+        who = e.data.get("agent")
+        if agent is not None and who not in (agent_index(agent), AGENTS[agent_index(agent)]):
+            continue
+        if prompt is not None and e.data.get("prompt") != prompt:
+            continue
+        action = e.data.get("action")
+        out.append(
+            (e.data.get("prompt"), actions.parse(action) if isinstance(action, str) else action)
+        )
+    return out
+
+
+def log(game: HavenGame, since: int = 0) -> str:
+    return "\n".join(f"{i}: {e.type} {e.data}" for i, e in enumerate(game.events) if i >= since)
+
+
+# ------------------------------------------------------------------------------------------------
+# State readers
+
+
+def char(game: HavenGame, agent: str | int) -> CharacterState:
+    return game.state.characters[agent_index(agent)]
+
+
+def monster(game: HavenGame, label: str) -> MonsterState | None:
+    """The monster ``"marauder#3"`` on the map, or None."""
+    type_id, _, standee = label.partition("#")
+    type_index = game.scenario.monster_type_index[type_id]
+    for m in game.state.monsters:
+        if m.type == type_index and m.standee == int(standee):
+            return m
+    return None
+
+
+def summon(game: HavenGame, number: int = 1) -> SummonState | None:
+    """The summon with sequence number ``number`` on the map, or None."""
+    for s in game.state.summons:
+        if s.number == number:
+            return s
+    return None
+
+
+def figure(game: HavenGame, label: str) -> Any:
+    if label in AGENTS:
+        return char(game, label)
+    if label.startswith("ember_wisp#"):
+        return summon(game, int(label.partition("#")[2]))
+    return monster(game, label)
+
+
+def hp(game: HavenGame, label: str) -> int:
+    """Current HP of ``"bulwark"``, ``"marauder#1"``, ``"ember_wisp#1"``."""
+    fig = figure(game, label)
+    assert fig is not None, f"{label} is not on the map"
+    return fig.hp
+
+
+def pos(game: HavenGame, label: str) -> int | None:
+    """Cell id of a figure (None once it left the map)."""
+    fig = figure(game, label)
+    return None if fig is None else fig.cell
+
+
+def conditions(game: HavenGame, label: str) -> set[str]:
+    fig = figure(game, label)
+    assert fig is not None, f"{label} is not on the map"
+    return set(fig.conditions)
+
+
+def card_id(game: HavenGame, agent: str | int, index: int) -> str:
+    return game.scenario.characters[agent_index(agent)].cards[index].id
+
+
+def zone(game: HavenGame, agent: str | int, name: str) -> set[str]:
+    """Card ids in a zone: hand, played, discard, lost, round_bonus, persistent, active."""
+    ch = char(game, agent)
+    return {card_id(game, agent, k) for k in getattr(ch, name)}
+
+
+def item(game: HavenGame, agent: str | int, index: int) -> str:
+    """``"ready"``, ``"spent"`` or ``"consumed"``."""
+    return char(game, agent).items[index]
+
+
+def element(game: HavenGame, name: str) -> str:
+    """``"inert"``, ``"waning"`` or ``"strong"``."""
+    return ELEMENT_STATE_NAMES[game.state.elements[ELEMENTS.index(name)]]
+
+
+def sequence(game: HavenGame) -> list[str]:
+    """This round's turn sequence in the fixture's spelling: agent names, monster type ids,
+    ``summon:N``."""
+    out = []
+    for slot in game.state.sequence:
+        if slot.kind == CHARACTER_SLOT:
+            out.append(AGENTS[slot.index])
+        elif slot.kind == SUMMON_SLOT:
+            out.append(f"summon:{slot.index}")
+        else:
+            assert slot.kind == MONSTER_SLOT, slot
+            out.append(game.scenario.monster_types[slot.index].id)
+    return out
+
+
+# ------------------------------------------------------------------------------------------------
+# Driving a game forward without changing anything that matters to a test
+
+
+def passive_answer(game: HavenGame, picks: dict[str, tuple[str, str]]) -> int:
+    """An answer that does as little as possible: select the given cards (else the two lowest
+    hand cards), run both boxes in default mode while declining every move and target, suffer
+    all damage, never rest, consume nothing, use no item."""
+    prompt = game.prompt
+    assert prompt is not None
+    legal = set(prompt.legal)
+    agent = AGENTS[prompt.agent]
+    if prompt.kind in ("SELECT_LEAD", "SELECT_SECOND"):
+        if agent in picks:
+            lead, second = picks[agent]
+            return CARD(lead if prompt.kind == "SELECT_LEAD" else second)
+        cards = sorted(a for a in legal if a != LONG_REST)
+        return cards[0] if cards else LONG_REST
+    if prompt.kind == "WINDOW_0":
+        return BOX(LEAD, BOTTOM, DEFAULT)
+    if prompt.kind == "WINDOW_1":
+        return max(legal & BOX_ACTIONS)  # the default mode of the forced box
+    if prompt.kind in ("PICK_DISCARD", "LONG_REST_LOSE"):
+        return min(legal)
+    assert NO in legal, f"no passive answer to {prompt}"
+    return NO
+
+
+def drive(
+    game: HavenGame,
+    until: Callable[[HavenGame], bool],
+    picks: dict[str, tuple[str, str]] | None = None,
+    limit: int = 200,
+) -> HavenGame:
+    """Answer prompts passively (:func:`passive_answer`) until ``until(game)`` holds."""
+    for _ in range(limit):
+        if until(game):
+            return game
+        assert game.prompt is not None, f"game over ({game.outcome}) before the condition held"
+        game.apply(passive_answer(game, picks or {}))
+    raise AssertionError("condition never held")
+
+
+def round_ended(number: int) -> Callable[[HavenGame], bool]:
+    """A condition for :func:`drive`: the ROUND_END event of round ``number`` is logged."""
+    return lambda game: bool(events_of(game, "ROUND_END", round=number))
+
+
+# ------------------------------------------------------------------------------------------------
+# The AEC environment (HV-API-6/7 rewards and termination)
+
+
+def env_run(fixture: dict[str, Any], steps: Iterable[tuple[Any, ...]], **config: Any) -> Any:
+    """Play ``steps`` (as for :func:`play`) through the PettingZoo environment reset to
+    ``fixture`` with seed 0; the selected agent must be the prompt's agent at every step."""
+    from reborn_env.haven.env import raw_env
+
+    env = raw_env(**config)
+    env.reset(seed=0, options={"fixture": fixture})
+    for step in steps:
+        kind, action = step[0], step[1]
+        expect(env.game, kind, step[2] if len(step) > 2 else None)
+        assert env.agent_selection == AGENTS[env.game.prompt.agent]
+        env.step(action)
+    return env
