@@ -18,8 +18,10 @@ from collections import Counter
 import numpy as np
 import pytest
 
+from reborn_env import haven_v0
+from reborn_env.common.fuzz import play_random_games, uniform_policy
 from reborn_env.haven.engine import HavenGame, new_game
-from reborn_env.haven.fuzz_policies import busy_choice
+from reborn_env.haven.fuzz_policies import busy_choice, busy_policy, check_step
 from reborn_env.haven.invariants import check_invariants
 
 GAMES = int(os.environ.get("REBORN_HAVEN_FUZZ_GAMES", "400"))
@@ -67,6 +69,18 @@ def test_random_games_keep_every_invariant(policy):
         play(game, np.random.default_rng(seed), policy)
         outcomes[game.outcome] += 1
     assert sum(outcomes.values()) == GAMES
+
+
+@pytest.mark.parametrize("policy", [uniform_policy, busy_policy], ids=["uniform", "busy"])
+def test_random_games_through_the_environment(policy):
+    """16.4 (mask = the engine's legal set, zeros for the other agent), HV-API-6/7 (shared
+    reward, everyone terminated at once), with the engine invariants before every decision."""
+    games = GAMES // 4
+    report = play_random_games(haven_v0.env(), range(games), policy, check_step)
+    assert report.truncated == 0
+    assert max(report.lengths) <= STEP_BOUND
+    for returns in report.returns:
+        assert returns["bulwark"] == returns["conjurer"] and returns["bulwark"] in (-1.0, 1.0)
 
 
 def test_busy_games_from_a_small_fixture_reach_wins():
