@@ -149,7 +149,9 @@ def test_01_wound_at_turn_start():
 def test_02_stunned_character():
     """HV-TEST-02: a stunned character takes wound damage first, executes nothing, both played
     cards go to discard and the stun expires (HV-CTURN-2, HV-CTURN-3, HV-CEND-2, HV-COND-6,
-    HV-COND-10)."""
+    HV-COND-10).
+    Seed rules checked here as well (section 18): HV-COND-3.
+    """
     game = new(
         {
             "phase": "turns",
@@ -251,7 +253,9 @@ def test_03_default_boxes():
 def test_04_box_order_and_items():
     """HV-TEST-04: either box first, the leading card is irrelevant, items only before, between
     and after the boxes; spent/consumed items (HV-BOX-2, HV-BOX-3, HV-BOX-8, HV-ITEM-1,
-    HV-ITEM-2, HV-ITEM-3, HV-BOX-11)."""
+    HV-ITEM-2, HV-ITEM-3, HV-BOX-11).
+    Seed rules checked here as well (section 18): HV-BOX-1.
+    """
     game = new(
         {
             "phase": "turns",
@@ -317,7 +321,9 @@ def _test_05_game():
 def test_05_optional_and_mandatory_parts():
     """HV-TEST-05: optional parts may be skipped, negative self-effects may not; a box runs top
     to bottom and counts as performed through its mandatory part (HV-BOX-4, HV-BOX-7, HV-BOX-9,
-    HV-ABL-11, HV-DMG-3)."""
+    HV-ABL-11, HV-DMG-3).
+    Seed rules checked here as well (section 18): HV-BOX-8.
+    """
     # Variant A: skip the attack; the self-damage still comes.
     game = _test_05_game()
     play(game, ("WINDOW_0", BOX(LEAD, TOP, PRINTED)), ("ATTACK_TARGET", NO))  # 73
@@ -568,7 +574,9 @@ def test_08a_infusion_strong_at_end_of_turn_then_wanes():
 def test_08b_monster_infusion_and_consumption():
     """HV-TEST-08 Part B: a monster's infusion becomes strong at the end of that monster's turn;
     the first monster of a type consumes for its whole activation (HV-MEND-2, HV-ELEM-2,
-    HV-ELEM-5, HV-ELEM-6, HV-INIT-6, HV-AI-4, HV-AI-5)."""
+    HV-ELEM-5, HV-ELEM-6, HV-INIT-6, HV-AI-4, HV-AI-5).
+    Seed rules checked here as well (section 18): HV-MTURN-1.
+    """
     game = new(
         {
             "phase": "turns",
@@ -654,7 +662,9 @@ def test_08b_monster_infusion_and_consumption():
 def test_09a_forced_long_rest():
     """HV-TEST-09 Part A: a forced long rest: initiative 99, wound first, choose the card to lose,
     Heal 2 removes wound, spent items refreshed, consumed not (HV-LREST-1 .. HV-LREST-6,
-    HV-SEL-2, HV-API-4)."""
+    HV-SEL-2, HV-API-4).
+    Seed rules checked here as well (section 18): HV-CTURN-2, HV-COND-3.
+    """
     game = new(
         {
             "phase": "select",
@@ -773,7 +783,9 @@ def test_09b_voluntary_long_rest_with_empty_discard():
 
 def test_10_monster_order_within_type():
     """HV-TEST-10: monsters of one type share one card; elites act first, then normals by
-    standee number; focus and moves (HV-MTURN-1 .. HV-MTURN-4, HV-INIT-6, HV-AI-4, HV-AI-5)."""
+    standee number; focus and moves (HV-MTURN-1 .. HV-MTURN-4, HV-INIT-6, HV-AI-4, HV-AI-5).
+    Seed rules checked here as well (section 18): HV-ROUND-1.
+    """
     game = new(
         {
             "phase": "turns",
@@ -820,7 +832,9 @@ def test_10_monster_order_within_type():
 def test_11_monster_turn_start_card_and_end():
     """HV-TEST-11: a monster does only what its card says; wound and stun at its turn start; stun
     expiry at its turn end; card shield and retaliate (HV-MTURN-5 .. HV-MTURN-9, HV-MEND-1,
-    HV-ABL-4, HV-ABL-5, HV-COND-6, HV-BOX-5, HV-ATK-1)."""
+    HV-ABL-4, HV-ABL-5, HV-COND-6, HV-BOX-5, HV-ATK-1).
+    Seed rules checked here as well (section 18): HV-INIT-6, HV-COND-3, HV-COND-10.
+    """
     game = new(
         {
             "phase": "turns",
@@ -891,7 +905,9 @@ def test_11_monster_turn_start_card_and_end():
 def test_12_summon():
     """HV-TEST-12: summon placement, no turn in the round summoned; the next round the summon
     acts right before its summoner, automatically, with the owner's modifier deck, and never
-    loots (HV-STURN-1 .. HV-STURN-4, HV-INIT-4, HV-INIT-5, HV-ABL-7, HV-AMD-2, HV-COND-10)."""
+    loots (HV-STURN-1 .. HV-STURN-4, HV-INIT-4, HV-INIT-5, HV-ABL-7, HV-AMD-2, HV-COND-10).
+    Seed rules checked here as well (section 18): HV-ROUND-1, HV-COND-3, HV-LOOT-2.
+    """
     # Round N.
     game = new(
         {
@@ -1008,7 +1024,9 @@ WISP = {"owner": "conjurer", "cell": [2, 4], "hp": 4, "summoned_round": 0}
 def test_13_initiative_order_and_ties():
     """HV-TEST-13: initiative order and ties: character before monster on a tie, type order on a
     monster tie, summon before summoner, long rest 99 (HV-ROUND-1, HV-INIT-1 .. HV-INIT-4,
-    HV-AI-4)."""
+    HV-AI-4).
+    Seed rules checked here as well (section 18): HV-STURN-2.
+    """
     # (a) Conjurer C01 (18), Bulwark B05 (38), MA1 (18), SL2 (31), Wisp in play.
     game = new(
         {

@@ -18,12 +18,17 @@ _DEFINED = re.compile(r"\*\*((?:ER|HV)-[A-Z]+-\d+)\*\*")
 _CITED = re.compile(r"(ER|HV)-([A-Z]+)-(\d+)(?:\.\.(\d+))?((?:(?:,\s*-|/)\d+(?:\.\.\d+)?)*)")
 
 
+# "HV-LREST-1 .. HV-LREST-6" (possibly across a line break) is the range HV-LREST-1..6.
+_LONG_RANGE = re.compile(r"(ER|HV)-([A-Z]+)-(\d+)\s*\.\.\s*(?:\1-\2-)?(\d+)")
+
+
 def defined_rule_ids(prefix: str) -> set[str]:
     return set(_DEFINED.findall((ROOT / SPECS[prefix]).read_text()))
 
 
 def cited_rule_ids(text: str) -> set[str]:
     """Expand every citation form in ``text`` into single ids."""
+    text = _LONG_RANGE.sub(r"\1-\2-\3..\4", text)
     cited = set()
     for prefix, family, first, last, more in _CITED.findall(text):
         spans = [(int(first), int(last or first))]
@@ -47,7 +52,9 @@ def test_citation_forms_expand():
 
 
 def test_haven_citation_forms_expand():
-    assert cited_rule_ids("HV-BOX-1/5/8, HV-ELEM-2..4") == {
+    assert cited_rule_ids("HV-BOX-1/5/8, HV-ELEM-2..4, HV-END-1 ..\n    HV-END-2") == {
+        "HV-END-1",
+        "HV-END-2",
         "HV-BOX-1",
         "HV-BOX-5",
         "HV-BOX-8",

@@ -64,7 +64,9 @@ def draw_value(game: HavenGame, attacker: Figure, spec: AttackSpec, target: Figu
     first = draw_modifier(game, deck, deck_name)
     if advantage == disadvantage:
         return apply_modifier(value, first), [first.name]
-    second = draw_modifier(game, deck, deck_name)
+    deck.discard.pop()  # [DEF] the first card is held aside until the second is drawn, so a
+    second = draw_modifier(game, deck, deck_name)  # reshuffle between them cannot draw it again
+    deck.discard.insert(len(deck.discard) - 1, first.name)
     a, b = apply_modifier(value, first), apply_modifier(value, second)
     if advantage:
         return (a if a >= b else b), [first.name, second.name]

@@ -9,9 +9,10 @@ HV-MAP-7) so they are computed once per scenario, not per question.
 from __future__ import annotations
 
 from .hexgrid import RangeTable, SightTable, neighbours
-from .scenario import FLOOR, WALL, Scenario
+from .scenario import ELITE, FLOOR, WALL, Scenario
 from .state import (
     CHARACTER_SLOT,
+    MONSTER_SLOT,
     SUMMON_SLOT,
     CharacterState,
     HavenState,
@@ -140,18 +141,25 @@ def turn_position(state: HavenState, fig: Figure) -> tuple[int, int, int]:
     """HV-AI-4: ``fig``'s place in this round's turn order, for tie-breaks.
 
     A summon sits directly before its summoner (also in the round it was summoned, when it has no
-    slot of its own), several summons in summoning order; a figure with no slot this round comes
-    after every figure that has one.
+    slot of its own), several summons in summoning order; a monster sits in its type's slot, elites
+    first, then by standee number (HV-MTURN-2/3); a figure with no slot this round comes after
+    every figure that has one.
     """
-    owner = fig.owner if isinstance(fig, SummonState) else getattr(fig, "index", -1)
-    position = len(state.sequence)
-    for i, slot in enumerate(state.sequence):
-        if slot.kind == CHARACTER_SLOT and slot.index == owner:
-            position = i
-            break
-    if isinstance(fig, SummonState):
-        return position, 0, fig.number
-    return position, 1, 0
+    if isinstance(fig, MonsterState):
+        kind, index, within = (
+            MONSTER_SLOT,
+            fig.type,
+            (0 if fig.rank == ELITE else 1000) + fig.standee,
+        )
+    elif isinstance(fig, SummonState):
+        kind, index, within = CHARACTER_SLOT, fig.owner, fig.number
+    else:
+        kind, index, within = CHARACTER_SLOT, fig.index, 0
+    position = next(
+        (i for i, s in enumerate(state.sequence) if s.kind == kind and s.index == index),
+        len(state.sequence),
+    )
+    return position, 0 if isinstance(fig, SummonState) else 1, within
 
 
 def summon_slot_exists(state: HavenState, number: int) -> bool:

@@ -93,7 +93,7 @@ def turn_sequence(game: HavenGame) -> list[Slot]:
     scenario = game.scenario
     keyed = []
     for ch in state.characters:
-        if ch.exhausted or ch.sits_out:
+        if ch.exhausted or ch.sits_out or (ch.lead is None and not ch.long_rest):
             continue
         if ch.long_rest:
             other = LONG_REST_INITIATIVE
