@@ -22,7 +22,7 @@ from typing import Any
 
 import yaml
 
-from .envs import ENVS
+from .envs import COOPERATIVE, ENV_MODES, ENVS, MODES, env_mode
 
 BUILTIN_OPPONENTS = ("random", "heuristic")
 
@@ -33,12 +33,17 @@ class ConfigError(ValueError):
 
 @dataclass(frozen=True, kw_only=True)
 class TrainConfig:
-    """Everything that defines a PPO self-play run (the YAML keys are these field names)."""
+    """Everything that defines a PPO run, self-play or cooperative (the YAML keys are these field
+    names)."""
 
     env: str = "earth_reborn_v0"
     """the environment's name, a key of ``training.envs.ENVS``"""
     env_kwargs: dict[str, Any] = field(default_factory=dict)
     """keyword arguments passed to the environment's constructor (e.g. ``scenario``)"""
+    mode: str = "auto"
+    """"competitive" (self-play: the learner in one seat against an opponent), "cooperative" (one
+    policy acts for every agent and learns from the shared team reward; no opponents, no pool) or
+    "auto" (the mode the env declares in ``training.envs.ENV_MODES``)"""
     seed: int = 1
     """seed of the run's generators (torch, numpy, python, environments)"""
     total_steps: int
@@ -76,7 +81,7 @@ class TrainConfig:
     torch_threads: int = 1
     """threads torch may use"""
     snapshot_every: int = 10
-    """updates between adding the current policy to the opponent pool"""
+    """updates between adding the current policy to the opponent pool (competitive mode)"""
     pool_size: int = 8
     """most snapshots kept in the opponent pool (oldest dropped first)"""
     latest_opponent_prob: float = 0.5
@@ -86,15 +91,21 @@ class TrainConfig:
     bot_opponent_prob: float = 0.0
     """probability an episode's opponent is one of ``bot_opponents`` (drawn uniformly)"""
     imitation_games: int = 0
-    """teacher games (the heuristic bot) to imitate before PPO starts; 0 turns it off"""
+    """teacher games (the env's heuristic bot) to imitate before PPO starts; 0 turns it off"""
     imitation_epochs: int = 4
     """passes over each chunk of teacher decisions"""
+    imitation_chunk: int = 200
+    """teacher games recorded and cloned at a time: fewer keep memory small, more (all of
+    ``imitation_games``) let every pass see every game, so later chunks do not wash out earlier
+    ones (about 1.2 GB per 1000 haven games)"""
     eval_every: int = 10
     """updates between evaluations"""
     eval_games: int = 20
-    """evaluation games per seat against each evaluation opponent"""
+    """evaluation games per seat against each evaluation opponent (cooperative: games per
+    evaluated team, on the same seeds)"""
     eval_opponents: list[str] = field(default_factory=lambda: ["random", "heuristic"])
-    """evaluation opponents: "random", "heuristic" or the path of a checkpoint"""
+    """evaluation opponents: "random", "heuristic" or the path of a checkpoint; in cooperative
+    mode the teams of these bots whose win rates the policy's are logged next to"""
     checkpoint_dir: str = "checkpoints/run"
     """directory the run's checkpoints are written to"""
     checkpoint_every: int = 10
@@ -130,11 +141,27 @@ class TrainConfig:
                         f"{' nor '.join(map(repr, BUILTIN_OPPONENTS))} nor an existing "
                         "checkpoint file"
                     )
+        declared = ENV_MODES.get(self.env)
+        if self.mode != "auto" and declared is not None and self.mode != declared:
+            raise ConfigError(
+                f"{source}: key 'mode': env {self.env!r} is {declared}, not {self.mode}; "
+                f"use 'auto' or {declared!r}"
+            )
+        if self.resolved_mode == COOPERATIVE and (self.bot_opponents or self.bot_opponent_prob):
+            raise ConfigError(
+                f"{source}: keys 'bot_opponents'/'bot_opponent_prob': a cooperative run has no "
+                "opponents (one policy plays every agent); remove them"
+            )
         if self.bot_opponent_prob > 0 and not self.bot_opponents:
             raise ConfigError(
                 f"{source}: key 'bot_opponent_prob': {self.bot_opponent_prob} > 0 needs at least "
                 "one entry in 'bot_opponents'"
             )
+
+    @property
+    def resolved_mode(self) -> str:
+        """``"competitive"`` or ``"cooperative"``: ``mode``, or the env's own when ``"auto"``."""
+        return env_mode(self.env) if self.mode == "auto" else self.mode
 
     @property
     def batch_size(self) -> int:
@@ -272,6 +299,10 @@ def _non_negative(value: float) -> bool:
 _POSITIVE = (_positive, "must be > 0")
 _VALUE_RULES: dict[str, tuple[Callable[[Any], bool], str]] = {
     "env": (lambda v: v in ENVS, f"must be one of {', '.join(map(repr, sorted(ENVS)))}"),
+    "mode": (
+        lambda v: v in ("auto", *MODES),
+        f"must be one of {', '.join(map(repr, ('auto', *MODES)))}",
+    ),
     "seed": (lambda v: v >= 0, "must be an integer >= 0"),
     "total_steps": _POSITIVE,
     "num_envs": _POSITIVE,
@@ -296,6 +327,7 @@ _VALUE_RULES: dict[str, tuple[Callable[[Any], bool], str]] = {
     "bot_opponent_prob": (_unit_closed, "must be a probability in [0, 1]"),
     "imitation_games": (lambda v: v >= 0, "must be an integer >= 0"),
     "imitation_epochs": _POSITIVE,
+    "imitation_chunk": _POSITIVE,
     "eval_every": _POSITIVE,
     "eval_games": _POSITIVE,
     "checkpoint_dir": (bool, "must be a non-empty path"),

@@ -8,6 +8,10 @@ and losses with the 95% Wilson interval of the win rate, per seat and overall. :
 does the same from Python, and :func:`make_opponent` builds the bots the trainer evaluates
 against. ``reborn_env.bots`` is imported when a match is set up, not with this module.
 
+A checkpoint of a cooperative env (haven) has no opponent: its policy plays every agent, and the
+CLI prints the team's record over ``--games`` seeded games (:func:`evaluate_team`,
+:func:`play_team`) with mean rounds and steps per game; ``--opponent`` is ignored there.
+
 The table is drawn from the arena's ``MatchResult`` (the checkpoint's view): ``seats`` (agent
 name -> ``Record``), ``record(seat)`` and ``wilson(seat)`` (``None``: overall), and a ``Record``'s
 ``wins``, ``draws``, ``losses``, ``games`` and ``win_rate``.
@@ -16,16 +20,20 @@ name -> ``Record``), ``record(seat)`` and ``wilson(seat)`` (``None``: overall), 
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .checkpoint import CheckpointError, load_checkpoint
-from .envs import env_sizes, make_env
+from .envs import COOPERATIVE, env_mode, env_sizes, make_env
 from .policy_bot import PolicyBot
 
 if TYPE_CHECKING:
+    from pettingzoo import AECEnv
+
     from reborn_env.bots import Bot
     from reborn_env.bots.arena import MatchResult
 
@@ -56,6 +64,137 @@ def evaluate(
     bot = PolicyBot(payload, greedy=greedy, seed=seed)
     rival = make_opponent(opponent, env_name, seed + 1, greedy)
     return play_match(lambda: make_env(env_name, **env_kwargs), bot, rival, games, seed)
+
+
+@dataclass
+class TeamResult:
+    """A team's games of a cooperative env: wins/draws/losses and each game's length.
+
+    A draw is a game that ended without a win or a loss (truncation). ``rounds`` is filled only
+    for envs that report their round (:func:`game_rounds`).
+    """
+
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    rounds: list[int] = field(default_factory=list)
+    steps: list[int] = field(default_factory=list)
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    def wilson(self) -> tuple[float, float]:
+        """95% Wilson score interval of the win rate."""
+        from reborn_env.bots.arena import wilson_interval
+
+        return wilson_interval(self.wins, self.games)
+
+    @property
+    def mean_rounds(self) -> float:
+        return sum(self.rounds) / len(self.rounds) if self.rounds else math.nan
+
+    @property
+    def mean_steps(self) -> float:
+        return sum(self.steps) / len(self.steps) if self.steps else math.nan
+
+    def summary(self) -> str:
+        """``W/D/L (rate% [low, high]), N rounds, M steps`` per game on average."""
+        low, high = self.wilson()
+        return (
+            f"{self.wins}/{self.draws}/{self.losses} ({100 * self.win_rate:.1f}% "
+            f"[{100 * low:.1f}, {100 * high:.1f}]), {self.mean_rounds:.1f} rounds, "
+            f"{self.mean_steps:.0f} steps"
+        )
+
+
+def game_outcome(env: AECEnv, team_return: float) -> int:
+    """+1 win, -1 loss, 0 otherwise, of the game ``env`` just finished.
+
+    Read from the rules engine (``env.unwrapped.game.outcome``) where there is one, since with
+    reward shaping the return's sign need not be the outcome; else the sign of ``team_return``.
+    """
+    outcome = getattr(getattr(env.unwrapped, "game", None), "outcome", None)
+    if isinstance(outcome, str):
+        return {"win": 1, "loss": -1}.get(outcome, 0)
+    return (team_return > 0) - (team_return < 0)
+
+
+def game_rounds(env: AECEnv) -> int | None:
+    """The round the game in ``env`` is in (or ended in), if its engine reports one."""
+    state = getattr(getattr(env.unwrapped, "game", None), "state", None)
+    rounds = getattr(state, "round", None)
+    return rounds if isinstance(rounds, int) else None
+
+
+def play_team(
+    env_fn: Callable[[], AECEnv], make_bot: Callable[[], Bot], games: int, seed: int
+) -> TeamResult:
+    """``games`` seeded games (game ``i`` from ``seed + i``) of a cooperative env in which every
+    agent is played by its own bot from ``make_bot`` (bots may keep per-agent state)."""
+    env = env_fn()
+    bots = {agent: make_bot() for agent in env.possible_agents}
+    result = TeamResult()
+    for i in range(games):
+        env.reset(seed=seed + i)
+        for bot in bots.values():
+            bot.reset()
+        team_return, steps = 0.0, 0
+        for agent in env.agent_iter():
+            obs, reward, termination, truncation, _ = env.last()
+            if agent == env.possible_agents[0]:
+                team_return += reward
+            if termination or truncation:
+                env.step(None)
+                continue
+            env.step(bots[agent].act(obs["observation"], obs["action_mask"]))
+            steps += 1
+        outcome = game_outcome(env, team_return)
+        result.wins += outcome > 0
+        result.losses += outcome < 0
+        result.draws += outcome == 0
+        result.steps.append(steps)
+        rounds = game_rounds(env)
+        if rounds is not None:
+            result.rounds.append(rounds)
+    env.close()
+    return result
+
+
+def evaluate_team(
+    spec: str | dict[str, Any],
+    env_name: str,
+    games: int,
+    seed: int,
+    greedy: bool = False,
+    env_kwargs: dict[str, Any] | None = None,
+) -> TeamResult:
+    """The record of a team that plays every agent of cooperative env ``env_name`` with the bot
+    ``spec`` names ("random", "heuristic", a policy file, or a checkpoint payload already read).
+
+    Agent ``k``'s bot is seeded with ``seed + k``; game ``i`` is played from ``seed + i``, so
+    teams evaluated with the same ``seed`` meet the same deals.
+    """
+    from reborn_env.bots.loading import load_bot
+
+    count = iter(range(1 << 30))
+    if isinstance(spec, dict):
+        payload = spec
+
+        def make_bot() -> Bot:
+            return PolicyBot(payload, greedy=greedy, seed=seed + next(count))
+
+    else:
+
+        def make_bot() -> Bot:
+            return load_bot(spec, env_name, seed=seed + next(count), greedy=greedy)
+
+    kwargs = dict(env_kwargs or {})
+    return play_team(lambda: make_env(env_name, **kwargs), make_bot, games, seed)
 
 
 def make_opponent(spec: str, env_name: str, seed: int, greedy: bool = False) -> Bot:
@@ -106,6 +245,22 @@ def _row(result: MatchResult, seat: str | None) -> str:
     )
 
 
+def format_team_table(rows: Sequence[tuple[str, TeamResult]]) -> str:
+    """One line per team: games, W/D/L, win rate with its 95% Wilson interval, mean length."""
+    header = (
+        f"{'team':<20}{'games':>6}{'wins':>6}{'draws':>7}{'losses':>8}{'win rate':>10}"
+        f"  {'95% interval':<16}{'rounds':>7}{'steps':>8}"
+    )
+    lines = [header]
+    for name, r in rows:
+        low, high = r.wilson()
+        lines.append(
+            f"{name:<20}{r.games:>6}{r.wins:>6}{r.draws:>7}{r.losses:>8}{r.win_rate:>10.3f}"
+            f"  [{low:.3f}, {high:.3f}]  {r.mean_rounds:>7.1f}{r.mean_steps:>8.1f}"
+        )
+    return "\n".join(lines)
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m training.evaluate",
@@ -115,7 +270,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--opponent", default="random", help="random, heuristic or a checkpoint path"
     )
-    parser.add_argument("--games", type=int, default=20, help="games per seat (default 20)")
+    parser.add_argument(
+        "--games", type=int, default=20, help="games per seat, or per team (default 20)"
+    )
     parser.add_argument("--seed", type=int, default=0, help="match and bot seed (default 0)")
     parser.add_argument(
         "--greedy", action="store_true", help="play the most likely action instead of sampling"
@@ -129,17 +286,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error("--games must be at least 1")
+    mode = "greedy" if args.greedy else "sampled"
     try:
+        payload = load_checkpoint(args.checkpoint)
+        if env_mode(payload["env"]["name"]) == COOPERATIVE:
+            return _team_main(args.checkpoint, payload, args.games, args.seed, args.greedy)
         result = evaluate(args.checkpoint, args.opponent, args.games, args.seed, args.greedy)
     except (CheckpointError, OpponentError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    mode = "greedy" if args.greedy else "sampled"
     print(
         f"{args.checkpoint} ({mode}) vs {args.opponent}: {args.games} games per seat, "
         f"seed {args.seed}"
     )
     print(format_table(result))
+    return 0
+
+
+def _team_main(path: str, payload: dict[str, Any], games: int, seed: int, greedy: bool) -> int:
+    """The CLI for a cooperative env's checkpoint: the policy's team over seeded games."""
+    env_name = payload["env"]["name"]
+    env_kwargs = dict(payload["config"].get("env_kwargs", {}))
+    _check_sizes(path, payload, env_sizes(env_name, **env_kwargs))
+    result = evaluate_team(payload, env_name, games, seed, greedy, env_kwargs)
+    mode = "greedy" if greedy else "sampled"
+    print(f"{path} ({mode}) playing every agent of {env_name}: {games} games, seed {seed}")
+    print(format_team_table([(f"policy ({mode})", result)]))
     return 0
 
 

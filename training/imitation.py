@@ -1,10 +1,12 @@
-"""Behaviour cloning from a scripted teacher: a warm start before self-play PPO.
+"""Behaviour cloning from a scripted teacher: a warm start before PPO.
 
 Sparse end-of-game rewards and long action sequences (walk to a terminal, open a magnetic door,
 hack) are rarely found by random exploration in a CPU budget. Imitating the heuristic bot first
-gives PPO a policy that already plays the scenario; self-play then improves on it. The teacher
-plays both seats against itself and the random bot; the network learns its actions (masked
-cross-entropy) and, for the critic, the discounted return that followed each decision.
+gives PPO a policy that already plays the scenario; self-play then improves on it. In a
+competitive game the teacher plays one seat against itself or the random bot; in a cooperative
+one (``team=True``) it plays every agent. The network learns the teacher's actions (masked
+cross-entropy) and, for the critic, the discounted return that followed each decision in the
+deciding agent's own trajectory.
 """
 
 from __future__ import annotations
@@ -30,38 +32,51 @@ def record_games(
     games: int,
     seed: int,
     gamma: float,
+    team: bool = False,
 ) -> Demonstrations:
-    """Play ``games`` games (teacher in each seat in turn, vs itself or random) and record the
-    teacher's decisions with the discounted return from each one to the end of its game."""
+    """Play ``games`` games and record the teacher's decisions, each with the discounted return
+    from it to the end of its game along its agent's own decisions.
+
+    Competitive (``team=False``): the teacher sits in each seat in turn, against itself or the
+    random bot, and only that seat is recorded. Cooperative (``team=True``): the teacher plays and
+    is recorded in every seat.
+    """
     env = make_env()
     obs, masks, actions, returns = [], [], [], []
     for g in range(games):
         env.reset(seed=seed + g)
-        seat = env.possible_agents[g % len(env.possible_agents)]
-        opponent = teacher if g % 4 < 2 else RandomBot(seed + g)
+        if team:
+            recorded = set(env.possible_agents)
+            opponent: Bot = teacher
+        else:
+            recorded = {env.possible_agents[g % len(env.possible_agents)]}
+            opponent = teacher if g % 4 < 2 else RandomBot(seed + g)
         teacher.reset()
         opponent.reset()
-        rewards: list[float] = []
+        rewards: dict[str, list[float]] = {agent: [] for agent in recorded}
+        rows: dict[str, list[int]] = {agent: [] for agent in recorded}
         for agent in env.agent_iter():
             ob, reward, term, trunc, _ = env.last()
-            if agent == seat and rewards:
-                rewards[-1] += reward
+            if agent in recorded and rewards[agent]:
+                rewards[agent][-1] += reward  # what it received since its last decision
             if term or trunc:
                 env.step(None)
                 continue
-            bot = teacher if agent == seat else opponent
+            bot = teacher if agent in recorded else opponent
             action = bot.act(ob["observation"], ob["action_mask"])
-            if agent == seat:
+            if agent in recorded:
+                rows[agent].append(len(actions))
                 obs.append(ob["observation"])
                 masks.append(ob["action_mask"].astype(bool))
                 actions.append(action)
-                rewards.append(0.0)
+                rewards[agent].append(0.0)
             env.step(action)
-        backwards, running = [], 0.0
-        for r in reversed(rewards):
-            running = r + gamma * running
-            backwards.append(running)
-        returns.extend(reversed(backwards))
+        returns.extend([0.0] * (len(actions) - len(returns)))
+        for agent in recorded:
+            running = 0.0
+            for row, r in zip(reversed(rows[agent]), reversed(rewards[agent]), strict=True):
+                running = r + gamma * running
+                returns[row] = running
     return {
         "obs": torch.from_numpy(np.stack(obs)),
         "masks": torch.from_numpy(np.stack(masks)),
@@ -116,12 +131,14 @@ def warm_start(
     vf_coef: float,
     rng: np.random.Generator,
     chunk: int = 200,
+    team: bool = False,
 ) -> None:
-    """Record and clone in chunks of games, so memory stays small; prints progress."""
+    """Record and clone ``chunk`` games at a time, so memory stays bounded; prints progress.
+    ``team``: see :func:`record_games`."""
     start = time.perf_counter()
     for first in range(0, games, chunk):
         count = min(chunk, games - first)
-        data = record_games(make_env, teacher, count, seed + first, gamma)
+        data = record_games(make_env, teacher, count, seed + first, gamma, team)
         stats = clone(model, data, epochs, learning_rate, vf_coef, rng)
         print(
             f"imitation: {first + count}/{games} teacher games, {len(data['actions'])} decisions, "

@@ -1,4 +1,5 @@
-"""The learning curve: evaluation win rate against learner steps, one line per opponent.
+"""The learning curve: evaluation win rate against learner steps, one line per opponent (or, in a
+cooperative run, per team: the policy and the baseline bots).
 
 Drawn with matplotlib's object-oriented API on an Agg canvas (imported when called, never through
 pyplot), so it needs no display, leaves the process's backend alone and keeps no figure alive.
@@ -17,12 +18,18 @@ from .checkpoint import atomic_write
 
 
 def plot_learning_curve(
-    history: Iterable[Mapping[str, Any]], path: str | os.PathLike[str], title: str | None = None
+    history: Iterable[Mapping[str, Any]],
+    path: str | os.PathLike[str],
+    title: str | None = None,
+    legend: str = "opponent",
+    reference: float | None = 0.5,
 ) -> None:
-    """Write a PNG of ``win_rate`` vs ``step`` per ``opponent`` from evaluation records.
+    """Write a PNG of ``win_rate`` vs ``step`` per line from evaluation records.
 
-    Records with ``low`` and ``high`` (a 95% interval) get a shaded band. An empty history
-    gives an empty chart saying so.
+    A record's line is its ``series`` (cooperative runs) or else its ``opponent``; ``legend``
+    titles the legend; ``reference`` draws a dotted level (an even match), None for none.
+    Records with ``low`` and ``high`` (a 95% interval) get a shaded band. An empty history gives
+    an empty chart saying so.
     """
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
@@ -38,8 +45,9 @@ def plot_learning_curve(
             low, high = [r["low"] for r in records], [r["high"] for r in records]
             ax.fill_between(steps, low, high, color=line.get_color(), alpha=0.2, linewidth=0)
     if curves:
-        ax.axhline(0.5, color="grey", linewidth=0.8, linestyle=":")
-        ax.legend(title="opponent", loc="best")
+        if reference is not None:
+            ax.axhline(reference, color="grey", linewidth=0.8, linestyle=":")
+        ax.legend(title=legend, loc="best")
     else:
         ax.text(0.5, 0.5, "no evaluations yet", ha="center", va="center", transform=ax.transAxes)
     ax.set(xlabel="learner steps", ylabel="win rate", ylim=(-0.02, 1.02), title=title)
@@ -50,8 +58,8 @@ def plot_learning_curve(
 
 
 def _curves(history: Iterable[Mapping[str, Any]]) -> dict[str, list[Mapping[str, Any]]]:
-    """Records grouped by opponent (in order of first appearance), each group sorted by step."""
+    """Records grouped by line (in order of first appearance), each group sorted by step."""
     groups: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
     for record in history:
-        groups[str(record["opponent"])].append(record)
+        groups[str(record.get("series", record.get("opponent")))].append(record)
     return {name: sorted(records, key=lambda r: r["step"]) for name, records in groups.items()}

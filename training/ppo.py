@@ -1,13 +1,18 @@
-"""Self-play PPO for any PettingZoo AEC environment with action masks (after CleanRL's ppo.py).
+"""PPO for any PettingZoo AEC environment with action masks (after CleanRL's ppo.py): self-play
+for competitive games, one shared policy for cooperative ones.
 
 Run: ``python -m training.ppo --config configs/quickstart.yaml [--resume]``.
 
 Read top to bottom: seeding, environments, network, then the loop of rollout -> GAE -> PPO update
 -> snapshot / evaluation / checkpoint. Every environment is stepped in lockstep and all decisions
-of one policy are batched into one forward pass. In each episode the learner takes one seat at
-random; the other seat is played by the current policy or a past snapshot from the pool. Only the
-learner's decisions are trained on: what the opponent does between two of them is part of the
-environment, and rewards that arrive meanwhile belong to the learner's last decision.
+of one policy are batched into one forward pass. Who the learner plays is the run's *seating*
+(``training/seating.py``): in a competitive game it takes one seat at random and the other seat is
+played by the current policy, a past snapshot from the pool or a scripted bot; in a cooperative
+game it plays every agent. Only the learner's decisions are trained on, and each learner agent's
+decisions form their own trajectory (a GAE stream): what happens between two of its decisions (the
+opponent's or its partner's moves) is part of the environment, and the rewards that agent receives
+meanwhile belong to its last decision; the team reward at the end of a cooperative game reaches
+every agent's last decision.
 """
 
 from __future__ import annotations
@@ -26,8 +31,40 @@ from torch import nn
 
 from .checkpoint import load_checkpoint, save_checkpoint
 from .config import TrainConfig, load_config
-from .envs import env_version, make_env
+from .envs import COOPERATIVE, env_version, make_env
 from .model import MaskedActorCritic, build_model
+from .seating import Seating, seating_for
+
+
+def compute_stream_gae(
+    rewards: torch.Tensor,
+    values: torch.Tensor,
+    dones: torch.Tensor,
+    links: torch.Tensor,
+    bootstrap: torch.Tensor,
+    gamma: float,
+    gae_lambda: float,
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """Generalised advantage estimation over [T, N] tensors whose rows form streams; (advantages,
+    returns).
+
+    Column ``n`` holds the decisions made in env ``n`` in time order, possibly of several agents;
+    ``links[t, n]`` is the row of the same agent's next decision in that column, or -1 if it is not
+    in this rollout; then ``bootstrap[t, n]`` stands for that decision's value (the value at the
+    decision the agent will take next, or 0). ``dones[t, n]`` is 1 when the episode ended after
+    decision ``t``: nothing of what follows flows back.
+    """
+    steps = rewards.shape[0]
+    advantages = torch.zeros_like(rewards)
+    for t in reversed(range(steps)):
+        linked = links[t] >= 0
+        row = links[t].clamp(min=0).unsqueeze(0)
+        following_value = torch.where(linked, values.gather(0, row)[0], bootstrap[t])
+        following_adv = torch.where(linked, advantages.gather(0, row)[0], 0.0)
+        nonterminal = 1.0 - dones[t]
+        delta = rewards[t] + gamma * following_value * nonterminal - values[t]
+        advantages[t] = delta + gamma * gae_lambda * nonterminal * following_adv
+    return advantages, advantages + values
 
 
 def compute_gae(
@@ -38,33 +75,41 @@ def compute_gae(
     gamma: float,
     gae_lambda: float,
 ) -> tuple[torch.Tensor, torch.Tensor]:
-    """Generalised advantage estimation over [T, N] tensors; (advantages, returns).
-
-    ``dones[t]`` is 1 when the episode ended right after decision ``t``: then nothing of the next
-    decision (or of ``next_value``, the value at the decision each env is parked at) flows back.
-    """
+    """GAE when each column is one stream: decision ``t`` is followed by ``t + 1``, the last one by
+    the decision each env is parked at, whose value is ``next_value``."""
     steps = rewards.shape[0]
-    advantages = torch.zeros_like(rewards)
-    last = torch.zeros_like(next_value)
-    for t in reversed(range(steps)):
-        following = next_value if t == steps - 1 else values[t + 1]
-        nonterminal = 1.0 - dones[t]
-        delta = rewards[t] + gamma * following * nonterminal - values[t]
-        last = delta + gamma * gae_lambda * nonterminal * last
-        advantages[t] = last
-    return advantages, advantages + values
+    links = torch.arange(1, steps + 1).unsqueeze(1).expand_as(rewards).clone()
+    links[-1] = -1
+    bootstrap = torch.zeros_like(rewards)
+    bootstrap[-1] = next_value
+    return compute_stream_gae(rewards, values, dones, links, bootstrap, gamma, gae_lambda)
+
+
+def stream_links(agents: np.ndarray) -> torch.Tensor:
+    """``links`` for :func:`compute_stream_gae` from the [T, N] agent index of every row: each row
+    points at the next row of the same agent in its column (-1: none in this rollout).
+
+    Rows of different episodes may be linked; the ``dones`` of the earlier one cut the link.
+    """
+    links = np.full(agents.shape, -1, dtype=np.int64)
+    for n in range(agents.shape[1]):
+        following: dict[int, int] = {}
+        for t in range(agents.shape[0] - 1, -1, -1):
+            agent = int(agents[t, n])
+            links[t, n] = following.get(agent, -1)
+            following[agent] = t
+    return torch.from_numpy(links)
 
 
 @dataclass
 class Seat:
-    """One environment's episode: which agent the learner plays and who sits opposite."""
+    """One environment's episode: which agents the learner plays and who plays the others."""
 
-    agent: str = ""
-    opponent: str = "self"  # "self" (current policy), "pool<k>" (a snapshot) or "bot:<name>"
+    learners: tuple[str, ...] = ()  # the agents whose decisions are trained on
+    opponent: str = ""  # "self" (current policy), "pool<k>" (a snapshot), "bot:<name>"; "": none
     episode: int = 0
-    acted: bool = False  # the learner has decided at least once this episode
-    last_t: int = -1  # row of the learner's last decision in this rollout
-    episode_return: float = 0.0
+    last_row: dict[str, int] = field(default_factory=dict)  # agent -> row of its last decision
+    episode_return: float = 0.0  # mean over the learner agents
 
 
 @dataclass
@@ -95,9 +140,10 @@ class Trainer:
     envs: list[Any]
     seats: list[Seat]
     np_rng: np.random.Generator
+    seating: Seating
     pool: list[dict[str, torch.Tensor]] = field(default_factory=list)
     global_step: int = 0  # learner decisions
-    env_steps: int = 0  # decisions of both seats
+    env_steps: int = 0  # decisions of every agent
     update: int = 0
     history: list[dict[str, Any]] = field(default_factory=list)
     wall_time: float = 0.0
@@ -109,16 +155,15 @@ class Trainer:
     # --- episodes and opponents -----------------------------------------------------------------
 
     def start_episode(self, i: int) -> None:
-        """Reset env ``i`` with a fresh seed, a random learner seat and a sampled opponent."""
+        """Reset env ``i`` with a fresh seed and seat the learner (and an opponent, if any)."""
         env, seat = self.envs[i], self.seats[i]
         seed = self.cfg.seed * 1_000_003 + i * 100_003 + seat.episode
         env.reset(seed=seed)
         seat.episode += 1
-        seat.agent = env.possible_agents[int(self.np_rng.integers(len(env.possible_agents)))]
-        seat.opponent = self.draw_opponent()
+        seat.learners, seat.opponent = self.seating.seat(self, env)
         if seat.opponent.startswith("bot:"):
             self.bot(i, seat.opponent).reset()
-        seat.acted, seat.last_t, seat.episode_return = False, -1, 0.0
+        seat.last_row, seat.episode_return = {}, 0.0
 
     def draw_opponent(self) -> str:
         """A scripted bot with ``bot_opponent_prob``, else the current policy or a snapshot."""
@@ -169,15 +214,20 @@ class Trainer:
             self.start_episode(i)
 
     def after_step(self, i: int, buffers: dict[str, torch.Tensor]) -> None:
-        """Credit the learner with this step's reward; close its episode if the game ended."""
+        """Credit each learner agent's last decision with the reward this step gave that agent
+        (``env.rewards`` holds every agent's reward of the last step, whoever moved); close the
+        episode if the game ended."""
         env, seat = self.envs[i], self.seats[i]
-        reward = env.rewards.get(seat.agent, 0.0)
-        seat.episode_return += reward
-        if seat.acted and seat.last_t >= 0:
-            buffers["rewards"][seat.last_t, i] += reward
-        if env.terminations.get(seat.agent) or env.truncations.get(seat.agent):
-            if seat.last_t >= 0:
-                buffers["dones"][seat.last_t, i] = 1.0
+        ended = False
+        for agent in seat.learners:
+            reward = env.rewards.get(agent, 0.0)
+            seat.episode_return += reward / len(seat.learners)
+            if agent in seat.last_row:
+                buffers["rewards"][seat.last_row[agent], i] += reward
+            ended = ended or bool(env.terminations.get(agent) or env.truncations.get(agent))
+        if ended:
+            for row in seat.last_row.values():
+                buffers["dones"][row, i] = 1.0
             self.settle(i)
 
     def act(self, model: nn.Module, idxs: list[int], agents: list[str]):
@@ -194,7 +244,12 @@ class Trainer:
         return obs, mask, action, logprob, value
 
     def collect(self) -> tuple[dict[str, torch.Tensor], torch.Tensor]:
-        """Run every env until it holds ``num_steps`` learner decisions and waits at its next."""
+        """Run every env until it holds ``num_steps`` learner decisions and waits at its next.
+
+        Returns the buffers and the ``bootstrap`` values of :func:`compute_stream_gae`: for each
+        learner agent's last decision of an unfinished episode, the value of that agent's view of
+        the position its env is parked at.
+        """
         cfg, n = self.cfg, len(self.envs)
         steps, obs_size, n_actions = cfg.num_steps, self.model.obs_size, self.model.n_actions
         buffers = {
@@ -205,15 +260,15 @@ class Trainer:
             "values": torch.zeros(steps, n),
             "rewards": torch.zeros(steps, n),
             "dones": torch.zeros(steps, n),
+            "agents": torch.zeros(steps, n, dtype=torch.long),  # index in possible_agents
         }
         count = [0] * n
         for seat in self.seats:
-            seat.last_t = -1
+            seat.last_row = {}
         while True:
             learners, opponents = [], {}
             for i, env in enumerate(self.envs):
-                agent = env.agent_selection
-                if agent == self.seats[i].agent:
+                if env.agent_selection in self.seats[i].learners:
                     if count[i] < steps:
                         learners.append(i)
                 else:
@@ -221,16 +276,16 @@ class Trainer:
             if not learners and not opponents:
                 break
             if learners:
-                agents = [self.seats[i].agent for i in learners]
+                agents = [self.envs[i].agent_selection for i in learners]
                 obs, mask, action, logprob, value = self.act(self.model, learners, agents)
                 for k, i in enumerate(learners):
                     t = count[i]
                     buffers["obs"][t, i], buffers["masks"][t, i] = obs[k], mask[k]
                     buffers["actions"][t, i], buffers["logprobs"][t, i] = action[k], logprob[k]
                     buffers["values"][t, i] = value[k]
+                    buffers["agents"][t, i] = self.envs[i].possible_agents.index(agents[k])
                     count[i] += 1
-                    seat = self.seats[i]
-                    seat.acted, seat.last_t = True, t
+                    self.seats[i].last_row[agents[k]] = t
                     self.step_env(i, int(action[k]), buffers)
                 self.global_step += len(learners)
             for key, idxs in opponents.items():
@@ -242,9 +297,33 @@ class Trainer:
                 action = self.act(self.opponent_model(key), idxs, agents)[2]
                 for k, i in enumerate(idxs):
                     self.step_env(i, int(action[k]), buffers)
-        parked = [self.seats[i].agent for i in range(n)]
-        next_value = self.act(self.model, list(range(n)), parked)[4]
-        return buffers, next_value
+        return buffers, self.bootstrap_values(buffers["values"])
+
+    def bootstrap_values(self, like: torch.Tensor) -> torch.Tensor:
+        """[T, N]: at each learner agent's open last row, the value of its parked view; else 0.
+
+        The agent need not be the one to move (a cooperative partner): its observation is still
+        its view of the position, and only the value head is read (the mask does not enter it).
+        """
+        bootstrap = torch.zeros_like(like)
+        open_rows = [
+            (i, agent, row)
+            for i, seat in enumerate(self.seats)
+            for agent, row in seat.last_row.items()
+        ]
+        if not open_rows:
+            return bootstrap
+        start = time.perf_counter()
+        obs = np.stack([self.envs[i].observe(agent)["observation"] for i, agent, _ in open_rows])
+        mask = torch.ones(len(open_rows), self.model.n_actions, dtype=torch.bool)
+        middle = time.perf_counter()
+        with torch.no_grad():
+            _, value = self.model(torch.from_numpy(obs), mask)
+        for (i, _, row), v in zip(open_rows, value, strict=True):
+            bootstrap[row, i] = v
+        self.timers.simulation += middle - start
+        self.timers.inference += time.perf_counter() - middle
+        return bootstrap
 
     def bot_action(self, i: int, key: str) -> int:
         """A scripted opponent's move in env ``i`` (timed as inference)."""
@@ -265,18 +344,19 @@ class Trainer:
 
     # --- learning -------------------------------------------------------------------------------
 
-    def learn(self, buffers: dict[str, torch.Tensor], next_value: torch.Tensor) -> dict[str, float]:
+    def learn(self, buffers: dict[str, torch.Tensor], bootstrap: torch.Tensor) -> dict[str, float]:
         """PPO: clipped objective, value clipping, advantage normalisation, entropy bonus."""
         cfg = self.cfg
         start = time.perf_counter()
         if cfg.anneal_lr:
             frac = 1.0 - self.update / cfg.num_updates
             self.optimizer.param_groups[0]["lr"] = frac * cfg.learning_rate
-        advantages, returns = compute_gae(
+        advantages, returns = compute_stream_gae(
             buffers["rewards"],
             buffers["values"],
             buffers["dones"],
-            next_value,
+            stream_links(buffers["agents"].numpy()),
+            bootstrap,
             cfg.gamma,
             cfg.gae_lambda,
         )
@@ -373,12 +453,21 @@ class Trainer:
 
     @staticmethod
     def parked_env(env: Any, seat: Seat) -> dict[str, Any]:
-        """An env waiting at the learner's decision: its position (if it has positions) and seat."""
-        saved: dict[str, Any] = {"agent": seat.agent, "opponent": seat.opponent}
+        """An env waiting at a learner decision: its position (if it has positions) and seat."""
+        saved: dict[str, Any] = {"learners": list(seat.learners), "opponent": seat.opponent}
         saved["episode"] = seat.episode
         if hasattr(env.unwrapped, "get_state"):
             saved["position"] = env.unwrapped.get_state()
         return saved
+
+    @staticmethod
+    def unpark_env(env: Any, seat: Seat, saved: dict[str, Any]) -> None:
+        """Put ``env`` and ``seat`` back as :meth:`parked_env` saved them."""
+        env.reset(options={"position": saved["position"]})
+        # Checkpoints written before cooperative training name the learner's one agent.
+        seat.learners = tuple(saved["learners"]) if "learners" in saved else (saved["agent"],)
+        seat.opponent, seat.episode = saved["opponent"], saved["episode"]
+        seat.last_row, seat.episode_return = {}, 0.0
 
     def restore(self, data: dict[str, Any]) -> None:
         """Continue a run exactly where its checkpoint left it (``--resume``)."""
@@ -393,48 +482,23 @@ class Trainer:
         self.np_rng.bit_generator.state = data["rng"]["numpy"]
         random.setstate(data["rng"]["python"])
         for env, seat, saved in zip(self.envs, self.seats, data["envs"], strict=True):
-            env.reset(options={"position": saved["position"]})
-            seat.agent, seat.opponent, seat.episode = (
-                saved["agent"],
-                saved["opponent"],
-                saved["episode"],
-            )
-            seat.acted, seat.last_t, seat.episode_return = False, -1, 0.0
+            self.unpark_env(env, seat, saved)
 
 
 # --- evaluation, logging, the main loop ---------------------------------------------------------
 
 
 def evaluate_policy(trainer: Trainer) -> list[dict[str, Any]]:
-    """Play the current policy against each evaluation opponent; one history record each."""
-    from reborn_env.bots import play_match
-
-    from .evaluate import make_opponent
-    from .policy_bot import PolicyBot
-
-    cfg = trainer.cfg
-    records = []
+    """Evaluate the current policy as the run's seating does; one history record per line."""
     start = time.perf_counter()
-    payload = trainer.payload(full=False)
-    for name in cfg.eval_opponents:
-        bot = PolicyBot(payload, seed=cfg.seed)
-        opponent = make_opponent(name, cfg.env, seed=cfg.seed)
-        result = play_match(
-            lambda: make_env(cfg.env, **cfg.env_kwargs), bot, opponent, cfg.eval_games, cfg.seed
-        )
-        low, high = result.wilson()
-        record = {"step": trainer.global_step, "update": trainer.update, "opponent": name}
-        record.update(win_rate=result.overall.win_rate, low=low, high=high)
-        for seat, seat_record in result.seats.items():
-            record[f"win_rate_{seat}"] = seat_record.win_rate
-        record["score"] = result.score_line()
-        records.append(record)
+    records = trainer.seating.evaluate(trainer)
     trainer.timers.evaluation += time.perf_counter() - start
     return records
 
 
 def imitate_teacher(trainer: Trainer) -> None:
-    """Optional warm start: clone the heuristic bot before self-play (training/imitation.py)."""
+    """Optional warm start: clone the heuristic bot before PPO (training/imitation.py); in a
+    cooperative run the teacher plays, and is imitated in, every seat."""
     from .evaluate import make_opponent
     from .imitation import warm_start
 
@@ -450,8 +514,10 @@ def imitate_teacher(trainer: Trainer) -> None:
         learning_rate=cfg.learning_rate * 4,
         vf_coef=cfg.vf_coef,
         rng=trainer.np_rng,
+        chunk=cfg.imitation_chunk,
+        team=trainer.seating.mode == COOPERATIVE,
     )
-    if cfg.snapshot_every:
+    if trainer.seating.uses_pool:
         trainer.add_snapshot()  # the imitated policy is the pool's first opponent
 
 
@@ -468,7 +534,8 @@ def build_trainer(cfg: TrainConfig) -> Trainer:
     n_actions = int(probe.action_space(agent).n)
     model = build_model(obs_size, n_actions, cfg.hidden_sizes)
     optimizer = torch.optim.Adam(model.parameters(), lr=cfg.learning_rate, eps=1e-5)
-    trainer = Trainer(cfg, model, optimizer, envs, [Seat() for _ in envs], np_rng)
+    seats = [Seat() for _ in envs]
+    trainer = Trainer(cfg, model, optimizer, envs, seats, np_rng, seating_for(cfg))
     for i in range(len(envs)):
         trainer.start_episode(i)
     return trainer
@@ -506,8 +573,8 @@ def train(
         cfg.num_updates if stop_after is None else min(cfg.num_updates, trainer.update + stop_after)
     )
     while trainer.update < last:
-        buffers, next_value = trainer.collect()
-        stats = trainer.learn(buffers, next_value)
+        buffers, bootstrap = trainer.collect()
+        stats = trainer.learn(buffers, bootstrap)
         trainer.wall_time = time.perf_counter() - begun
         sps = trainer.global_step / max(trainer.wall_time, 1e-9)
         env_sps = trainer.env_steps / max(trainer.wall_time, 1e-9)
@@ -518,7 +585,7 @@ def train(
         recent = trainer.finished_returns[-200:]
         if recent:
             writer.add_scalar("charts/selfplay_return", float(np.mean(recent)), trainer.global_step)
-        if trainer.update % cfg.snapshot_every == 0:
+        if trainer.seating.uses_pool and trainer.update % cfg.snapshot_every == 0:
             trainer.add_snapshot()
         line = (
             f"update {trainer.update}/{cfg.num_updates}  step {trainer.global_step}  "
@@ -531,11 +598,13 @@ def train(
             records = evaluate_policy(trainer)
             trainer.history += records
             for r in records:
-                writer.add_scalar(
-                    f"eval/win_rate_vs_{Path(r['opponent']).stem}", r["win_rate"], r["step"]
-                )
-                line += f"\n    vs {r['opponent']}: {r['score']}"
-            plot_learning_curve(trainer.history, out / "learning_curve.png")
+                tag, text = trainer.seating.describe(r)
+                writer.add_scalar(tag, r["win_rate"], r["step"])
+                line += f"\n    {text}"
+            seating = trainer.seating
+            plot_learning_curve(
+                trainer.history, out / "learning_curve.png", None, seating.legend, seating.reference
+            )
         print(line, flush=True)
         if trainer.update % cfg.checkpoint_every == 0 or trainer.update == cfg.num_updates:
             save_checkpoint(latest, trainer.payload())
@@ -555,7 +624,9 @@ def train(
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description="Self-play PPO with action masks")
+    parser = argparse.ArgumentParser(
+        description="PPO with action masks: self-play, or one policy for a cooperative team"
+    )
     parser.add_argument("--config", required=True, help="YAML file in configs/")
     parser.add_argument(
         "--resume", action="store_true", help="continue from <checkpoint_dir>/latest.pt"

@@ -1,0 +1,142 @@
+"""Who plays which agent while PPO trains: the one thing competitive and cooperative runs differ in.
+
+Everything else in ``training/ppo.py`` (lockstep rollouts, one GAE stream per agent, the PPO
+update, checkpoints and resume) is the same for every env. A *seating* decides
+
+- at the start of each episode, which agents the learner plays (their decisions are recorded and
+  trained on, each agent's decisions forming its own trajectory) and who plays the others;
+- how the policy is evaluated, and what each evaluation record says in the log;
+- whether the opponent pool is kept and whose decisions the imitation warm start records.
+
+:class:`Competitive` (self-play; Earth Reborn): the learner takes one seat at random and the other
+is played by the current policy, a snapshot from the pool or a scripted bot; it is evaluated in
+matches against ``eval_opponents`` in both seats.
+
+:class:`Cooperative` (haven, one shared team reward): one policy plays every agent, so every
+decision of the game is a learner decision; there is no opponent and no pool. It is evaluated by
+the team's win rate over seeded games, playing greedily and sampling, logged next to the win rates
+of teams of ``eval_opponents`` bots (e.g. random play and the scripted bot) on the same seeds.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .envs import COMPETITIVE, COOPERATIVE, make_env
+
+if TYPE_CHECKING:
+    from pettingzoo import AECEnv
+
+    from .config import TrainConfig
+    from .evaluate import TeamResult
+    from .ppo import Trainer
+
+
+class Competitive:
+    """Self-play: the learner in one random seat; the other seat is an opponent."""
+
+    mode = COMPETITIVE
+    uses_pool = True  # past policies are opponents
+    legend = "opponent"  # learning curve: one line per opponent, dotted at an even match
+    reference: float | None = 0.5
+
+    def seat(self, trainer: Trainer, env: AECEnv) -> tuple[tuple[str, ...], str]:
+        """(the learner's one agent, drawn uniformly; the opponent, ``Trainer.draw_opponent``)."""
+        agents = env.possible_agents
+        agent = agents[int(trainer.np_rng.integers(len(agents)))]
+        return (agent,), trainer.draw_opponent()
+
+    def evaluate(self, trainer: Trainer) -> list[dict[str, Any]]:
+        """Play the current policy against each evaluation opponent; one history record each."""
+        from reborn_env.bots import play_match
+
+        from .evaluate import make_opponent
+        from .policy_bot import PolicyBot
+
+        cfg = trainer.cfg
+        records = []
+        payload = trainer.payload(full=False)
+        for name in cfg.eval_opponents:
+            bot = PolicyBot(payload, seed=cfg.seed)
+            opponent = make_opponent(name, cfg.env, seed=cfg.seed)
+            result = play_match(
+                lambda: make_env(cfg.env, **cfg.env_kwargs), bot, opponent, cfg.eval_games, cfg.seed
+            )
+            low, high = result.wilson()
+            record = {"step": trainer.global_step, "update": trainer.update, "opponent": name}
+            record.update(win_rate=result.overall.win_rate, low=low, high=high)
+            for seat, seat_record in result.seats.items():
+                record[f"win_rate_{seat}"] = seat_record.win_rate
+            record["score"] = result.score_line()
+            records.append(record)
+        return records
+
+    def describe(self, record: dict[str, Any]) -> tuple[str, str]:
+        """(TensorBoard tag, log line) of an evaluation record."""
+        tag = f"eval/win_rate_vs_{Path(record['opponent']).stem}"
+        return tag, f"vs {record['opponent']}: {record['score']}"
+
+
+class Cooperative:
+    """One policy plays every agent and learns from the shared team reward."""
+
+    mode = COOPERATIVE
+    uses_pool = False
+    legend = "team"  # learning curve: the policy and each baseline team; no even match
+    reference: float | None = None
+
+    def __init__(self) -> None:
+        self._baselines: dict[str, TeamResult] = {}  # bots do not learn: evaluated once
+
+    def seat(self, trainer: Trainer, env: AECEnv) -> tuple[tuple[str, ...], str]:
+        """(every agent, no opponent)."""
+        return tuple(env.possible_agents), ""
+
+    def evaluate(self, trainer: Trainer) -> list[dict[str, Any]]:
+        """The policy's team (greedy, then sampled) and each baseline team, ``eval_games`` games
+        each on the same seeds; one history record per team."""
+        from .evaluate import evaluate_team
+
+        cfg = trainer.cfg
+        payload = trainer.payload(full=False)
+        play = (cfg.env, cfg.eval_games, cfg.seed)
+        records = []
+        for greedy in (True, False):
+            result = evaluate_team(payload, *play, greedy=greedy, env_kwargs=cfg.env_kwargs)
+            name = f"policy ({'greedy' if greedy else 'sampled'})"
+            records.append(self._record(trainer, name, result))
+        for spec in cfg.eval_opponents:
+            if spec not in self._baselines:
+                self._baselines[spec] = evaluate_team(spec, *play, env_kwargs=cfg.env_kwargs)
+            records.append(self._record(trainer, Path(spec).stem, self._baselines[spec]))
+        return records
+
+    @staticmethod
+    def _record(trainer: Trainer, series: str, result: TeamResult) -> dict[str, Any]:
+        low, high = result.wilson()
+        return {
+            "step": trainer.global_step,
+            "update": trainer.update,
+            "series": series,
+            "win_rate": result.win_rate,
+            "low": low,
+            "high": high,
+            "mean_rounds": result.mean_rounds,
+            "mean_steps": result.mean_steps,
+            "score": result.summary(),
+        }
+
+    def describe(self, record: dict[str, Any]) -> tuple[str, str]:
+        """(TensorBoard tag, log line) of an evaluation record."""
+        slug = re.sub(r"[^a-z0-9]+", "_", record["series"].lower()).strip("_")
+        return f"eval/win_rate_{slug}", f"{record['series']}: {record['score']}"
+
+
+Seating = Competitive | Cooperative
+
+
+def seating_for(cfg: TrainConfig) -> Seating:
+    """The seating of the run ``cfg`` describes (``cfg.resolved_mode``)."""
+    return Cooperative() if cfg.resolved_mode == COOPERATIVE else Competitive()
