@@ -13,8 +13,16 @@ import numpy as np
 
 from .arena import MatchResult, play_match
 from .earth_reborn_heuristic import EarthRebornHeuristicBot
+from .haven_scripted import HavenScriptedBot
 
-__all__ = ["Bot", "EarthRebornHeuristicBot", "MatchResult", "RandomBot", "play_match"]
+__all__ = [
+    "Bot",
+    "EarthRebornHeuristicBot",
+    "HavenScriptedBot",
+    "MatchResult",
+    "RandomBot",
+    "play_match",
+]
 
 
 @runtime_checkable

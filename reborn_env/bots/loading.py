@@ -4,7 +4,8 @@ Why: whatever picks the players (an arena script, a GUI's seat menu, a tournamen
 not need to know how each kind of bot is built. :func:`load_bot` takes:
 
 - ``"random"``: :class:`~reborn_env.bots.RandomBot`;
-- ``"heuristic"``: the env's scripted bot (:data:`HEURISTIC_BOTS`);
+- ``"heuristic"``: the env's scripted bot (:data:`HEURISTIC_BOTS`: Earth Reborn's heuristic bot,
+  haven's :class:`~reborn_env.bots.HavenScriptedBot`);
 - ``*.onnx``: :class:`~reborn_env.bots.exported.OnnxBot` (needs onnxruntime, not torch);
 - ``*.ts``, ``*.torchscript``, ``*.jit``: :class:`~reborn_env.bots.exported.TorchScriptBot`;
 - ``*.pt``: a training checkpoint, played by ``training.policy_bot.PolicyBot`` (imported only
@@ -22,11 +23,12 @@ import zipfile
 from collections.abc import Callable
 from pathlib import Path
 
-from . import Bot, EarthRebornHeuristicBot, RandomBot
+from . import Bot, EarthRebornHeuristicBot, HavenScriptedBot, RandomBot
 from .exported import OnnxBot, TorchScriptBot
 
 HEURISTIC_BOTS: dict[str, Callable[[int | None], Bot]] = {
     "earth_reborn_v0": lambda seed: EarthRebornHeuristicBot(seed=seed),
+    "haven_v0": lambda seed: HavenScriptedBot(seed=seed),
 }
 """Env name -> its scripted bot, built from a seed."""
 
