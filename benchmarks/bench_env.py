@@ -1,9 +1,11 @@
-"""Decisions per second of random legal play: our engine, raw_env and env() vs connect_four_v3.
+"""Decisions per second of random legal play: our engines, raw_env and env() vs connect_four_v3.
 
 Run: ``python benchmarks/bench_env.py`` (needs ``pip install -e .[bench]`` for pygame, which
-PettingZoo's classic games import). Every environment is driven by the same AEC loop (``last()``,
-a uniformly random legal action from the mask, ``step``), in this one process, one after the other,
-and the table quotes each rate as a ratio to connect_four_v3 ``env()`` measured in the same run.
+PettingZoo's classic games import). Every environment (earth_reborn_v0, haven_v0,
+connect_four_v3) is driven by the same AEC loop (``last()``, a uniformly random legal action from
+the mask, ``step``), in this one process, one after the other, and the table quotes each rate as a
+ratio to connect_four_v3 ``env()`` measured in the same run. The engine rows drive each rules
+engine alone (legal actions, apply), without observations.
 """
 
 from __future__ import annotations
@@ -26,6 +28,21 @@ def engine_rate(seconds: float) -> tuple[int, float]:
         state, rng = new_game(seed=seed), random.Random(seed)
         while state.winner is None:
             apply_action(state, rng.choice(legal_actions(state)))
+            steps += 1
+        seed += 1
+    return steps, time.perf_counter() - start
+
+
+def haven_engine_rate(seconds: float) -> tuple[int, float]:
+    """The haven rules engine alone: legal_actions + apply, no observation (auto_forced on, so
+    only the agents' decisions are counted, as in the env)."""
+    from reborn_env.haven.engine import new_game
+
+    steps, seed, start = 0, 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        game, rng = new_game(seed=seed), random.Random(seed)
+        while game.outcome == "running":
+            game.apply(rng.choice(game.legal_actions()))
             steps += 1
         seed += 1
     return steps, time.perf_counter() - start
@@ -56,12 +73,15 @@ def main() -> None:
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     from pettingzoo.classic import connect_four_v3
 
-    from reborn_env import earth_reborn_v0
+    from reborn_env import earth_reborn_v0, haven_v0
 
     rows = [
         ("earth_reborn engine (no observation)", lambda: engine_rate(args.seconds)),
         ("earth_reborn_v0 raw_env()", lambda: aec_rate(earth_reborn_v0.raw_env, args.seconds)),
         ("earth_reborn_v0 env()", lambda: aec_rate(earth_reborn_v0.env, args.seconds)),
+        ("haven engine (no observation)", lambda: haven_engine_rate(args.seconds)),
+        ("haven_v0 raw_env()", lambda: aec_rate(haven_v0.raw_env, args.seconds)),
+        ("haven_v0 env()", lambda: aec_rate(haven_v0.env, args.seconds)),
         ("connect_four_v3 raw_env()", lambda: aec_rate(connect_four_v3.raw_env, args.seconds)),
         ("connect_four_v3 env()", lambda: aec_rate(connect_four_v3.env, args.seconds)),
     ]
