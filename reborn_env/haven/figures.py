@@ -33,6 +33,7 @@ class Board:
         self.neighbours = tuple(neighbours(c) for c in range(len(cells)))
         self.range = RangeTable(self.walls)
         self.sight = SightTable(self.walls)
+        self._reaching: dict[tuple[int, int], tuple[int, ...]] = {}
 
     def distance(self, a: int, b: int) -> int:
         """HV-MAP-5: range distance; a cell cut off by walls is out of every range."""
@@ -42,6 +43,18 @@ class Board:
     def in_range_and_sight(self, a: int, b: int, reach: int) -> bool:
         """HV-MAP-8: ``b`` is within ``reach`` of ``a`` and ``a`` sees it."""
         return self.distance(a, b) <= reach and self.sight(a, b)
+
+    def cells_reaching(self, target: int, reach: int) -> tuple[int, ...]:
+        """Every cell within ``reach`` of ``target`` that sees it (HV-AI-3's candidates), cached:
+        monster AI asks this for every enemy of every monster turn."""
+        key = (target, reach)
+        cells = self._reaching.get(key)
+        if cells is None:
+            cells = tuple(
+                c for c in range(len(self.floor)) if self.in_range_and_sight(c, target, reach)
+            )
+            self._reaching[key] = cells
+        return cells
 
 
 _BOARDS: dict[int, tuple[Scenario, Board]] = {}

@@ -58,12 +58,8 @@ class PathGraph:
 
 def attack_hexes(graph: PathGraph, target: Figure, reach: int) -> list[int]:
     """HV-AI-3: endable cells within ``reach`` of the target that see it."""
-    board = graph.board
-    return [
-        c
-        for c, ok in enumerate(graph.endable)
-        if ok and board.in_range_and_sight(c, target.cell, reach)
-    ]
+    endable = graph.endable
+    return [c for c in graph.board.cells_reaching(target.cell, reach) if endable[c]]
 
 
 def candidates(game: HavenGame, mover: Figure) -> list[Figure]:

@@ -11,6 +11,7 @@ secret selection. Counts and HP are scaled by fixed maxima and clipped, so every
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -299,12 +300,8 @@ class Observer:
         n = len(self.mod_names)
         total = float(max(len(self.scn.monster_modifier_deck), 1))
         for offset, pile in ((0, deck.draw), (n, deck.discard)):
-            counts: dict[int, int] = {}
-            for card in pile:
-                k = self.mod_index[card]
-                counts[k] = counts.get(k, 0) + 1
-            for k, count in counts.items():
-                ix.append(i + offset + k)
+            for card, count in Counter(pile).items():
+                ix.append(i + offset + self.mod_index[card])
                 vx.append(min(count / total, 1.0))
         ix.append(i + 2 * n)
         vx.append(float(deck.shuffle_due))
