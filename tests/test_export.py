@@ -362,3 +362,27 @@ def test_cli_exports(checkpoint: Path, tmp_path: Path, capsys: pytest.CaptureFix
     )
     assert "earth_reborn_v0 v0, obs_size 954, n_actions 203" in capsys.readouterr().out
     assert TorchScriptBot(out, expect_env=ENV).metadata.source_checkpoint == "policy.pt"
+
+
+def test_the_shipped_haven_policy_exports_and_plays_both_characters(tmp_path: Path) -> None:
+    """A haven checkpoint exports to ONNX like an Earth Reborn one; one exported bot plays both
+    characters of haven_v0 (its observation says which) and only ever picks legal actions."""
+    from reborn_env import haven_v0
+
+    out = tmp_path / "haven.onnx"
+    export_policy(Path(__file__).resolve().parents[1] / "checkpoints/haven_ppo.pt", "onnx", out)
+    bot = load_bot(str(out), "haven_v0")
+    assert isinstance(bot, OnnxBot)
+    env = haven_v0.env()
+    for seed in range(2):
+        env.reset(seed=seed)
+        bot.reset()
+        for agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            action = bot.act(obs["observation"], obs["action_mask"])
+            assert obs["action_mask"][action] == 1, f"{agent} chose an illegal action"
+            env.step(action)
+        assert env.unwrapped.game.outcome in ("win", "loss")
