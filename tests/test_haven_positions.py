@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import copy
 import json
+import subprocess
+import sys
 
 import pytest
 
@@ -147,3 +149,16 @@ def test_config_is_checked():
         HavenConfig(auto_forced=1)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="unknown config keys"):
         HavenConfig.from_dict({"rounds": 3})
+
+
+def test_the_haven_rules_engine_imports_no_rl_library():
+    """design.md: the rules engine (play, positions, fixtures, invariants) imports no gymnasium,
+    pettingzoo, torch or numpy; only the environment wraps it."""
+    code = (
+        "import sys; from reborn_env.haven import engine, positions, fixtures, invariants; "
+        "engine.new_game(seed=0, fixture={'phase': 'select'}).apply; "
+        "rl = ('gymnasium', 'pettingzoo', 'torch', 'numpy'); "
+        "print(sorted(m for m in rl if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
