@@ -27,6 +27,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from reborn_env.bots.arena import Record, wilson_interval
+
 from .checkpoint import CheckpointError, load_checkpoint
 from .envs import COOPERATIVE, env_mode, env_sizes, make_env
 from .policy_bot import PolicyBot
@@ -67,31 +69,18 @@ def evaluate(
 
 
 @dataclass
-class TeamResult:
+class TeamResult(Record):
     """A team's games of a cooperative env: wins/draws/losses and each game's length.
 
     A draw is a game that ended without a win or a loss (truncation). ``rounds`` is filled only
     for envs that report their round (:func:`game_rounds`).
     """
 
-    wins: int = 0
-    draws: int = 0
-    losses: int = 0
     rounds: list[int] = field(default_factory=list)
     steps: list[int] = field(default_factory=list)
 
-    @property
-    def games(self) -> int:
-        return self.wins + self.draws + self.losses
-
-    @property
-    def win_rate(self) -> float:
-        return self.wins / self.games if self.games else 0.0
-
     def wilson(self) -> tuple[float, float]:
         """95% Wilson score interval of the win rate."""
-        from reborn_env.bots.arena import wilson_interval
-
         return wilson_interval(self.wins, self.games)
 
     @property

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..common.per_scenario import PerScenario
 from .actions import MAX_CP, SECTION_SLOTS
 from .scenario import ORDER_TYPES, Scenario
 from .state import CHOOSE_DISCARD, DECISIONS, PHASES, GameState
@@ -280,12 +281,6 @@ class Observer:
         return i + SECTION_SLOTS * SECTION_FEATURES
 
 
-_OBSERVERS: dict[int, Observer] = {}
-
-
-def observer_for(scn: Scenario) -> Observer:
-    """One observer per scenario object, shared by every environment (and its block cache)."""
-    observer = _OBSERVERS.get(id(scn))
-    if observer is None or observer.scn is not scn:
-        observer = _OBSERVERS[id(scn)] = Observer(scn)
-    return observer
+observer_for = PerScenario(Observer)
+"""observer_for(scenario): one observer (and its block cache) per scenario object, shared by
+every environment."""

@@ -8,6 +8,7 @@ HV-MAP-7) so they are computed once per scenario, not per question.
 
 from __future__ import annotations
 
+from ..common.per_scenario import PerScenario
 from .hexgrid import RangeTable, SightTable, neighbours
 from .scenario import ELITE, FLOOR, WALL, Scenario
 from .state import (
@@ -57,15 +58,8 @@ class Board:
         return cells
 
 
-_BOARDS: dict[int, tuple[Scenario, Board]] = {}
-
-
-def board_for(scenario: Scenario) -> Board:
-    """The :class:`Board` of a scenario, built once per scenario object."""
-    cached = _BOARDS.get(id(scenario))
-    if cached is None or cached[0] is not scenario:
-        cached = _BOARDS[id(scenario)] = (scenario, Board(scenario))
-    return cached[1]
+board_for = PerScenario(Board)
+"""board_for(scenario): the :class:`Board` of a scenario, built once per scenario object."""
 
 
 def label(scenario: Scenario, fig: Figure) -> str:

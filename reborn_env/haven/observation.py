@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..common.per_scenario import PerScenario
 from .actions import CARD_SLOTS, N_CELLS
 from .prompts import PROMPT_KINDS, SELECT_LEAD, SELECT_SECOND, Prompt
 from .scenario import ABILITY_KINDS, CELL_KINDS, CONDITIONS, ELEMENTS, ELITE, Scenario
@@ -427,12 +428,5 @@ def _pending_lead(ch: CharacterState, prompt: Prompt | None) -> int | None:
     return prompt.card
 
 
-_OBSERVERS: dict[int, Observer] = {}
-
-
-def observer_for(scn: Scenario) -> Observer:
-    """One observer per scenario object, shared by every environment."""
-    observer = _OBSERVERS.get(id(scn))
-    if observer is None or observer.scn is not scn:
-        observer = _OBSERVERS[id(scn)] = Observer(scn)
-    return observer
+observer_for = PerScenario(Observer)
+"""observer_for(scenario): one observer per scenario object, shared by every environment."""
