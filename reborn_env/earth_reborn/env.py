@@ -12,21 +12,20 @@ from typing import Any
 
 import gymnasium
 import numpy as np
-from pettingzoo import AECEnv
 
 from ..common.errors import IllegalActionError
+from ..common.game_env import ILLEGAL_ACTION_MODES, GameEnv
 from . import engine, positions
 from .actions import codec_for
 from .observation import observer_for
 from .scenario_file import load_scenario
 from .state import GameState
 
-ILLEGAL_ACTION_MODES = ("raise", "penalize")
 
-
-class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
+class raw_env(GameEnv):  # noqa: N801 - PettingZoo's naming convention
     """Earth Reborn, two players, one AEC step per decision of section 18."""
 
+    render_module = "reborn_env.earth_reborn.render"
     metadata = {
         "name": "earth_reborn_v0",
         "render_modes": ["human", "ansi", "rgb_array"],
@@ -146,23 +145,6 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         if self.render_mode == "human":
             self.render()
 
-    def render(self) -> str | np.ndarray | None:
-        from .render import render_ansi, render_rgb
-
-        game = self._require_game()
-        if self.render_mode == "ansi":
-            return render_ansi(game)
-        if self.render_mode == "rgb_array":
-            return render_rgb(game)
-        if self.render_mode == "human":
-            print(render_ansi(game))
-        else:
-            gymnasium.logger.warn("render() called without a render_mode; pass one to env()")
-        return None
-
-    def close(self) -> None:
-        pass
-
     # --- Positions and names --------------------------------------------------------------------
 
     def get_state(self) -> dict[str, Any]:
@@ -190,11 +172,6 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
 
     # --- Internals ------------------------------------------------------------------------------
 
-    def _require_game(self) -> GameState:
-        if self.game is None:
-            raise RuntimeError("call reset() before using the environment")
-        return self.game
-
     def _sync_selection(self) -> None:
         game = self._require_game()
         decider = game.decider if game.winner is None else game.active
@@ -208,16 +185,6 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
                 outcome = 0.0 if winner == -1 else (1.0 if winner == i else -1.0)
                 self.rewards[a] += outcome
         self.terminations = {a: True for a in self.agents}
-
-    def _refuse(self, agent: str, message: str) -> None:
-        """ER-ENV-8: refuse with an error (state unchanged), or end the game, offender -1."""
-        if self.illegal_action == "raise":
-            raise IllegalActionError(message)
-        self._clear_rewards()
-        self.rewards[agent] = -1.0
-        self.terminations = {a: True for a in self.agents}
-        self.infos[agent] = {"illegal_action": message}
-        self._accumulate_rewards()
 
 
 def env(**kwargs: Any) -> raw_env:

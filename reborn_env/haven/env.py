@@ -13,15 +13,14 @@ from typing import Any
 
 import gymnasium
 import numpy as np
-from pettingzoo import AECEnv
 
 from ..common.errors import IllegalActionError
+from ..common.game_env import ILLEGAL_ACTION_MODES, GameEnv
 from . import actions
 from .engine import HavenConfig, HavenGame, new_game
 from .observation import observer_for
 from .scenario_file import load_scenario
 
-ILLEGAL_ACTION_MODES = ("raise", "penalize")
 # 16.8: the config keys, their defaults and types (all booleans but max_rounds).
 CONFIG_DEFAULTS: dict[str, Any] = {
     "allow_damage_negation": True,
@@ -55,9 +54,10 @@ def make_config(**kwargs: Any) -> HavenConfig:
     return HavenConfig(**values)
 
 
-class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
+class raw_env(GameEnv):  # noqa: N801 - PettingZoo's naming convention
     """haven, two cooperating characters, one AEC step per prompt of 16.2 (HV-API-1/2)."""
 
+    render_module = "reborn_env.haven.render"
     metadata = {
         "name": "haven_v0",
         "render_modes": ["human", "ansi", "rgb_array"],
@@ -194,24 +194,6 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         if self.render_mode == "human":
             self.render()
 
-    def render(self) -> str | np.ndarray | None:
-        """The public picture: text (ansi, printed in human mode) or an RGB array."""
-        from .render import render_ansi, render_rgb
-
-        game = self._require_game()
-        if self.render_mode == "ansi":
-            return render_ansi(game)
-        if self.render_mode == "rgb_array":
-            return render_rgb(game)
-        if self.render_mode == "human":
-            print(render_ansi(game))
-        else:
-            gymnasium.logger.warn("render() called without a render_mode; pass one to env()")
-        return None
-
-    def close(self) -> None:
-        """Nothing to release (no window is opened)."""
-
     # --- Positions and names --------------------------------------------------------------------
 
     def get_state(self) -> dict[str, Any]:
@@ -236,11 +218,6 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         return actions.parse(name)
 
     # --- Internals ------------------------------------------------------------------------------
-
-    def _require_game(self) -> HavenGame:
-        if self.game is None:
-            raise RuntimeError("call reset() before using the environment")
-        return self.game
 
     def _start(self, game: HavenGame) -> None:
         """Fresh AEC bookkeeping around ``game``."""
@@ -351,16 +328,6 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             f"illegal action {shown} for {agent} at {self._prompt_text()}; "
             f"legal actions: {legal or 'none'}"
         )
-
-    def _refuse(self, agent: str, message: str) -> None:
-        """HV-API-5: refuse with an error (state unchanged), or end the game, offender -1."""
-        if self.illegal_action == "raise":
-            raise IllegalActionError(message)
-        self._clear_rewards()
-        self.rewards[agent] = -1.0
-        self.terminations = {a: True for a in self.agents}
-        self.infos[agent] = {**self.infos.get(agent, {}), "illegal_action": message}
-        self._accumulate_rewards()
 
 
 def env(**kwargs: Any) -> raw_env:

@@ -1,0 +1,60 @@
+"""What every ruleset's AEC environment does the same way around its rules engine.
+
+Rendering by mode, the missing-reset guard, and the two ways of refusing an illegal action
+(ER-ENV-8, HV-API-5): raise with the state unchanged, or PettingZoo's convention of ending the game
+with -1 for the offender. Each environment names its render module and keeps its rules, rewards
+and observations to itself.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any
+
+import gymnasium
+import numpy as np
+from pettingzoo import AECEnv
+
+from .errors import IllegalActionError
+
+ILLEGAL_ACTION_MODES = ("raise", "penalize")
+
+
+class GameEnv(AECEnv):
+    """An AEC environment around one rules engine's game object (``self.game``)."""
+
+    render_module = ""  # module with ``render_ansi(game)`` and ``render_rgb(game)``
+    game: Any = None
+    illegal_action = "raise"
+
+    def render(self) -> str | np.ndarray | None:
+        """The public picture: text (``ansi``, printed in ``human`` mode) or an RGB array."""
+        module = import_module(self.render_module)
+        game = self._require_game()
+        if self.render_mode == "ansi":
+            return module.render_ansi(game)
+        if self.render_mode == "rgb_array":
+            return module.render_rgb(game)
+        if self.render_mode == "human":
+            print(module.render_ansi(game))
+        else:
+            gymnasium.logger.warn("render() called without a render_mode; pass one to env()")
+        return None
+
+    def close(self) -> None:
+        """Nothing to release (no window is opened)."""
+
+    def _require_game(self) -> Any:
+        if self.game is None:
+            raise RuntimeError("call reset() before using the environment")
+        return self.game
+
+    def _refuse(self, agent: str, message: str) -> None:
+        """Refuse an illegal action: raise (state unchanged) or end the game, offender -1."""
+        if self.illegal_action == "raise":
+            raise IllegalActionError(message)
+        self._clear_rewards()
+        self.rewards[agent] = -1.0
+        self.terminations = {a: True for a in self.agents}
+        self.infos[agent] = {**self.infos.get(agent, {}), "illegal_action": message}
+        self._accumulate_rewards()
