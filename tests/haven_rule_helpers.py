@@ -16,22 +16,73 @@ from typing import Any
 
 from reborn_env.haven import actions
 from reborn_env.haven.engine import HavenConfig, HavenGame, new_game
-from reborn_env.haven.prompts import Event
-from reborn_env.haven.scenario import ELEMENTS
-from reborn_env.haven.state import ELEMENT_STATE_NAMES
+from tests.haven_helpers import (
+    AGENTS,
+    BOTTOM,
+    BOX,
+    BOX_ACTIONS,
+    CARD,
+    DEFAULT,
+    HEX,
+    ITEM0,
+    ITEM1,
+    LEAD,
+    LONG_REST,
+    LOSE_TWO,
+    NO,
+    OTHER,
+    PRINTED,
+    TOP,
+    YES,
+    cell,
+    char,
+    element,
+    hp,
+    log,
+    matches,
+    monster,
+    summon,
+)
+from tests.haven_helpers import conditions as conds
+from tests.haven_helpers import events_of as events
+from tests.haven_helpers import figure as fig
+from tests.haven_helpers import index_of as first
+from tests.haven_helpers import pos as at
 
-AGENTS = ("bulwark", "conjurer")
+# Shared with tests/test_haven_tc.py through tests/haven_helpers.py, re-exported here.
+__all__ = [
+    "AGENTS",
+    "BOTTOM",
+    "BOX",
+    "BOX_ACTIONS",
+    "CARD",
+    "DEFAULT",
+    "HEX",
+    "ITEM0",
+    "ITEM1",
+    "LEAD",
+    "LONG_REST",
+    "LOSE_TWO",
+    "NO",
+    "OTHER",
+    "PRINTED",
+    "TOP",
+    "YES",
+    "cell",
+    "char",
+    "element",
+    "hp",
+    "log",
+    "matches",
+    "monster",
+    "summon",
+    "conds",
+    "events",
+    "fig",
+    "first",
+    "at",
+]
 
-LONG_REST = actions.LONG_REST  # 81
-ITEM0 = actions.item_action(0)  # 82
-ITEM1 = actions.item_action(1)  # 83
-YES = actions.YES  # 84
-NO = actions.NO  # 85
-LOSE_TWO = actions.LOSE_TWO_DISCARDS  # 86
-LEAD, OTHER = actions.LEAD, actions.OTHER
-TOP, BOTTOM = actions.TOP, actions.BOTTOM
-PRINTED, DEFAULT = actions.PRINTED, actions.DEFAULT
-BOX_ACTIONS = frozenset(range(73, 81))
 ITEM_ACTIONS = frozenset({ITEM0, ITEM1})
 
 BULWARK_CARDS = tuple(f"B{i:02d}" for i in range(1, 10))
@@ -39,24 +90,6 @@ CONJURER_CARDS = tuple(f"C{i:02d}" for i in range(1, 9))
 
 
 # --- Cells and actions ---------------------------------------------------------------------------
-
-
-def cell(col: int, row: int) -> int:
-    """HV-MAP-1: cell id ``9*row + col``."""
-    return 9 * row + col
-
-
-def HEX(col: int, row: int) -> int:  # noqa: N802 - the spec's spelling
-    return actions.hex_action(cell(col, row))
-
-
-def CARD(card_id: str) -> int:  # noqa: N802 - the spec's spelling
-    """``CARD(k)`` of a card id: k is the table index (B01 -> 0, C08 -> 7)."""
-    return actions.card_action(int(card_id[1:]) - 1)
-
-
-def BOX(slot: int, half: int, mode: int) -> int:  # noqa: N802 - the spec's spelling
-    return actions.box_action(slot, half, mode)
 
 
 def others(prefix_cards: Iterable[str], *without: str) -> list[str]:
@@ -158,38 +191,6 @@ def edited(game: HavenGame, edit: Callable[[dict[str, Any]], None]) -> HavenGame
 # --- Events --------------------------------------------------------------------------------------
 
 
-def _norm(value: Any) -> Any:
-    if (
-        isinstance(value, list | tuple)
-        and len(value) == 2
-        and all(isinstance(v, int) for v in value)
-    ):
-        return cell(value[0], value[1])
-    return value
-
-
-def matches(event: Event, etype: str, data: dict[str, Any]) -> bool:
-    return event.type == etype and all(
-        _norm(event.data.get(k)) == _norm(v) for k, v in data.items()
-    )
-
-
-def events(game: HavenGame, etype: str, since: int = 0, **data: Any) -> list[Event]:
-    return [e for e in game.events[since:] if matches(e, etype, data)]
-
-
-def first(game: HavenGame, etype: str, since: int = 0, **data: Any) -> int:
-    """Index of the first matching event from ``since`` on; fails if there is none."""
-    for i in range(since, len(game.events)):
-        if matches(game.events[i], etype, data):
-            return i
-    raise AssertionError(f"no {etype} {data} from {since}:\n{log(game, since)}")
-
-
-def log(game: HavenGame, since: int = 0) -> str:
-    return "\n".join(f"{i}: {e.type} {e.data}" for i, e in enumerate(game.events) if i >= since)
-
-
 def reveal(game: HavenGame, since: int = 0) -> list[str]:
     """The ``sequence`` of the first REVEAL event from ``since`` on."""
     return list(game.events[first(game, "REVEAL", since)].data["sequence"])
@@ -202,54 +203,11 @@ def turn_starts(game: HavenGame, since: int = 0) -> list[str]:
 # --- State readers -------------------------------------------------------------------------------
 
 
-def char(game: HavenGame, agent: str):
-    return game.state.characters[AGENTS.index(agent)]
-
-
-def monster(game: HavenGame, lbl: str):
-    kind, _, standee = lbl.partition("#")
-    t = game.scenario.monster_type_index[kind]
-    return next((m for m in game.state.monsters if m.type == t and m.standee == int(standee)), None)
-
-
-def summon(game: HavenGame, number: int = 1):
-    return next((s for s in game.state.summons if s.number == number), None)
-
-
-def fig(game: HavenGame, lbl: str):
-    if lbl in AGENTS:
-        return char(game, lbl)
-    if lbl.startswith("ember_wisp#"):
-        return summon(game, int(lbl.partition("#")[2]))
-    return monster(game, lbl)
-
-
-def hp(game: HavenGame, lbl: str) -> int:
-    f = fig(game, lbl)
-    assert f is not None, f"{lbl} is not on the map"
-    return f.hp
-
-
-def at(game: HavenGame, lbl: str) -> int | None:
-    f = fig(game, lbl)
-    return None if f is None else f.cell
-
-
-def conds(game: HavenGame, lbl: str) -> set[str]:
-    f = fig(game, lbl)
-    assert f is not None, f"{lbl} is not on the map"
-    return set(f.conditions)
-
-
 def zone(game: HavenGame, agent: str, name: str) -> list[str]:
     """Card ids of a zone, in the order the state keeps them."""
     ch = char(game, agent)
     cards = game.scenario.characters[ch.index].cards
     return [cards[k].id for k in getattr(ch, name)]
-
-
-def element(game: HavenGame, name: str) -> str:
-    return ELEMENT_STATE_NAMES[game.state.elements[ELEMENTS.index(name)]]
 
 
 def coins(game: HavenGame) -> dict[int, int]:
