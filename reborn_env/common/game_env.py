@@ -27,6 +27,21 @@ class GameEnv(AECEnv):
     game: Any = None
     illegal_action = "raise"
 
+    def _set_modes(self, render_mode: str | None, illegal_action: str) -> None:
+        """Check and keep the render mode and the illegal-action mode, naming what is allowed."""
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"render_mode {render_mode!r} is not supported; use None or one of "
+                f"{self.metadata['render_modes']}"
+            )
+        if illegal_action not in ILLEGAL_ACTION_MODES:
+            raise ValueError(
+                f"illegal_action {illegal_action!r}: use 'raise' (error, state unchanged) or "
+                "'penalize' (PettingZoo convention: game ends, offender -1)"
+            )
+        self.render_mode = render_mode
+        self.illegal_action = illegal_action
+
     def render(self) -> str | np.ndarray | None:
         """The public picture: text (``ansi``, printed in ``human`` mode) or an RGB array."""
         module = import_module(self.render_module)

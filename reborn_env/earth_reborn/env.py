@@ -14,7 +14,7 @@ import gymnasium
 import numpy as np
 
 from ..common.errors import IllegalActionError
-from ..common.game_env import ILLEGAL_ACTION_MODES, GameEnv
+from ..common.game_env import GameEnv
 from . import engine, positions
 from .actions import codec_for
 from .observation import observer_for
@@ -42,21 +42,9 @@ class raw_env(GameEnv):  # noqa: N801 - PettingZoo's naming convention
         max_steps: int = 5000,
     ) -> None:
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"render_mode {render_mode!r} is not supported; use None or one of "
-                f"{self.metadata['render_modes']}"
-            )
-        if illegal_action not in ILLEGAL_ACTION_MODES:
-            raise ValueError(
-                f"illegal_action {illegal_action!r}: use 'raise' (error, state unchanged, "
-                "ER-ENV-8) "
-                "or 'penalize' (PettingZoo convention: game ends, offender -1)"
-            )
+        self._set_modes(render_mode, illegal_action)  # ER-ENV-8
         if not isinstance(max_steps, int) or max_steps < 1:
             raise ValueError(f"max_steps must be a positive integer (ER-ENV-9), got {max_steps!r}")
-        self.render_mode = render_mode
-        self.illegal_action = illegal_action
         self.mp_shaping = float(mp_shaping)
         self.max_steps = max_steps
         self.scenario = load_scenario(scenario)

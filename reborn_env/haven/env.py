@@ -15,7 +15,7 @@ import gymnasium
 import numpy as np
 
 from ..common.errors import IllegalActionError
-from ..common.game_env import ILLEGAL_ACTION_MODES, GameEnv
+from ..common.game_env import GameEnv
 from . import actions
 from .engine import HavenConfig, HavenGame, new_game
 from .observation import observer_for
@@ -78,16 +78,7 @@ class raw_env(GameEnv):  # noqa: N801 - PettingZoo's naming convention
         reveal_second_card_at_turn: bool = False,
     ) -> None:
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"render_mode {render_mode!r} is not supported; use None or one of "
-                f"{self.metadata['render_modes']}"
-            )
-        if illegal_action not in ILLEGAL_ACTION_MODES:
-            raise ValueError(
-                f"illegal_action {illegal_action!r}: use 'raise' (error, state unchanged, "
-                "HV-API-5) or 'penalize' (PettingZoo convention: game ends, offender -1)"
-            )
+        self._set_modes(render_mode, illegal_action)  # HV-API-5
         self.config = make_config(
             allow_damage_negation=allow_damage_negation,
             auto_forced=auto_forced,
@@ -96,8 +87,6 @@ class raw_env(GameEnv):  # noqa: N801 - PettingZoo's naming convention
             max_rounds=max_rounds,
             reveal_second_card_at_turn=reveal_second_card_at_turn,
         )
-        self.render_mode = render_mode
-        self.illegal_action = illegal_action
         self.scenario = load_scenario(scenario)
         self.observer = observer_for(self.scenario)
         self.possible_agents = [c.id for c in self.scenario.characters]  # HV-API-1
