@@ -1,9 +1,10 @@
-"""Play Earth Reborn in the terminal against a bot, or replay a saved game log.
+"""Play in the terminal with or against a bot, or replay a saved game log.
 
-Run: ``python -m reborn_env.play [--scenario vault_raid] [--seat norad|salemite]
-[--opponent SPEC] [--seed S] [--save-log FILE]``, or ``python -m reborn_env.play --replay FILE
-[--step]``. Why: the quickest way for a person to try the rules, check a bot's play by hand, and
-keep a game (reborn_env.game_log) that replays exactly.
+Run: ``python -m reborn_env.play [--env earth_reborn_v0|haven_v0] [--scenario NAME] [--seat
+AGENT] [--opponent SPEC] [--seed S] [--save-log FILE]``, or ``python -m reborn_env.play --replay
+FILE [--step]``. In Earth Reborn the bot is your opponent; in haven it plays the other character
+of your team. Why: the quickest way for a person to try the rules, check a bot's play by hand,
+and keep a game (reborn_env.game_log) that replays exactly.
 
 At each of your decisions it shows the board (the public ansi render), your hand and the legal
 actions; you answer with a number from the list, ``#N`` for action index N (a bare number is
@@ -17,14 +18,16 @@ from __future__ import annotations
 import argparse
 import secrets
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from reborn_env import earth_reborn_v0
+from reborn_env import earth_reborn_v0, haven_v0
 from reborn_env.bots import Bot
 from reborn_env.bots.loading import load_bot
-from reborn_env.earth_reborn.env import raw_env
+from reborn_env.common.game_env import GameEnv
 from reborn_env.game_log import GameLogError, load_log, new_log, record_move, replay, save_log
 
 ENV_NAME = "earth_reborn_v0"
@@ -51,7 +54,7 @@ def legal_actions(mask: np.ndarray) -> list[int]:
     return [int(a) for a in np.flatnonzero(mask)]
 
 
-def parse_choice(text: str, legal: list[int], env: raw_env) -> int:
+def parse_choice(text: str, legal: list[int], env: GameEnv) -> int:
     """The action ``text`` names among ``legal``; ValueError says why it names none."""
     entry = text.strip()
     if entry.isdigit():
@@ -71,7 +74,7 @@ def parse_choice(text: str, legal: list[int], env: raw_env) -> int:
     raise ValueError(f"{entry!r} is not a number from the list, a legal #index or a legal name")
 
 
-def format_choices(legal: list[int], env: raw_env) -> str:
+def format_choices(legal: list[int], env: GameEnv) -> str:
     """The legal actions numbered from 1, with their index, in columns."""
     cells = [f"{i:>3}. {env.action_name(a)} #{a}" for i, a in enumerate(legal, 1)]
     rows = [cells[i : i + COLUMNS] for i in range(0, len(cells), COLUMNS)]
@@ -87,12 +90,11 @@ def read_line(prompt: str) -> str:
         raise Quit from None
 
 
-def ask_human(env: raw_env, seat: str, mask: np.ndarray) -> int:
+def ask_human(env: GameEnv, seat: str, mask: np.ndarray) -> int:
     """Show the position and the choices, and read until the player gives a legal action."""
     legal = legal_actions(mask)
-    hand = env.get_state()["players"][seat]["hand"]
     print(env.render())
-    print(f"your hand ({seat}): {' '.join(hand) or '-'}")
+    print(f"your hand ({seat}): {' '.join(GAMES[env.metadata['name']].hand(env, seat)) or '-'}")
     print(format_choices(legal, env))
     while True:
         entry = read_line(f"{seat}> ").strip()
@@ -111,20 +113,27 @@ def ask_human(env: raw_env, seat: str, mask: np.ndarray) -> int:
 # --- The game -----------------------------------------------------------------------------------
 
 
-def is_over(env: raw_env) -> bool:
+def is_over(env: GameEnv) -> bool:
     return any(env.terminations.values()) or any(env.truncations.values())
 
 
-def result_of(env: raw_env) -> dict[str, float]:
-    """Each faction's return: +1 win, -1 loss, 0 draw or step limit (ER-WIN-3, ER-ENV-9)."""
+def result_of(env: GameEnv) -> dict[str, float]:
+    """Each agent's return: Earth Reborn +1 win, -1 loss, 0 draw or step limit (ER-WIN-3,
+    ER-ENV-9); haven the team's shared +1 win, -1 loss, 0 truncated (HV-API-6)."""
+    if env.metadata["name"] == "haven_v0":
+        value = {"win": 1.0, "loss": -1.0}.get(env.game.outcome, 0.0)
+        return dict.fromkeys(env.possible_agents, value)
     winner = env.game.winner
     if winner is None or winner == -1:
         return dict.fromkeys(env.possible_agents, 0.0)
     return {a: 1.0 if i == winner else -1.0 for i, a in enumerate(env.possible_agents)}
 
 
-def describe_result(env: raw_env) -> str:
+def describe_result(env: GameEnv) -> str:
     game = env.game
+    if env.metadata["name"] == "haven_v0":
+        verdict = {"win": "wins", "loss": "loses"}.get(game.outcome, "runs out of rounds")
+        return f"the team {verdict} in round {game.state.round}"
     mp = "-".join(str(m) for m in game.mp)
     if game.winner is None:
         return f"draw: the step limit was reached (MP {mp})"
@@ -133,7 +142,36 @@ def describe_result(env: raw_env) -> str:
     return f"{env.possible_agents[game.winner]} wins (MP {mp})"
 
 
-def play_game(env: raw_env, seat: str, bot: Bot, log: dict[str, Any]) -> None:
+def _earth_reborn_hand(env: GameEnv, seat: str) -> list[str]:
+    return env.get_state()["players"][seat]["hand"]
+
+
+def _haven_hand(env: GameEnv, seat: str) -> list[str]:
+    ch = env.game.state.characters[env.possible_agents.index(seat)]
+    return env.game.card_ids(ch, ch.hand)
+
+
+@dataclass(frozen=True)
+class Game:
+    """What the terminal player needs to know of one environment."""
+
+    title: str
+    make: Callable[..., GameEnv]
+    scenario: str
+    seat: str
+    bot_role: str  # what the bot is to you
+    hand: Callable[[GameEnv, str], list[str]]
+
+
+GAMES = {
+    "earth_reborn_v0": Game(
+        "Earth Reborn", earth_reborn_v0.env, "vault_raid", "norad", "against", _earth_reborn_hand
+    ),
+    "haven_v0": Game("haven", haven_v0.env, "raider_camp", "bulwark", "with", _haven_hand),
+}
+
+
+def play_game(env: GameEnv, seat: str, bot: Bot, log: dict[str, Any]) -> None:
     """Alternate the player and the bot until the game ends; Quit propagates."""
     while not is_over(env):
         agent = env.agent_selection
@@ -150,25 +188,28 @@ def play_game(env: raw_env, seat: str, bot: Bot, log: dict[str, Any]) -> None:
 
 
 def play(args: argparse.Namespace) -> int:
-    env = earth_reborn_v0.env(render_mode="ansi", scenario=args.scenario)
-    if args.seat not in env.possible_agents:
+    game = GAMES[args.env]
+    scenario = args.scenario or game.scenario
+    seat = args.seat or game.seat
+    env = game.make(render_mode="ansi", scenario=scenario)
+    if seat not in env.possible_agents:
         print(f"--seat must be one of {env.possible_agents}", file=sys.stderr)
         return 2
     seed = secrets.randbits(31) if args.seed is None else args.seed
     try:
-        bot = load_bot(args.opponent, env_name=ENV_NAME, seed=seed)
+        bot = load_bot(args.opponent, env_name=args.env, seed=seed)
     except (ValueError, OSError) as err:
-        print(f"cannot load the opponent {args.opponent!r}: {err}", file=sys.stderr)
+        print(f"cannot load the bot {args.opponent!r}: {err}", file=sys.stderr)
         return 2
     env.reset(seed=seed)
     bot.reset()
-    log = new_log(env, ENV_NAME)
+    log = new_log(env, args.env)
     print(
-        f"Earth Reborn, {args.scenario}, seed {seed}: you play {args.seat} against "
+        f"{game.title}, {scenario}, seed {seed}: you play {seat} {game.bot_role} "
         f"{args.opponent}. '?' for help, 'q' to quit."
     )
     try:
-        play_game(env, args.seat, bot, log)
+        play_game(env, seat, bot, log)
     except Quit:
         print("quit")
     else:
@@ -188,9 +229,9 @@ def replay_file(path: str, step: bool) -> int:
     """Print every position and move of a saved log; with ``step``, wait for Enter between moves."""
     try:
         log = load_log(path)
-        if log["env"] != ENV_NAME:
-            raise GameLogError(f"{path}: a log of {log['env']!r}; this player shows {ENV_NAME}")
-        env = earth_reborn_v0.env(render_mode="ansi", scenario=log["start"]["scenario"])
+        if log["env"] not in GAMES:
+            raise GameLogError(f"{path}: a log of {log['env']!r}; this player shows {list(GAMES)}")
+        env = GAMES[log["env"]].make(render_mode="ansi", scenario=log["start"]["scenario"])
         for i, move in replay(log, env):
             print(f"--- position after {i} moves ---")
             print(env.render())
@@ -212,10 +253,16 @@ def replay_file(path: str, step: bool) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--scenario", default="vault_raid", help="scenario name or .toml path")
-    parser.add_argument("--seat", default="norad", help="your faction: norad or salemite")
+    parser.add_argument("--env", choices=sorted(GAMES), default=ENV_NAME, help="the game")
+    parser.add_argument("--scenario", help="scenario name or .toml path (default: the game's)")
     parser.add_argument(
-        "--opponent", default="heuristic", help="random, heuristic or a .pt/.ts/.onnx file"
+        "--seat", help="your agent: norad or salemite (default norad); bulwark or conjurer"
+    )
+    parser.add_argument(
+        "--opponent",
+        default="heuristic",
+        help="the bot (your opponent, or in haven your partner): random, heuristic or a "
+        ".pt/.ts/.onnx file",
     )
     parser.add_argument("--seed", type=int, default=None, help="game and bot seed (default: new)")
     parser.add_argument("--save-log", metavar="FILE", help="save the game log here")

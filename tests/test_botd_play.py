@@ -252,3 +252,25 @@ def test_the_documented_front_end_plays_a_game() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("winner: ")
+
+
+def test_terminal_haven_game_with_a_bot_partner_saves_and_replays(tmp_path: Path) -> None:
+    """haven in the terminal: you play the Conjurer, the scripted bot the Bulwark (HV-API-1); the
+    log replays to the same end (HV-API-9) and the result is the team's shared return (HV-API-6)."""
+    path = tmp_path / "haven.json"
+    args = ("--env", "haven_v0", "--seat", "conjurer", "--seed", "3", "--save-log", str(path))
+    done = run_play(*args, stdin="1\n" * 3000)
+    assert done.returncode == 0, done.stderr
+    assert "you play conjurer with heuristic" in done.stdout
+    assert "your hand (conjurer): C01 C02" in done.stdout
+    assert "bulwark (bot) plays" in done.stdout and "conjurer (you) plays" in done.stdout
+    assert "Result: the team " in done.stdout
+    log = load_log(path)
+    assert log["env"] == "haven_v0"
+    assert len(set(log["result"].values())) == 1 and set(log["result"]) == {"bulwark", "conjurer"}
+    assert {move["agent"] for move in log["moves"]} == {"bulwark", "conjurer"}
+    shown = run_play("--replay", str(path), stdin="")
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.rstrip().endswith(
+        f"result: bulwark {log['result']['bulwark']:+g}, conjurer {log['result']['conjurer']:+g}"
+    )
