@@ -1,6 +1,7 @@
 """A bot as a line-protocol server, so any front-end (a GUI, a web page) can use it over a pipe.
 
-Run: ``python -m reborn_env.botd --bot SPEC [--seed S] [--greedy]``. Like a UCI chess engine, it
+Run: ``python -m reborn_env.botd --bot SPEC [--env earth_reborn_v0|haven_v0] [--seed S]
+[--greedy]``. Like a UCI chess engine, it
 reads one JSON request per line on stdin and writes exactly one JSON reply per line on stdout
 (flushed); blank lines are skipped. Why: a front-end then needs neither Python nor torch, only a
 pipe, and the bot answers for its seat of a game the server keeps (``new_game``, ``position``,
@@ -25,17 +26,15 @@ from typing import Any, TextIO
 import numpy as np
 
 import reborn_env
-from reborn_env import earth_reborn_v0
 from reborn_env.bots import Bot, RandomBot
 from reborn_env.bots.loading import load_bot
 from reborn_env.common.errors import IllegalActionError, PositionError
-from reborn_env.earth_reborn.env import raw_env
-from reborn_env.play import is_over, result_of
+from reborn_env.common.game_env import GameEnv as raw_env
+from reborn_env.play import GAMES, is_over, result_of
 
 PROTOCOL = 1
-ENVS = ("earth_reborn_v0",)
+ENVS = tuple(GAMES)  # a server serves one of them, chosen with --env (its bot plays that game)
 DEFAULT_ENV = "earth_reborn_v0"
-DEFAULT_SCENARIO = "vault_raid"
 
 log = logging.getLogger("reborn_env.botd")
 
@@ -73,8 +72,11 @@ def _number_list(request: dict[str, Any], name: str, size: int) -> list[float]:
 
 
 def _result(env: raw_env) -> dict[str, Any]:
-    """The winner of a finished game (a faction, or ``"draw"``, also at the step limit), returns."""
+    """How a finished game ended and each agent's return: Earth Reborn's winner (a faction, or
+    ``"draw"``, also at the step limit); haven's team outcome (``win``/``loss``/``truncated``)."""
     returns = result_of(env)
+    if env.metadata["name"] == "haven_v0":
+        return {"outcome": env.game.outcome, "returns": returns}
     winners = [agent for agent, value in returns.items() if value > 0]
     return {"winner": winners[0] if winners else "draw", "returns": returns}
 
@@ -82,11 +84,12 @@ def _result(env: raw_env) -> dict[str, Any]:
 class BotServer:
     """Serves one bot: a game it may keep, a raw observation it may be given, and the requests."""
 
-    def __init__(self, bot: Bot, spec: str) -> None:
+    def __init__(self, bot: Bot, spec: str, env_name: str = DEFAULT_ENV) -> None:
         self.bot = bot
         self.spec = spec
+        self.env_name = env_name
         self.env: raw_env | None = None
-        self.template = earth_reborn_v0.env()  # sizes and names for raw observations before a game
+        self.template = GAMES[env_name].make()  # sizes and names for raw observations
         self.seat: str | None = None
         self.pending: tuple[np.ndarray, np.ndarray] | None = None
         self.handlers: dict[str, Callable[[dict[str, Any]], Reply]] = {
@@ -137,26 +140,30 @@ class BotServer:
             "protocol": PROTOCOL,
             "version": reborn_env.__version__,
             "bot": self.spec,
-            "envs": list(ENVS),
+            "envs": [self.env_name],
         }
 
     def new_game(self, request: dict[str, Any]) -> Reply:
         _fields(request, ("env", "scenario", "seat", "seed"))
-        env_name = request.get("env", DEFAULT_ENV)
-        if env_name not in ENVS:
-            raise RequestError(f"unknown env {env_name!r}; envs: {', '.join(ENVS)}")
-        scenario = request.get("scenario", DEFAULT_SCENARIO)
+        env_name = request.get("env", self.env_name)
+        if env_name != self.env_name:
+            raise RequestError(
+                f"this server's bot plays {self.env_name!r}, not {env_name!r} (start botd with "
+                f"--env {env_name} for that game)"
+            )
+        game = GAMES[env_name]
+        scenario = request.get("scenario", game.scenario)
         if not isinstance(scenario, str):
             raise RequestError(f"'scenario' must be a string, got {scenario!r}")
         seed = _int_field(request, "seed")
         try:
-            env = earth_reborn_v0.env(scenario=scenario)
+            env = game.make(scenario=scenario)
         except (ValueError, OSError) as err:
             raise RequestError(f"scenario {scenario!r}: {err}") from None
         seat = request.get("seat")
         if seat not in env.possible_agents:
             raise RequestError(
-                f"'seat' (the bot's side) must be one of {env.possible_agents}, got {seat!r}"
+                f"'seat' (the bot's agent) must be one of {env.possible_agents}, got {seat!r}"
             )
         env.reset(seed=seed)
         self.env, self.seat, self.pending = env, seat, None
@@ -185,8 +192,9 @@ class BotServer:
     def observation(self, request: dict[str, Any]) -> Reply:
         _fields(request, ("observation", "action_mask"))
         env = self.env or self.template
-        size = env.observer.size
-        n_actions = env.codec.size
+        agent = env.possible_agents[0]
+        size = env.observation_space(agent)["observation"].shape[0]
+        n_actions = env.action_space(agent).n
         obs = np.asarray(_number_list(request, "observation", size), dtype=np.float32)
         mask = np.asarray(_number_list(request, "action_mask", n_actions))
         if not np.isin(mask, (0, 1)).all() or not mask.any():
@@ -239,7 +247,7 @@ class BotServer:
     @staticmethod
     def _action(env: raw_env, value: Any) -> int:
         """An action integer from an integer or a name; legality is the env's to check."""
-        n_actions = env.codec.size
+        n_actions = env.action_space(env.possible_agents[0]).n
         if isinstance(value, str):
             try:
                 return env.action_from_name(value)
@@ -307,17 +315,19 @@ def serve(server: BotServer, requests: TextIO, replies: TextIO) -> None:
             return
 
 
-def run(spec: str, seed: int | None, greedy: bool, replies: TextIO) -> int:
+def run(
+    spec: str, seed: int | None, greedy: bool, replies: TextIO, env_name: str = DEFAULT_ENV
+) -> int:
     """Load the bot and serve stdin until ``quit`` or its end; 2 if the bot cannot be loaded."""
     try:
-        bot = load_bot(spec, env_name=DEFAULT_ENV, seed=seed, greedy=greedy)
+        bot = load_bot(spec, env_name=env_name, seed=seed, greedy=greedy)
     except (ValueError, OSError) as err:
         log.error("cannot load bot %r: %s", spec, err)
         return 2
     log.info("serving bot %r (protocol %d)", spec, PROTOCOL)
     sys.stdin.reconfigure(errors="replace")
     try:
-        serve(BotServer(bot, spec), sys.stdin, replies)
+        serve(BotServer(bot, spec, env_name), sys.stdin, replies)
     except BrokenPipeError:
         log.info("the front-end closed the pipe")
     return 0
@@ -326,13 +336,14 @@ def run(spec: str, seed: int | None, greedy: bool, replies: TextIO) -> int:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bot", required=True, help="random, heuristic or a .pt/.ts/.onnx file")
+    parser.add_argument("--env", choices=ENVS, default=DEFAULT_ENV, help="the game the bot plays")
     parser.add_argument("--seed", type=int, default=None, help="the bot's seed")
     parser.add_argument("--greedy", action="store_true", help="a policy plays its argmax")
     args = parser.parse_args(argv)
     logging.basicConfig(stream=sys.stderr, level=logging.INFO, format="botd: %(message)s")
     replies, sys.stdout = sys.stdout, sys.stderr  # nothing but replies may reach stdout
     try:
-        return run(args.bot, args.seed, args.greedy, replies)
+        return run(args.bot, args.seed, args.greedy, replies, args.env)
     finally:
         sys.stdout = replies
 

@@ -26,10 +26,10 @@ TIMEOUT_S = 60
 class Botd:
     """A botd subprocess and a client for it; killed after TIMEOUT_S so a hang fails the test."""
 
-    def __init__(self, spec: str, stderr_path: Path) -> None:
+    def __init__(self, spec: str, stderr_path: Path, *extra: str) -> None:
         self.stderr = stderr_path.open("w")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "reborn_env.botd", "--bot", spec, "--seed", "1"],
+            [sys.executable, "-m", "reborn_env.botd", "--bot", spec, "--seed", "1", *extra],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=self.stderr,
@@ -146,6 +146,39 @@ def test_botd_plays_a_whole_game_and_survives_bad_requests(
     final = play_over_protocol(botd, mirror, seat, seed=7)
     assert final["winner"] in (*mirror.possible_agents, "draw")
     assert "game is over" in botd.error('{"cmd": "move", "action": 0}')
+    assert botd.send(cmd="quit") == {"ok": True, "bye": True}
+    assert botd.close() == 0
+
+
+def test_botd_serves_a_haven_partner(tmp_path: Path) -> None:
+    """``botd --env haven_v0``: the scripted bot plays the Conjurer, the front-end the Bulwark
+    (first legal action each time); every reply matches a mirror game, a position request
+    mid-game resumes it, and the end reports the team's outcome and shared returns (HV-API-6)."""
+    from reborn_env import haven_v0
+
+    botd = Botd("heuristic", tmp_path / "stderr.txt", "--env", "haven_v0")
+    assert botd.send(cmd="hello")["envs"] == ["haven_v0"]
+    assert "--env earth_reborn_v0" in botd.error(
+        '{"cmd": "new_game", "env": "earth_reborn_v0", "seat": "norad"}'
+    )
+    env = haven_v0.env()
+    env.reset(seed=5)
+    reply = botd.send(cmd="new_game", seat="conjurer", seed=5)
+    for n in range(3000):
+        check_state(reply, env, "conjurer")
+        if reply["over"]:
+            break
+        if n == 10:
+            reply = botd.send(cmd="position", position=env.unwrapped.get_state())
+            check_state(reply, env, "conjurer")
+        if reply["bot_turn"]:
+            action = botd.send(cmd="best_action")["action"]
+        else:
+            action = env.action_from_name(reply["legal"][0])
+        reply = botd.send(cmd="move", action=action)
+        env.step(action)
+    assert reply["over"] and reply["outcome"] == env.unwrapped.game.outcome
+    assert len(set(reply["returns"].values())) == 1
     assert botd.send(cmd="quit") == {"ok": True, "bye": True}
     assert botd.close() == 0
 
