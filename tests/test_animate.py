@@ -1,4 +1,4 @@
-"""Animations of saved game logs (reborn_env.earth_reborn.animate): GIF and PNG-folder output.
+"""Animations of saved game logs (reborn_env.animate): GIF and PNG-folder output.
 
 A short logged game (30 random moves) must give one frame per position (or per K moves, plus the
 last), of the render's size plus the caption strip, and the PNG frames must be exactly the
@@ -11,14 +11,14 @@ import numpy as np
 import pytest
 
 from reborn_env import earth_reborn_v0
-from reborn_env.bots import RandomBot
-from reborn_env.earth_reborn.animate import (
+from reborn_env.animate import (
     CAPTION_H,
     HOLD_LAST_MS,
     frame_count,
     log_frames,
     main,
 )
+from reborn_env.bots import RandomBot
 from reborn_env.earth_reborn.render import render_rgb
 from reborn_env.game_log import GameLogError, load_log, new_log, record_move, replay, save_log
 
@@ -128,7 +128,38 @@ def test_bad_log_is_reported(tmp_path, capsys):
 
 
 def test_outcome_words():
-    from reborn_env.earth_reborn.animate import _outcome
+    from reborn_env.animate import _outcome
 
     assert _outcome({"norad": -1.0, "salemite": 1.0}) == "salemite WINS"
     assert _outcome({"norad": 0.0, "salemite": 0.0}) == "DRAW"
+    assert _outcome({"bulwark": 1.0, "conjurer": 1.0}, "haven_v0") == "TEAM WINS"
+    assert _outcome({"bulwark": -1.0, "conjurer": -1.0}, "haven_v0") == "TEAM LOSES"
+
+
+def test_a_haven_game_animates_to_its_positions(tmp_path):
+    """haven logs animate too: one frame per position, each the env's public rgb render above
+    the caption, the last one captioned with the team's result."""
+    from reborn_env import haven_v0
+    from reborn_env.bots.haven_scripted import HavenScriptedBot
+
+    env = haven_v0.env(render_mode="rgb_array")
+    env.reset(seed=0)
+    bot = HavenScriptedBot(seed=0)
+    log = new_log(env, "haven_v0")
+    while not (all(env.terminations.values()) or all(env.truncations.values())):
+        obs = env.observe(env.agent_selection)
+        action = bot.act(obs["observation"], obs["action_mask"])
+        record_move(log, env, env.agent_selection, action)
+        env.step(action)
+    log["result"] = {a: env.rewards[a] for a in env.possible_agents}
+    path = tmp_path / "haven.json"
+    save_log(log, path)
+    frames = list(log_frames(load_log(path), every=25))
+    moves = len(log["moves"])
+    assert [i for i, _ in frames] == sorted({*range(0, moves, 25), moves})
+    assert len(frames) == frame_count(moves, 25)
+    last = frames[-1][1]
+    assert np.array_equal(last[:-CAPTION_H], env.render())
+    assert main([str(path), "--out", str(tmp_path / "haven.gif"), "--every", "25"]) == 0
+    with Image.open(tmp_path / "haven.gif") as gif:
+        assert gif.n_frames == len(frames)

@@ -1,17 +1,17 @@
-"""Animate a saved Earth Reborn game log: an animated GIF or a folder of PNG frames.
+"""Animate a saved game log (Earth Reborn or haven): an animated GIF or a folder of PNG frames.
 
-Run: ``python -m reborn_env.earth_reborn.animate LOG --out FILE.gif|DIR [--every K] [--fps N]
+Run: ``python -m reborn_env.animate LOG --out FILE.gif|DIR [--every K] [--fps N]
 [--no-caption]``. The log (reborn_env.game_log) is replayed move by move and each position is drawn
-with :func:`~reborn_env.earth_reborn.render.render_rgb`, the public picture both players see, so
-an animation never shows a hidden tile. ``--every K`` keeps the start, every K-th position and
+with the environment's ``rgb_array`` render, the public picture every player may see, so an
+animation never shows a hidden tile or hand. ``--every K`` keeps the start, every K-th position and
 the final one. ``--out`` ending in ``.gif`` writes a GIF (``--fps`` frames per second, the last
 frame held 2 s); anything else is a folder of ``frame_<moves applied, 5 digits>.png``.
 
 Under each frame a caption strip says how many moves were applied, out of how many, and which
 move led there (the mover's colour swatch, then its name); the last frame of a finished log adds
-its result (``SALEMITE WINS``, ``DRAW``). The caption also keeps every frame distinct: GIF writers
-merge identical consecutive frames, so with ``--no-caption`` a GIF may hold fewer frames than
-positions (the PNG folder always has them all).
+its result (``SALEMITE WINS``, ``DRAW``; in haven ``TEAM WINS`` or ``TEAM LOSES``). The caption
+also keeps every frame distinct: GIF writers merge identical consecutive frames, so with
+``--no-caption`` a GIF may hold fewer frames than positions (the PNG folder always has them all).
 
 Files are written atomically: the GIF goes to a temporary file renamed over ``--out``; the PNG
 frames go to a temporary folder renamed to ``--out``, which replaces an existing folder only if it
@@ -33,12 +33,14 @@ from typing import Any
 
 import numpy as np
 
-from ..common.files import atomic_write
-from ..game_log import GameLogError, load_log, replay
-from .env import raw_env
-from .render import ADVANCE, FACTION_COLOURS, GLYPH, PAD, STRIP, TEXT, TRACK, draw_text, render_rgb
+from .common.files import atomic_write
+from .common.game_env import GameEnv
+from .earth_reborn.render import ADVANCE, FACTION_COLOURS, GLYPH, PAD, STRIP, TEXT, TRACK, draw_text
+from .game_log import GameLogError, load_log, replay
+from .haven.render import CHARACTER_COLOURS
+from .play import GAMES
 
-ENV_NAME = "earth_reborn_v0"
+SWATCHES = {"earth_reborn_v0": FACTION_COLOURS, "haven_v0": CHARACTER_COLOURS}  # per agent index
 CAPTION_H = 5 * GLYPH + 12  # one line of render.py's bitmap font, 6 px above and below
 HOLD_LAST_MS = 2000
 FRAME_GLOB = "frame_*.png"
@@ -56,18 +58,18 @@ def log_frames(
     last, replaying ``log``; with ``caption`` each image has a caption strip at the bottom."""
     if every < 1:
         raise ValueError(f"every must be a positive integer, got {every!r}")
-    if log.get("env") != ENV_NAME:
-        raise GameLogError(f"a log of {log.get('env')!r}; animate draws {ENV_NAME} games")
-    env = raw_env(scenario=log["start"]["scenario"])
+    if log.get("env") not in GAMES:
+        raise GameLogError(f"a log of {log.get('env')!r}; animate draws {', '.join(GAMES)} games")
+    env = GAMES[log["env"]].make(render_mode="rgb_array", scenario=log["start"]["scenario"])
     moves = log["moves"]
     for i, _ in replay(log, env):
         if i % every and i != len(moves):
             continue
-        image = render_rgb(env.game)
+        image = env.render()
         yield i, (_with_caption(image, env, log, i) if caption else image)
 
 
-def _with_caption(image: np.ndarray, env: raw_env, log: dict[str, Any], i: int) -> np.ndarray:
+def _with_caption(image: np.ndarray, env: GameEnv, log: dict[str, Any], i: int) -> np.ndarray:
     """``image`` over a strip: ``MOVE i/n``, the mover's swatch and the move; RESULT at the end."""
     moves = log["moves"]
     height, width, _ = image.shape
@@ -82,18 +84,21 @@ def _with_caption(image: np.ndarray, env: raw_env, log: dict[str, Any], i: int) 
     if i:
         move = moves[i - 1]
         seat = env.possible_agents.index(move["agent"])
-        out[y : y + 5 * GLYPH, x : x + 12] = FACTION_COLOURS[seat]
+        out[y : y + 5 * GLYPH, x : x + 12] = SWATCHES[log["env"]][seat]
         x += 12 + ADVANCE
         draw_text(out, x, y, move["name"], TEXT)
         x += (len(move["name"]) + 1) * ADVANCE
     if i == len(moves) and log.get("result"):
-        draw_text(out, x + ADVANCE, y, _outcome(log["result"]), TEXT)
+        draw_text(out, x + ADVANCE, y, _outcome(log["result"], log["env"]), TEXT)
     return out
 
 
-def _outcome(result: dict[str, float]) -> str:
+def _outcome(result: dict[str, float], env_name: str = "earth_reborn_v0") -> str:
     """``<AGENT> WINS`` for the agent with the best return, ``DRAW`` when all are equal (the
-    caption font has no + or - signs)."""
+    caption font has no + or - signs); haven's shared return: ``TEAM WINS`` / ``TEAM LOSES``."""
+    if env_name == "haven_v0":
+        value = next(iter(result.values()))
+        return "TEAM WINS" if value > 0 else ("TEAM LOSES" if value < 0 else "OUT OF ROUNDS")
     best = max(result, key=result.__getitem__)
     return "DRAW" if len(set(result.values())) == 1 else f"{best} WINS"
 
