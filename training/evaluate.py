@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from reborn_env.bots.arena import Record, wilson_interval
+from reborn_env.bots.arena import Record
 
 from .checkpoint import CheckpointError, load_checkpoint
 from .envs import COOPERATIVE, env_mode, env_sizes, make_env
@@ -79,10 +79,6 @@ class TeamResult(Record):
     rounds: list[int] = field(default_factory=list)
     steps: list[int] = field(default_factory=list)
 
-    def wilson(self) -> tuple[float, float]:
-        """95% Wilson score interval of the win rate."""
-        return wilson_interval(self.wins, self.games)
-
     @property
     def mean_rounds(self) -> float:
         return sum(self.rounds) / len(self.rounds) if self.rounds else math.nan
@@ -93,12 +89,7 @@ class TeamResult(Record):
 
     def summary(self) -> str:
         """``W/D/L (rate% [low, high]), N rounds, M steps`` per game on average."""
-        low, high = self.wilson()
-        return (
-            f"{self.wins}/{self.draws}/{self.losses} ({100 * self.win_rate:.1f}% "
-            f"[{100 * low:.1f}, {100 * high:.1f}]), {self.mean_rounds:.1f} rounds, "
-            f"{self.mean_steps:.0f} steps"
-        )
+        return f"{super().summary()}, {self.mean_rounds:.1f} rounds, {self.mean_steps:.0f} steps"
 
 
 def game_outcome(env: AECEnv, team_return: float) -> int:
@@ -142,10 +133,7 @@ def play_team(
                 continue
             env.step(bots[agent].act(obs["observation"], obs["action_mask"]))
             steps += 1
-        outcome = game_outcome(env, team_return)
-        result.wins += outcome > 0
-        result.losses += outcome < 0
-        result.draws += outcome == 0
+        result.add(game_outcome(env, team_return))
         result.steps.append(steps)
         rounds = game_rounds(env)
         if rounds is not None:

@@ -58,8 +58,12 @@ class Record:
         else:
             self.draws += 1
 
+    def wilson(self, z: float = Z_95) -> tuple[float, float]:
+        """95% Wilson score interval of the win rate (``z`` sets the confidence)."""
+        return wilson_interval(self.wins, self.games, z)
+
     def summary(self) -> str:
-        low, high = wilson_interval(self.wins, self.games)
+        low, high = self.wilson()
         return (
             f"{self.wins}/{self.draws}/{self.losses} "
             f"({100 * self.win_rate:.1f}% [{100 * low:.1f}, {100 * high:.1f}])"
@@ -87,8 +91,7 @@ class MatchResult:
 
     def wilson(self, seat: str | None = None, z: float = Z_95) -> tuple[float, float]:
         """95% Wilson score interval of bot_a's win rate in ``seat`` (None: overall)."""
-        record = self.record(seat)
-        return wilson_interval(record.wins, record.games, z)
+        return self.record(seat).wilson(z)
 
     def score_line(self) -> str:
         """One line: ``norad W/D/L (rate [low, high]) | salemite ... | overall ...``."""

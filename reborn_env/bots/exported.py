@@ -106,13 +106,19 @@ class ExportMetadata:
 class _ExportedBot(ABC):
     """The bot interface over a network that maps a batch to (masked logits, values).
 
-    Subclasses load the file and implement :meth:`_run`; sampling, checks and the per-decision
+    Subclasses implement :meth:`_load` and :meth:`_run`; sampling, checks and the per-decision
     API live here. ``seed`` seeds the sampling (``None``: fresh entropy); ``greedy`` plays the
-    argmax instead.
+    argmax instead; ``expect_env`` (when given) must be the env the policy was exported for.
     """
 
-    def __init__(self, metadata: ExportMetadata, greedy: bool, seed: int | None) -> None:
-        self.metadata = metadata
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        greedy: bool = False,
+        seed: int | None = None,
+        expect_env: str | None = None,
+    ) -> None:
+        self.metadata = ExportMetadata.from_dict(path, self._load(path), expect_env)
         self.greedy = greedy
         self._rng = np.random.default_rng(seed)
 
@@ -152,6 +158,10 @@ class _ExportedBot(ABC):
         return self._run(obs, masks)
 
     @abstractmethod
+    def _load(self, path: str | os.PathLike[str]) -> Mapping[str, Any]:
+        """Load the network in the file at ``path``; its raw export metadata."""
+
+    @abstractmethod
     def _run(self, observations: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(logits, values) of a checked float32 batch and its bool masks."""
 
@@ -167,25 +177,11 @@ class _ExportedBot(ABC):
 
 
 class OnnxBot(_ExportedBot):
-    """Plays an exported ONNX policy with onnxruntime on the CPU, one thread, no torch needed.
+    """Plays an exported ONNX policy with onnxruntime on the CPU, one thread, no torch needed."""
 
-    ``expect_env`` (when given) must be the env the policy was exported for.
-    """
-
-    def __init__(
-        self,
-        path: str | os.PathLike[str],
-        greedy: bool = False,
-        seed: int | None = None,
-        expect_env: str | None = None,
-    ) -> None:
+    def _load(self, path: str | os.PathLike[str]) -> Mapping[str, Any]:
         self._session = _onnx_session(_existing(path))
-        raw = self._session.get_modelmeta().custom_metadata_map
-        super().__init__(
-            ExportMetadata.from_dict(path, _decode_onnx_metadata(path, raw), expect_env),
-            greedy,
-            seed,
-        )
+        return _decode_onnx_metadata(path, self._session.get_modelmeta().custom_metadata_map)
 
     def _run(self, observations: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         feeds = dict(zip(INPUT_NAMES, (observations, masks), strict=True))
@@ -197,23 +193,17 @@ class TorchScriptBot(_ExportedBot):
     """Plays an exported TorchScript policy on the CPU in inference mode (imports torch).
 
     Like ``training.policy_bot.PolicyBot`` it drops torch to one thread: a single decision is
-    too small a batch to gain from more. ``expect_env`` as for :class:`OnnxBot`.
+    too small a batch to gain from more.
     """
 
-    def __init__(
-        self,
-        path: str | os.PathLike[str],
-        greedy: bool = False,
-        seed: int | None = None,
-        expect_env: str | None = None,
-    ) -> None:
+    def _load(self, path: str | os.PathLike[str]) -> Mapping[str, Any]:
         import torch
 
         if torch.get_num_threads() > 1:
             torch.set_num_threads(1)
         self._torch = torch
         self._module, raw = _load_torchscript(_existing(path))
-        super().__init__(ExportMetadata.from_dict(path, raw, expect_env), greedy, seed)
+        return raw
 
     def _run(self, observations: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         torch = self._torch
