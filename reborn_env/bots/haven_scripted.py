@@ -49,6 +49,7 @@ from ..haven import actions as A
 from ..haven.actions import CARD_SLOTS, N_CELLS
 from ..haven.hexgrid import RangeTable, SightTable, hex_distance, neighbours
 from ..haven.observation import (
+    BONUS_SCALE,
     CHAR_CARD_BLOCKS,
     CHAR_SCALARS,
     MAX_ITEMS,
@@ -158,8 +159,6 @@ class ObservationReader:
             self.kinds.append((obs.feature[f"figure:{s.id}"], s.id, "summon"))
         for t in scn.monster_types:
             self.kinds.append((obs.feature[f"figure:{t.id}"], t.id, "monster"))
-        self.char_width = len(CHAR_SCALARS) + len(CONDITIONS)
-        self.char_width += CARD_SLOTS * len(CHAR_CARD_BLOCKS) + MAX_ITEMS * len(ITEM_STATES)
 
     def read(self, observation: np.ndarray) -> View:
         v = np.asarray(observation, dtype=np.float32).reshape(-1)
@@ -182,7 +181,7 @@ class ObservationReader:
                             elite=bool(row[f["elite"]] > 0.5),
                             hp=round(float(row[f["hp"]]) * obs.hp_scale),
                             max_hp=round(float(row[f["max_hp"]]) * obs.hp_scale),
-                            shield=round(float(row[f["shield"]]) * 5),
+                            shield=round(float(row[f["shield"]]) * BONUS_SCALE),
                             conditions=conditions,
                         )
                     )
