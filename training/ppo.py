@@ -278,15 +278,20 @@ class Trainer:
             if learners:
                 agents = [self.envs[i].agent_selection for i in learners]
                 obs, mask, action, logprob, value = self.act(self.model, learners, agents)
-                for k, i in enumerate(learners):
-                    t = count[i]
-                    buffers["obs"][t, i], buffers["masks"][t, i] = obs[k], mask[k]
-                    buffers["actions"][t, i], buffers["logprobs"][t, i] = action[k], logprob[k]
-                    buffers["values"][t, i] = value[k]
-                    buffers["agents"][t, i] = self.envs[i].possible_agents.index(agents[k])
+                rows = (torch.tensor([count[i] for i in learners]), torch.tensor(learners))
+                buffers["obs"][rows], buffers["masks"][rows] = obs, mask
+                buffers["actions"][rows], buffers["logprobs"][rows] = action, logprob
+                buffers["values"][rows] = value
+                buffers["agents"][rows] = torch.tensor(
+                    [
+                        self.envs[i].possible_agents.index(self.envs[i].agent_selection)
+                        for i in learners
+                    ]
+                )
+                for i, agent, chosen in zip(learners, agents, action.tolist(), strict=True):
+                    self.seats[i].last_row[agent] = count[i]
                     count[i] += 1
-                    self.seats[i].last_row[agents[k]] = t
-                    self.step_env(i, int(action[k]), buffers)
+                    self.step_env(i, chosen, buffers)
                 self.global_step += len(learners)
             for key, idxs in opponents.items():
                 if key.startswith("bot:"):
@@ -295,8 +300,8 @@ class Trainer:
                     continue
                 agents = [self.envs[i].agent_selection for i in idxs]
                 action = self.act(self.opponent_model(key), idxs, agents)[2]
-                for k, i in enumerate(idxs):
-                    self.step_env(i, int(action[k]), buffers)
+                for i, chosen in zip(idxs, action.tolist(), strict=True):
+                    self.step_env(i, chosen, buffers)
         return buffers, self.bootstrap_values(buffers["values"])
 
     def bootstrap_values(self, like: torch.Tensor) -> torch.Tensor:
