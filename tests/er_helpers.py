@@ -12,9 +12,13 @@ import copy
 from functools import lru_cache
 from typing import Any
 
+import numpy as np
+
 from reborn_env.earth_reborn import dice
 from reborn_env.earth_reborn.engine import apply_action, legal_actions, new_game
+from reborn_env.earth_reborn.observation import Observer, observation_layout
 from reborn_env.earth_reborn.positions import state_from_dict, state_to_dict
+from reborn_env.earth_reborn.scenario import DIRECTION_NAMES
 from reborn_env.earth_reborn.state import GameState
 
 
@@ -116,8 +120,24 @@ def inject(state: GameState, faces: str) -> None:
     dice.inject(state, faces)
 
 
+def inject_next(state: GameState, faces: str) -> None:
+    """Queue ``faces`` as the next dice (ER-DICE-4); nothing may be queued before."""
+    assert state.dice_queue == []
+    inject(state, faces)
+
+
 def char(state: GameState, cid: str):
     return state.chars[state.scenario.char_index[cid]]
+
+
+def facing(state: GameState, cid: str) -> str:
+    """'N', 'E', 'S' or 'W'."""
+    return DIRECTION_NAMES[char(state, cid).facing]
+
+
+def section_cp(state: GameState, cid: str, slot: int = 0) -> list[int]:
+    """CP on each section of the tile in ``cid``'s slot ``slot``."""
+    return list(char(state, cid).tiles[slot].cp)
 
 
 def xy(state: GameState, cid: str) -> tuple[int, int]:
@@ -148,3 +168,24 @@ def mp(state: GameState, faction: str) -> int:
 
 def decider(state: GameState) -> str:
     return state.scenario.factions[state.decider]
+
+
+def engine_view(state: GameState, agent: str) -> tuple[np.ndarray, np.ndarray]:
+    """(observation, action mask) of ``agent`` built straight from the engine state."""
+    me = state.scenario.factions.index(agent)
+    obs = Observer(state.scenario).observe(state, me)
+    mask = np.zeros(state.codec.size, dtype=np.int8)
+    if state.winner is None and state.decider == me:
+        mask[legal_actions(state)] = 1
+    return obs, mask
+
+
+def obs_blocks(state: GameState, vec: np.ndarray) -> dict[str, np.ndarray]:
+    """Slice an observation vector into the named blocks of ``observation_layout``."""
+    out: dict[str, np.ndarray] = {}
+    i = 0
+    for name, width in observation_layout(state.scenario):
+        out[name] = vec[i : i + width]
+        i += width
+    assert i == vec.shape[0]
+    return out

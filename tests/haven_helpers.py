@@ -10,6 +10,7 @@ engine's indices. Action numbers follow 16.3: ``HEX(c,r) = 9r+c``, ``CARD(k) = 6
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -354,4 +355,13 @@ def env_run(fixture: dict[str, Any], steps: Iterable[tuple[Any, ...]], **config:
         expect(env.game, kind, step[2] if len(step) > 2 else None)
         assert env.agent_selection == AGENTS[env.game.prompt.agent]
         env.step(action)
+    return env
+
+
+def fixture_env(fixture: dict[str, Any], seed: int = 0, **config: Any) -> Any:
+    """``haven_v0.env(**config)`` (wrapped) reset to a copy of ``fixture`` with ``seed``."""
+    from reborn_env import haven_v0
+
+    env = haven_v0.env(**config)
+    env.reset(seed=seed, options={"fixture": copy.deepcopy(fixture)})
     return env

@@ -8,7 +8,6 @@ actions), HV-API-6 (rewards), HV-API-7 (termination), HV-API-8 (events, HV-SEL-3
 
 from __future__ import annotations
 
-import copy
 import json
 
 import numpy as np
@@ -19,6 +18,7 @@ from reborn_env import haven_v0
 from reborn_env.common.errors import IllegalActionError
 from reborn_env.haven import actions
 from reborn_env.haven.observation import observation_size
+from tests.haven_helpers import fixture_env
 
 AGENTS = ["bulwark", "conjurer"]
 
@@ -29,12 +29,6 @@ def card(k: int) -> int:
 
 def hexa(col: int, row: int) -> int:
     return actions.hex_action(9 * row + col)
-
-
-def fixture_env(fixture: dict, seed: int = 0, **kwargs) -> haven_v0.raw_env:
-    env = haven_v0.env(**kwargs)
-    env.reset(seed=seed, options={"fixture": copy.deepcopy(fixture)})
-    return env
 
 
 def play_random(env: haven_v0.raw_env, seed: int, max_steps: int = 20_000) -> dict[str, float]:

@@ -27,6 +27,7 @@ from reborn_env.haven.observation import (
 from reborn_env.haven.prompts import PROMPT_KINDS, Prompt
 from reborn_env.haven.scenario import CONDITIONS
 from reborn_env.haven.scenario_file import load_scenario
+from tests.haven_helpers import fixture_env
 
 SCN = load_scenario()
 LAYOUT = {name.split(":")[0]: (start, size) for name, start, size in observation_layout(SCN)}
@@ -53,12 +54,6 @@ def scalar(obs: np.ndarray, who: str, name: str) -> float:
 
 def same(a: np.ndarray, b: np.ndarray) -> bool:
     return a.tobytes() == b.tobytes()
-
-
-def fixture_env(fixture: dict, **kwargs) -> haven_v0.raw_env:
-    env = haven_v0.env(**kwargs)
-    env.reset(seed=0, options={"fixture": copy.deepcopy(fixture)})
-    return env
 
 
 # --- Layout ------------------------------------------------------------------------------------

@@ -6,10 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import torch
-from gymnasium import spaces
-from pettingzoo import AECEnv
 
 from reborn_env.bots.loading import load_bot
+from tests.toy_envs import OneLegalToyEnv
 from training import envs as env_registry
 from training.checkpoint import CheckpointError, load_checkpoint
 from training.config import ConfigError, TrainConfig, load_config
@@ -21,46 +20,13 @@ from training.ppo import build_trainer, compute_stream_gae, stream_links, train
 torch.set_num_threads(1)
 
 
-class TeamEnv(AECEnv):
+class TeamEnv(OneLegalToyEnv):
     """Two agents share a reward; who decides next is drawn at random (an agent may act several
     times in a row, as in haven). Each game lasts 9 decisions; both agents get +1 at the end and
     0.25 each after decision 4, whoever made it. One random action of 4 is legal each time."""
 
     metadata = {"name": "team_v0", "is_parallelizable": False, "render_modes": []}
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.possible_agents = ["a", "b"]
-        box = spaces.Box(0.0, 1.0, (6,), np.float32)
-        mask = spaces.Box(0, 1, (4,), np.int8)
-        self.observation_spaces = {
-            a: spaces.Dict({"observation": box, "action_mask": mask}) for a in self.possible_agents
-        }
-        self.action_spaces = {a: spaces.Discrete(4) for a in self.possible_agents}
-
-    def observation_space(self, agent):
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent):
-        return self.action_spaces[agent]
-
-    def get_state(self):
-        saved = {"t": self.t, "legal": self.legal, "agent": self.agent_selection}
-        return {**saved, "rng": self.rng.bit_generator.state}
-
-    def reset(self, seed=None, options=None):
-        self.rng = np.random.default_rng(seed)
-        self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
-        self.t, self.legal, self.agent_selection = 0, int(self.rng.integers(4)), "a"
-        if options and "position" in options:
-            saved = options["position"]
-            self.t, self.legal, self.agent_selection = saved["t"], saved["legal"], saved["agent"]
-            self.rng.bit_generator.state = saved["rng"]
+    n_actions = 4
 
     def observe(self, agent):
         obs = np.zeros(6, np.float32)
@@ -70,22 +36,13 @@ class TeamEnv(AECEnv):
             obs[self.legal], mask[self.legal] = 1.0, 1
         return {"observation": obs, "action_mask": mask}
 
-    def step(self, action):
-        if self.terminations[self.agent_selection]:
-            self._was_dead_step(action)
-            return
-        if action != self.legal:
-            raise ValueError(f"illegal action {action}; legal {self.legal}")
-        self._clear_rewards()
-        self.t += 1
-        self.legal = int(self.rng.integers(4))
+    def after_step(self, agent):
         if self.t == 4:
             self.rewards = dict.fromkeys(self.agents, 0.25)
         if self.t == 9:
             self.rewards = dict.fromkeys(self.agents, 1.0)
             self.terminations = dict.fromkeys(self.agents, True)
         self.agent_selection = self.possible_agents[int(self.rng.integers(2))]
-        self._accumulate_rewards()
 
 
 @pytest.fixture

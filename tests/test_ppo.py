@@ -5,61 +5,22 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import torch
-from gymnasium import spaces
-from pettingzoo import AECEnv
 
+from tests.toy_envs import OneLegalToyEnv
 from training import envs as env_registry
 from training.config import TrainConfig
 from training.model import build_model
 from training.ppo import compute_gae, train
 
 
-class OneLegalEnv(AECEnv):
+class OneLegalEnv(OneLegalToyEnv):
     """Two agents take turns for 12 decisions; each time exactly one random action of 6 is legal.
 
     Any other action raises, so a trainer that ever samples an illegal action fails the test.
     """
 
     metadata = {"name": "one_legal_v0", "is_parallelizable": False, "render_modes": []}
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.possible_agents = ["a", "b"]
-        box = spaces.Box(0.0, 1.0, (6,), np.float32)
-        mask = spaces.Box(0, 1, (6,), np.int8)
-        self.observation_spaces = {
-            a: spaces.Dict({"observation": box, "action_mask": mask}) for a in self.possible_agents
-        }
-        self.action_spaces = {a: spaces.Discrete(6) for a in self.possible_agents}
-        self.illegal = 0
-
-    def observation_space(self, agent):
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent):
-        return self.action_spaces[agent]
-
-    def get_state(self):
-        return {
-            "t": self.t,
-            "legal": self.legal,
-            "agent": self.agent_selection,
-            "rng": self.rng.bit_generator.state,
-        }
-
-    def reset(self, seed=None, options=None):
-        self.rng = np.random.default_rng(seed)
-        self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
-        self.agent_selection, self.t, self.legal = "a", 0, int(self.rng.integers(6))
-        if options and "position" in options:
-            saved = options["position"]
-            self.t, self.legal, self.agent_selection = saved["t"], saved["legal"], saved["agent"]
-            self.rng.bit_generator.state = saved["rng"]
+    n_actions = 6
 
     def observe(self, agent):
         obs = np.zeros(6, np.float32)
@@ -68,21 +29,11 @@ class OneLegalEnv(AECEnv):
             obs[self.legal], mask[self.legal] = 1.0, 1
         return {"observation": obs, "action_mask": mask}
 
-    def step(self, action):
-        agent = self.agent_selection
-        if self.terminations[agent]:
-            self._was_dead_step(action)
-            return
-        if action != self.legal:
-            raise ValueError(f"illegal action {action}; legal {self.legal}")
-        self._clear_rewards()
-        self.t += 1
-        self.legal = int(self.rng.integers(6))
+    def after_step(self, agent):
         if self.t == 12:
             self.rewards = {"a": 1.0, "b": -1.0}
             self.terminations = dict.fromkeys(self.agents, True)
         self.agent_selection = "b" if agent == "a" else "a"
-        self._accumulate_rewards()
 
 
 def test_masked_policy_only_samples_the_legal_action():

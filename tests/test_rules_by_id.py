@@ -23,7 +23,7 @@ import pytest
 from reborn_env.earth_reborn import dice, scenario_file
 from reborn_env.earth_reborn.actions import MAX_CP
 from reborn_env.earth_reborn.engine import apply_action, legal_actions, new_game
-from reborn_env.earth_reborn.observation import Observer, observation_layout
+from reborn_env.earth_reborn.observation import observation_layout
 from reborn_env.earth_reborn.orders import SAW_DOOR_ABILITY
 from reborn_env.earth_reborn.positions import state_to_dict
 from reborn_env.earth_reborn.scenario import (
@@ -44,19 +44,23 @@ from tests.er_helpers import (
     decider,
     door,
     door_state,
+    engine_view,
+    facing,
     hand,
     legal,
     load,
     move_tiles,
     mp,
+    obs_blocks,
     pile,
     place,
     play,
     position,
+    section_cp,
     tiles,
     xy,
 )
-from tests.er_helpers import inject as er_inject
+from tests.er_helpers import inject_next as inject
 
 SCENARIO_TOML = Path(scenario_file.__file__).parent / "data" / "vault_raid.toml"
 WOODEN_WEST = "1,2|2,2"  # wooden door between the west corridor and the hall
@@ -66,20 +70,6 @@ END_MOVES = {f"END_MOVE({f})" for f in "NESW"}
 
 
 # --- Helpers -------------------------------------------------------------------------------------
-
-
-def inject(state: GameState, faces: str) -> None:
-    """Queue ``faces`` as the next dice (ER-DICE-4); nothing may be queued before."""
-    assert state.dice_queue == []
-    er_inject(state, faces)
-
-
-def section_cp(state: GameState, cid: str, slot: int) -> list[int]:
-    return list(char(state, cid).tiles[slot].cp)
-
-
-def facing(state: GameState, cid: str) -> str:
-    return DIRECTION_NAMES[char(state, cid).facing]
 
 
 def starting(names: set[str], prefix: str) -> set[str]:
@@ -103,30 +93,13 @@ def duel_scenario(tmp_path: Path) -> Scenario:
     return scn
 
 
-def observe(state: GameState, agent: str) -> tuple[np.ndarray, np.ndarray]:
-    """(observation, action mask) of ``agent`` from the engine state."""
-    me = state.scenario.factions.index(agent)
-    obs = Observer(state.scenario).observe(state, me)
-    mask = np.zeros(state.codec.size, dtype=np.int8)
-    if state.winner is None and state.decider == me:
-        mask[legal_actions(state)] = 1
-    return obs, mask
-
-
 def blocks(state: GameState, agent: str) -> dict[str, np.ndarray]:
     """``agent``'s observation cut into the named blocks of ``observation_layout``."""
-    vec = observe(state, agent)[0]
-    out: dict[str, np.ndarray] = {}
-    i = 0
-    for name, width in observation_layout(state.scenario):
-        out[name] = vec[i : i + width]
-        i += width
-    assert i == vec.shape[0]
-    return out
+    return obs_blocks(state, engine_view(state, agent)[0])
 
 
 def view_bytes(state: GameState, agent: str) -> bytes:
-    obs, mask = observe(state, agent)
+    obs, mask = engine_view(state, agent)
     return obs.tobytes() + mask.tobytes()
 
 
@@ -1414,6 +1387,20 @@ def test_a_bag_running_empty_while_drawing_takes_the_discard_back():
 # --- Interact, Search (ER-INT-1, ER-SRCH-1) ------------------------------------------------------
 
 
+def step_onto_then_select_order_3(
+    state: GameState, cid: str, tile: str, way: str, square: tuple[int, int]
+) -> None:
+    """``cid`` activates with ``tile``, whose section 3 is not usable yet; one Move step ``way``
+    onto ``square`` makes it usable; selected, it offers 1 or 2 CP."""
+    play(state, f"ACTIVATE({cid})", f"ASSIGN({tile})")
+    assert "SELECT_ORDER(3)" not in legal(state)
+    play(state, "MOVE_CP(0)", f"STEP({way})", f"END_MOVE({way})")
+    assert xy(state, cid) == square
+    assert "SELECT_ORDER(3)" in legal(state)
+    play(state, "SELECT_ORDER(3)")
+    assert legal(state) == {"CHOOSE_CP(1)", "CHOOSE_CP(2)"}
+
+
 def test_interact_only_on_a_terminal_extra_cp_add_dice():
     """ER-INT-1 (v1 form ER-INT-3): vasquez's Interact section is usable only on O1; 2 CP on it
     roll TEC 3 + 1 = 4 dice."""
@@ -1422,13 +1409,7 @@ def test_interact_only_on_a_terminal_extra_cp_add_dice():
     move_tiles(pos, ["T07"], "hand:norad")  # M1k C2g F2k I2r
     pos["players"]["norad"]["cp"] = 5
     state = load(pos)
-    play(state, "ACTIVATE(vasquez)", "ASSIGN(T07)")
-    assert "SELECT_ORDER(3)" not in legal(state)
-    play(state, "MOVE_CP(0)", "STEP(N)", "END_MOVE(N)")
-    assert xy(state, "vasquez") == (4, 0)
-    assert "SELECT_ORDER(3)" in legal(state)
-    play(state, "SELECT_ORDER(3)")
-    assert legal(state) == {"CHOOSE_CP(1)", "CHOOSE_CP(2)"}
+    step_onto_then_select_order_3(state, "vasquez", "T07", "N", (4, 0))
     inject(state, "Y4 Y5 Y6 Y5")
     play(state, "CHOOSE_CP(2)")
     assert state.last_roll == ["Y4", "Y5", "Y6", "Y5"]
@@ -1445,13 +1426,7 @@ def test_search_only_on_the_cache_extra_cp_add_dice(faces, found):
     move_tiles(pos, ["T04"], "hand:salemite")  # M2g C1r F3k S2k
     pos["players"]["salemite"]["cp"] = 6
     state = load(pos)
-    play(state, "ACTIVATE(deeler)", "ASSIGN(T04)")
-    assert "SELECT_ORDER(3)" not in legal(state)
-    play(state, "MOVE_CP(0)", "STEP(S)", "END_MOVE(S)")
-    assert xy(state, "deeler") == (7, 6)
-    assert "SELECT_ORDER(3)" in legal(state)
-    play(state, "SELECT_ORDER(3)")
-    assert legal(state) == {"CHOOSE_CP(1)", "CHOOSE_CP(2)"}
+    step_onto_then_select_order_3(state, "deeler", "T04", "S", (7, 6))
     inject(state, faces)
     play(state, "CHOOSE_CP(2)")
     assert state.last_roll == faces.split()

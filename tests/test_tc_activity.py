@@ -17,19 +17,20 @@ import numpy as np
 import pytest
 
 from reborn_env.earth_reborn.actions import MAX_CP
-from reborn_env.earth_reborn.engine import legal_actions, new_game
+from reborn_env.earth_reborn.engine import new_game
 from reborn_env.earth_reborn.env import raw_env
-from reborn_env.earth_reborn.observation import Observer, observation_layout
 from reborn_env.earth_reborn.positions import state_to_dict
 from reborn_env.earth_reborn.state import GameState
 from tests.er_helpers import (
     char,
     cp,
     decider,
+    engine_view,
     hand,
     legal,
     load,
     move_tiles,
+    obs_blocks,
     pile,
     place,
     play,
@@ -40,27 +41,6 @@ from tests.er_helpers import (
 N_TILES = 24  # ER-SCN-12: counts in the observation are scaled by the number of tiles
 
 # --- Observation helpers -------------------------------------------------------------------------
-
-
-def blocks(state: GameState, vec: np.ndarray) -> dict[str, np.ndarray]:
-    """Slice an observation vector into the named blocks of ``observation_layout``."""
-    out: dict[str, np.ndarray] = {}
-    i = 0
-    for name, width in observation_layout(state.scenario):
-        out[name] = vec[i : i + width]
-        i += width
-    assert i == vec.shape[0]
-    return out
-
-
-def engine_view(state: GameState, agent: str) -> tuple[np.ndarray, np.ndarray]:
-    """(observation, action mask) of ``agent`` built straight from the engine state."""
-    me = state.scenario.factions.index(agent)
-    obs = Observer(state.scenario).observe(state, me)
-    mask = np.zeros(state.codec.size, dtype=np.int8)
-    if state.decider == me:
-        mask[legal_actions(state)] = 1
-    return obs, mask
 
 
 def env_view(pos: dict[str, Any], agent: str) -> tuple[np.ndarray, np.ndarray]:
@@ -83,12 +63,12 @@ def views(state: GameState, agent: str) -> list[tuple[np.ndarray, np.ndarray]]:
 
 def tile_counts(state: GameState, vec: np.ndarray) -> tuple[int, int, int, int]:
     """(my hand, opponent's hand, bag, discard) read back from the observation."""
-    b = blocks(state, vec)["tile counts: my hand, opponent's hand, bag, discard"]
+    b = obs_blocks(state, vec)["tile counts: my hand, opponent's hand, bag, discard"]
     return tuple(int(round(float(x) * N_TILES)) for x in b)  # type: ignore[return-value]
 
 
 def cp_counts(state: GameState, vec: np.ndarray) -> tuple[int, int]:
-    b = blocks(state, vec)["cp: mine, opponent's"]
+    b = obs_blocks(state, vec)["cp: mine, opponent's"]
     return int(round(float(b[0]) * MAX_CP)), int(round(float(b[1]) * MAX_CP))
 
 
@@ -168,7 +148,7 @@ def test_tc_seed_1_a_salemite_takes_last_bag_tile_and_norad_loses_the_race():
         mine, opp, bag, discard = tile_counts(state, obs)
         assert (mine, opp, bag, discard) == (5, 6, 2, 0)
         assert cp_counts(state, obs) == (4, 2)
-        b = blocks(state, obs)
+        b = obs_blocks(state, obs)
         assert tile_ids_in(state, b["my hand (tile multi-hot)"]) == set(tiles(1, 5))
         assert not b["discard, only at my CHOOSE_DISCARD"].any()
         assert {state.codec.name(a) for a in np.flatnonzero(mask)} == legal(state)
@@ -204,10 +184,10 @@ def test_tc_seed_1_b_no_race_norad_picks_t21_secretly():
     assert legal(state) == {"CHOOSE_DISCARD(T12)", "CHOOSE_DISCARD(T21)"}
     # ER-HID-7: only now, and only the chooser, sees the discard's contents.
     for obs, _ in views(state, "norad"):
-        seen = blocks(state, obs)["discard, only at my CHOOSE_DISCARD"]
+        seen = obs_blocks(state, obs)["discard, only at my CHOOSE_DISCARD"]
         assert tile_ids_in(state, seen) == {"T12", "T21"}
     for obs, _ in views(state, "salemite"):
-        assert not blocks(state, obs)["discard, only at my CHOOSE_DISCARD"].any()
+        assert not obs_blocks(state, obs)["discard, only at my CHOOSE_DISCARD"].any()
 
     other = state.clone()  # the branch where NORAD takes T12 instead
     play(state, "CHOOSE_DISCARD(T21)")
@@ -220,9 +200,9 @@ def test_tc_seed_1_b_no_race_norad_picks_t21_secretly():
         mine, opp, bag, discard = tile_counts(state, obs)
         assert (opp, discard) == (6, 1)
         assert cp_counts(state, obs)[1] == 2
-        assert not blocks(state, obs)["discard, only at my CHOOSE_DISCARD"].any()
+        assert not obs_blocks(state, obs)["discard, only at my CHOOSE_DISCARD"].any()
     for obs, _ in views(state, "norad"):
-        assert blocks(state, obs)["discard, only at my CHOOSE_DISCARD"].sum() == 0
+        assert obs_blocks(state, obs)["discard, only at my CHOOSE_DISCARD"].sum() == 0
     # Nothing tells Salemite which tile was taken: both choices look the same to it.
     assert_same_view(state, other, "salemite")
 
@@ -495,7 +475,7 @@ def test_tc_04_no_tile_limit_during_the_phase_five_at_the_end():
     for obs, _ in views(state, "salemite"):
         mine, opp, bag, discard = tile_counts(state, obs)
         assert (mine, opp, bag, discard) == (5, 4, bag_before_final, 5)
-        assert not blocks(state, obs)["discard, only at my CHOOSE_DISCARD"].any()
+        assert not obs_blocks(state, obs)["discard, only at my CHOOSE_DISCARD"].any()
     assert_same_view(state, load(swap_tiles(saved, "norad", "bag")), "salemite")
 
     play(state, "KEEP_HAND")

@@ -18,6 +18,7 @@ from tests.er_helpers import (
     decider,
     door,
     door_state,
+    facing,
     give_card,
     hand,
     legal,
@@ -27,21 +28,14 @@ from tests.er_helpers import (
     place,
     play,
     position,
+    section_cp,
     xy,
 )
-from tests.er_helpers import inject as er_inject
+from tests.er_helpers import inject_next as inject
 
 MAGNETIC_WOODEN = "4,4|4,5"  # the store door
 MAGNETIC_SLIDING = "4,1|4,2"  # the vault door
 WEST_WOODEN = "1,2|2,2"  # corridor -> hall wooden door
-
-
-def facing(state, cid: str) -> str:
-    return "NESW"[char(state, cid).facing]
-
-
-def section_cp(state, cid: str, slot: int = 0) -> list[int]:
-    return list(char(state, cid).tiles[slot].cp)
 
 
 def targets(state) -> set[str]:
@@ -374,12 +368,6 @@ def aim_bolter(pos: dict[str, Any]):
     assert "SELECT_ORDER(2)" in legal(state)
     play(state, "SELECT_ORDER(2)")
     return state
-
-
-def inject(state, faces: str) -> None:
-    """Queue ``faces`` as the next dice (ER-DICE-4); nothing may be queued before."""
-    assert state.dice_queue == []
-    er_inject(state, faces)
 
 
 def test_tc09a_rifle_shot_red_arc():

@@ -10,6 +10,7 @@ from tests.er_helpers import (
     cp,
     decider,
     door_state,
+    facing,
     hand,
     legal,
     load,
@@ -24,10 +25,6 @@ from tests.er_helpers import (
 SLIDING = "6,3|7,3"  # sliding door between the hall and the lab
 WOODEN = "6,2|7,2"  # wooden door between the hall and the lab
 MAGNETIC_SLIDING = "4,1|4,2"  # the vault door
-
-
-def facing(state, cid: str) -> str:
-    return "NESW"[char(state, cid).facing]
 
 
 # --- TC-05: sliding versus wooden doors ----------------------------------------------------------

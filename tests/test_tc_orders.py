@@ -22,19 +22,10 @@ from tests.er_helpers import (
     place,
     play,
     position,
+    section_cp,
     xy,
 )
-from tests.er_helpers import inject as er_inject
-
-
-def inject(state, faces: str) -> None:
-    """Queue ``faces`` as the next dice (ER-DICE-4); nothing may be queued before."""
-    assert state.dice_queue == []
-    er_inject(state, faces)
-
-
-def section_cp(state, cid: str, slot: int) -> list[int]:
-    return list(char(state, cid).tiles[slot].cp)
+from tests.er_helpers import inject_next as inject
 
 
 def of_kind(names: set[str], kind: str) -> set[str]:
