@@ -111,7 +111,6 @@ class Observer:
         both_bid = state.bids[0] >= 0 and state.bids[1] >= 0
         ix: list[int] = []
         vx: list[float] = []
-        i = 0
         ix += (me, 2 + state.turn - 1)
         i = 2 + scn.turns
         ix.append(i + self.phase_index[state.phase])
@@ -213,31 +212,15 @@ class Observer:
         if block is None:
             if len(cache) >= _BLOCK_CACHE_SIZE:
                 cache.clear()
-            ix: list[int] = []
-            vx: list[float] = []
-            ones: list[int] = []
-            self._character(state, c, me, ix, vx, ones, 0)
-            block = np.zeros(self.char_width, dtype=np.float32)
-            block[ix] = vx
-            block[ones] = 1.0
-            cache[key] = block
+            block = cache[key] = self._character(state, c, me)
         return block
 
     def _shooting(self, state: GameState) -> bool:
         assigned = state.chars[state.char].tiles[state.section >> 2]
         return self.scn.tiles[assigned.tile].sections[state.section & 3].type == "F"
 
-    def _character(
-        self,
-        state: GameState,
-        c: int,
-        me: int,
-        ix: list[int],
-        vx: list[float],
-        ones: list[int],
-        i: int,
-    ) -> int:
-        """ER-HID-5/-11: everything about a character is on the table."""
+    def _character(self, state: GameState, c: int, me: int) -> np.ndarray:
+        """Character ``c``'s block as ``me`` sees it (ER-HID-5/-11: all of it is on the table)."""
         scn = self.scn
         board = scn.board
         spec = scn.characters[c]
@@ -245,8 +228,8 @@ class Observer:
         stats = state.stats(c)
         maxcp = spec.healthy.maxcp
         armed = spec.weapon is not None
-        ix += range(i, i + len(CHAR_SCALARS))
-        vx += (
+        ix = list(range(len(CHAR_SCALARS)))
+        vx = [
             state.faction_of[c] == me,
             not ch.dead,
             ch.wounded,
@@ -258,10 +241,10 @@ class Observer:
             armed,
             armed and ch.weapon_ready,
             state.char == c,
-        )
-        i += len(CHAR_SCALARS)
+        ]
+        i = len(CHAR_SCALARS)
         x, y = board.xy(ch.square)
-        ones += (i + x, i + board.width + y, i + board.width + board.height + ch.facing)
+        ones = [i + x, i + board.width + y, i + board.width + board.height + ch.facing]
         i += board.width + board.height + 4
         ones += [i + t for t in ch.tried]
         i += len(scn.terminals)
@@ -278,7 +261,10 @@ class Observer:
                 j + 3 * SECTION_FEATURES + 6,
             )
             vx += [cp / 4.0 for cp in assigned.cp]
-        return i + SECTION_SLOTS * SECTION_FEATURES
+        block = np.zeros(self.char_width, dtype=np.float32)
+        block[ix] = vx
+        block[ones] = 1.0
+        return block
 
 
 observer_for = PerScenario(Observer)

@@ -17,6 +17,7 @@ from functools import cache
 
 import numpy as np
 
+from ..common.per_scenario import PerScenario
 from .scenario import (
     DIRECTION_NAMES,
     DX,
@@ -83,9 +84,14 @@ def _square_marks(state: GameState) -> list[str]:
         cells[t.square] = (f"{t.id[1:]}*" if state.hacked[i] else t.id)[:3].ljust(3)
     for i, cache_ in enumerate(scn.caches):
         cells[cache_.square] = " C " if state.cache_full[i] else " c "
-    for c in sorted(range(len(state.chars)), key=lambda c: not state.chars[c].dead):
+    for c in _dead_first(state):
         cells[state.chars[c].square] = _figure_mark(state, c)
     return cells
+
+
+def _dead_first(state: GameState) -> list[int]:
+    """Character indices, the dead first, so that a living figure is drawn over a dead marker."""
+    return sorted(range(len(state.chars)), key=lambda c: not state.chars[c].dead)
 
 
 def _edge_row(state: GameState, y: int, d: int) -> str:
@@ -157,12 +163,16 @@ def _status_lines(state: GameState) -> list[str]:
     lines.append(f"tiles: bag {len(state.bag)}  discard {len(state.discard)}  box {len(state.box)}")
     lines += [_character_line(state, c) for c in range(len(state.chars))]
     if state.winner is not None:
-        result = "draw" if state.winner < 0 else f"{names[state.winner]} wins"
-        lines.append(f"result: {result} (MP {state.mp[0]}-{state.mp[1]})")
+        lines.append(f"result: {_result(state)} (MP {state.mp[0]}-{state.mp[1]})")
     if state.last_roll:
         lines.append("last roll: " + " ".join(state.last_roll))
     lines.append(LEGEND)
     return lines
+
+
+def _result(state: GameState) -> str:
+    """How a finished game ended: ``draw`` or ``<faction> wins``."""
+    return "draw" if state.winner < 0 else f"{state.scenario.factions[state.winner]} wins"
 
 
 # --- RGB image: geometry and colours --------------------------------------------------------------
@@ -317,18 +327,9 @@ def _bar(img: np.ndarray, x: int, y: int, n: int, cap: int, pitch: int, colour: 
 
 # --- RGB image: the static background ------------------------------------------------------------
 
-_BACKGROUNDS: dict[str, tuple[Board, np.ndarray]] = {}
-
-
-def _background(scn: Scenario) -> np.ndarray:
-    """The scenario's static picture, drawn once per scenario name (redrawn if its map changes)."""
-    cached = _BACKGROUNDS.get(scn.name)
-    if cached is None or cached[0] != scn.board:
-        cached = _BACKGROUNDS[scn.name] = (scn.board, _draw_background(scn))
-    return cached[1]
-
 
 def _draw_background(scn: Scenario) -> np.ndarray:
+    """The scenario's static picture: floor, void, walls and the gauges' labels and tracks."""
     board = scn.board
     map_w, map_h = 2 * PAD + board.width * CELL, 2 * PAD + board.height * CELL
     img = np.empty((map_h + STRIP_H, max(map_w, _STRIP_MIN_W), 3), dtype=np.uint8)
@@ -349,6 +350,10 @@ def _draw_background(scn: Scenario) -> np.ndarray:
     return img
 
 
+_background = PerScenario(_draw_background)
+"""_background(scenario): the static picture, drawn once per scenario object; frames copy it."""
+
+
 def _borders_floor(board: Board, sq: int, d: int) -> bool:
     """Whether floor lies on either side of side ``d`` of ``sq`` (walls in the void go undrawn)."""
     other = board.neighbor[sq][d]
@@ -357,9 +362,11 @@ def _borders_floor(board: Board, sq: int, d: int) -> bool:
 
 def _draw_gauge_tracks(img: np.ndarray, map_h: int) -> None:
     """The gauges' labels and empty tracks; rows 1-2 are the players, row 3 the shared piles."""
-    rows = ((map_h + 6 + ROW_PITCH, _PLAYER_LAYOUT, _PLAYER_GAUGES),)
-    rows += ((map_h + 6 + 2 * ROW_PITCH, _PLAYER_LAYOUT, _PLAYER_GAUGES),)
-    rows += ((map_h + 6 + 3 * ROW_PITCH, _PILE_LAYOUT, _PILE_GAUGES),)
+    rows = (
+        (map_h + 6 + ROW_PITCH, _PLAYER_LAYOUT, _PLAYER_GAUGES),
+        (map_h + 6 + 2 * ROW_PITCH, _PLAYER_LAYOUT, _PLAYER_GAUGES),
+        (map_h + 6 + 3 * ROW_PITCH, _PILE_LAYOUT, _PILE_GAUGES),
+    )
     for y, layout, gauges in rows:
         for (label_x, _, bar_x), (label, cap, pitch, _) in zip(layout, gauges, strict=True):
             draw_text(img, label_x, y, label, TEXT)
@@ -421,8 +428,7 @@ def _draw_elements(img: np.ndarray, state: GameState) -> None:
 def _draw_figures(img: np.ndarray, state: GameState) -> None:
     """Dead markers first (an X), then the living figures over them, the activated one framed."""
     board = state.scenario.board
-    order = sorted(range(len(state.chars)), key=lambda c: not state.chars[c].dead)
-    for c in order:
+    for c in _dead_first(state):
         ch = state.chars[c]
         top, left = _origin(board, ch.square)
         cell = img[top : top + CELL, left : left + CELL]
@@ -466,11 +472,8 @@ def _draw_status(img: np.ndarray, state: GameState) -> None:
     row 3: bag and discard gauges."""
     scn = state.scenario
     y0 = img.shape[0] - STRIP_H + 6
-    headline = f"T{state.turn}/{scn.turns} {state.phase} {state.decision}"
-    if state.winner is not None:
-        winner = "draw" if state.winner < 0 else f"{scn.factions[state.winner]} wins"
-        headline = f"T{state.turn}/{scn.turns} {winner}"
-    draw_text(img, PAD, y0, headline.replace("_", " "), TEXT)
+    now = f"{state.phase} {state.decision}" if state.winner is None else _result(state)
+    draw_text(img, PAD, y0, f"T{state.turn}/{scn.turns} {now}".replace("_", " "), TEXT)
     for p in range(2):
         y = y0 + (p + 1) * ROW_PITCH
         if state.decision != GAME_OVER and p == state.decider:
