@@ -83,6 +83,31 @@ class BoxContext:
     half: int
 
 
+def ask_box(
+    game: HavenGame,
+    ch: CharacterState,
+    where: BoxContext,
+    kind: str,
+    legal: list[int],
+    **context: object,
+) -> Generator[Prompt, int, int]:
+    """Pose a prompt of the box being executed; its card and half are the context (16.5)."""
+    return ask(game, kind, ch.index, legal, card=where.card, half=where.half, **context)
+
+
+def ask_hex(
+    game: HavenGame,
+    ch: CharacterState,
+    where: BoxContext,
+    kind: str,
+    cells: list[int],
+    **context: object,
+) -> Generator[Prompt, int, int]:
+    """A prompt of the box being executed: one of ``cells`` (HEX actions), or NO."""
+    legal = [actions.hex_action(c) for c in cells] + [actions.NO]
+    return ask_box(game, ch, where, kind, legal, **context)
+
+
 def character_turn(game: HavenGame, ch: CharacterState) -> Turn:
     """HV-CTURN-1..4, HV-LREST-6: wound, then a long rest, a stunned skip, or the two cards;
     then the end of turn. A character removed mid-turn runs nothing more (HV-CTURN-4)."""
@@ -247,15 +272,8 @@ def offer_consume(
     element = _consumable(game, ability)
     if element is None:
         return False
-    answer = yield from ask(
-        game,
-        CONSUME,
-        ch.index,
-        [actions.YES, actions.NO],
-        card=where.card,
-        half=where.half,
-        ability=ability.kind,
-        element=element,
+    answer = yield from ask_box(
+        game, ch, where, CONSUME, [actions.YES, actions.NO], ability=ability.kind, element=element
     )
     if answer != actions.YES:
         return False
@@ -263,15 +281,10 @@ def offer_consume(
     return True
 
 
-def move_destinations(game: HavenGame, ch: CharacterState, points: int) -> list[int]:
+def move_destinations(graph: PathGraph, points: int) -> list[int]:
     """HV-ABL-1, HV-MAP-4: cells other than its own that the character can end a Move in."""
-    graph = PathGraph(game, ch)
-    dist = graph.steps_from([ch.cell])
-    return [
-        c
-        for c, d in enumerate(dist)
-        if d is not None and 0 < d <= points and graph.endable[c] and c != ch.cell
-    ]
+    endable = graph.endable
+    return [c for c, d in enumerate(graph.dist) if d is not None and 0 < d <= points and endable[c]]
 
 
 def perform_move(
@@ -280,24 +293,16 @@ def perform_move(
     """HV-ABL-1 with HV-BOX-10/11 and Swift Boots (HV-ITEM-4)."""
     if has(ch, "immobilize"):
         return False
+    graph = PathGraph(game, ch)
     consume_bonus = ability.consume.bonus if _consumable(game, ability) is not None else 0
-    if not move_destinations(game, ch, ability.value + effects.move_bonus + consume_bonus):
+    if not move_destinations(graph, ability.value + effects.move_bonus + consume_bonus):
         return False
     points = ability.value + effects.move_bonus
     effects.move_bonus = 0
     if (yield from offer_consume(game, ch, ability, where)):
         points += ability.consume.bonus  # type: ignore[union-attr]
-    cells = move_destinations(game, ch, points)
-    answer = yield from ask(
-        game,
-        MOVE_DEST,
-        ch.index,
-        [actions.hex_action(c) for c in cells] + [actions.NO],
-        card=where.card,
-        half=where.half,
-        ability=MOVE,
-        value=points,
-    )
+    cells = move_destinations(graph, points)
+    answer = yield from ask_hex(game, ch, where, MOVE_DEST, cells, ability=MOVE, value=points)
     if answer == actions.NO:
         return False
     game.log("MOVE", figure=label(game.scenario, ch), **{"from": ch.cell}, to=answer)
@@ -326,13 +331,12 @@ def perform_attack(
         options = [t for t in valid_targets(game, ch, reach) if not any(t is a for a in attacked)]
         if not options:
             break
-        answer = yield from ask(
+        answer = yield from ask_hex(
             game,
+            ch,
+            where,
             ATTACK_TARGET,
-            ch.index,
-            [actions.hex_action(t.cell) for t in options] + [actions.NO],
-            card=where.card,
-            half=where.half,
+            [t.cell for t in options],
             ability=ATTACK,
             value=value,
             targets=tuple(cells),
@@ -358,13 +362,12 @@ def perform_heal(
             for f in game.allies_of(ch)
             if board.in_range_and_sight(ch.cell, f.cell, ability.range)
         ]
-    answer = yield from ask(
+    answer = yield from ask_hex(
         game,
+        ch,
+        where,
         HEAL_TARGET,
-        ch.index,
-        [actions.hex_action(f.cell) for f in recipients] + [actions.NO],
-        card=where.card,
-        half=where.half,
+        [f.cell for f in recipients],
         ability=HEAL,
         value=ability.value,
     )
@@ -384,15 +387,7 @@ def perform_summon(
     ]
     if not empty:
         return False
-    answer = yield from ask(
-        game,
-        SUMMON_HEX,
-        ch.index,
-        [actions.hex_action(c) for c in empty] + [actions.NO],
-        card=where.card,
-        half=where.half,
-        ability=SUMMON,
-    )
+    answer = yield from ask_hex(game, ch, where, SUMMON_HEX, empty, ability=SUMMON)
     if answer == actions.NO:
         return False
     spec = game.scenario.summon(ability.summon)

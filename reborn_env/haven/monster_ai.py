@@ -28,8 +28,9 @@ class Plan:
 
 
 class PathGraph:
-    """HV-AI-2: passable cells (not wall, obstacle or enemy-held) and endable cells (passable and
-    holding no other figure) for one mover at one moment (HV-AI-8)."""
+    """HV-AI-2: passable cells (not wall, obstacle or enemy-held), endable cells (passable and
+    holding no other figure) and ``dist``, the fewest steps from the mover to every cell, for one
+    mover at one moment (HV-AI-8): it holds until a figure moves or leaves the map."""
 
     def __init__(self, game: HavenGame, mover: Figure) -> None:
         board = board_for(game.scenario)
@@ -38,6 +39,7 @@ class PathGraph:
         other_cells = {f.cell for f in game.figures() if f is not mover}
         self.passable = [board.floor[c] and c not in enemy_cells for c in range(len(board.floor))]
         self.endable = [p and c not in other_cells for c, p in enumerate(self.passable)]
+        self.dist = self.steps_from([mover.cell])
 
     def steps_from(self, sources: list[int]) -> list[int | None]:
         """Fewest steps from any of ``sources`` to every cell through passable cells."""
@@ -67,11 +69,10 @@ def candidates(game: HavenGame, mover: Figure) -> list[Figure]:
     return [f for f in game.enemies_of(mover) if not has(f, "invisible")]
 
 
-def focus(game: HavenGame, mover: Figure, plan: Plan) -> Figure | None:
+def focus(game: HavenGame, mover: Figure, plan: Plan, graph: PathGraph) -> Figure | None:
     """HV-AI-4: the candidate with the smallest ``(cost, proximity, turn order position)``."""
-    graph = PathGraph(game, mover)
     reach = plan.reach or 1  # HV-AI-3: no attack or disarmed -> as melee
-    dist = graph.steps_from([mover.cell])
+    dist = graph.dist
     best = None
     best_key = None
     for target in candidates(game, mover):
@@ -88,14 +89,15 @@ def focus(game: HavenGame, mover: Figure, plan: Plan) -> Figure | None:
     return best
 
 
-def destination(game: HavenGame, mover: Figure, plan: Plan, target: Figure) -> int:
+def destination(
+    game: HavenGame, mover: Figure, plan: Plan, target: Figure, graph: PathGraph
+) -> int:
     """HV-AI-5: where the mover ends its Move: Case A (an attack hex of the focus within reach,
     avoiding disadvantage, most extra targets, fewest steps, lowest cell id) or Case B (as close
     as possible in movement to an attack hex of the focus)."""
     assert plan.move is not None
-    graph = PathGraph(game, mover)
     board = graph.board
-    dist = graph.steps_from([mover.cell])
+    dist = graph.dist
     reachable = [
         c for c, d in enumerate(dist) if d is not None and d <= plan.move and graph.endable[c]
     ]

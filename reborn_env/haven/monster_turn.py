@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from .attack import AttackSpec, resolve_attack
 from .damage import TurnAborted, suffer_damage
 from .figures import Figure, board_for, has, label
-from .monster_ai import Plan, destination, extra_targets, focus
+from .monster_ai import PathGraph, Plan, destination, extra_targets, focus
 from .prompts import Prompt
 from .scenario import ATTACK, ELITE, INFUSE, MOVE, RETALIATE, SHIELD, Ability, MonsterType
 from .state import MonsterState, SummonState
@@ -99,19 +99,23 @@ def execute_card(
 ) -> Turn:
     """HV-MTURN-8..11, HV-AI-7: focus first, then each line top to bottom; nothing else."""
     base = _stats(game, fig, mtype)
-    target = focus(game, fig, _plan(fig, abilities, base, 0))
+    graph: PathGraph | None = PathGraph(game, fig)  # None once a figure moved or may have left
+    target = focus(game, fig, _plan(fig, abilities, base, 0), graph)
     for i, ability in enumerate(abilities):
         if ability.kind == MOVE:
             plan = _plan(fig, abilities, base, i)
             if target is not None and plan.move:
-                cell = destination(game, fig, plan, target)
+                graph = graph or PathGraph(game, fig)
+                cell = destination(game, fig, plan, target, graph)
                 if cell != fig.cell:
                     game.log(
                         "MOVE", figure=label(game.scenario, fig), **{"from": fig.cell}, to=cell
                     )
                     fig.cell = cell
+                    graph = None
         elif ability.kind == ATTACK:
             yield from monster_attack(game, fig, ability, base, target)
+            graph = None
         elif ability.kind in (SHIELD, RETALIATE):
             _round_bonus(fig, ability)
         elif ability.kind == INFUSE:  # HV-ELEM-6
