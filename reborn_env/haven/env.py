@@ -9,6 +9,7 @@ termination (HV-API-7), the per-agent event feed with secret selections withheld
 from __future__ import annotations
 
 import secrets
+from dataclasses import fields
 from typing import Any
 
 import gymnasium
@@ -21,15 +22,8 @@ from .engine import HavenConfig, HavenGame, new_game
 from .observation import observer_for
 from .scenario_file import load_scenario
 
-# 16.8: the config keys, their defaults and types (all booleans but max_rounds).
-CONFIG_DEFAULTS: dict[str, Any] = {
-    "allow_damage_negation": True,
-    "auto_forced": True,
-    "hide_other_piles": False,
-    "reward_shaping": False,
-    "max_rounds": 30,
-    "reveal_second_card_at_turn": False,
-}
+# 16.8: the config keys and their defaults (all booleans but max_rounds), as HavenConfig has them.
+CONFIG_DEFAULTS: dict[str, Any] = {f.name: f.default for f in fields(HavenConfig)}
 SHAPING_PER_HP = 0.02  # HV-API-6
 OUTCOME_REWARDS = {"win": 1.0, "loss": -1.0, "truncated": 0.0}  # HV-API-6
 

@@ -209,28 +209,19 @@ def _summon(sr: _StateReader, state: HavenState, i: int, node: dict[str, Any]) -
     owner = choice(f"{f}.owner", node["owner"], [c.id for c in scenario.characters])
     ch = state.characters[owner]
     cls = scenario.characters[owner]
-    summon_card = next(
+    summon_card, printed = next(
         (
-            k
+            (k, a.summon)
             for k, c in enumerate(cls.cards)
             for b in (c.top, c.bottom)
             for a in b.abilities
             if a.summon is not None
         ),
-        None,
+        (None, None),
     )
     if summon_card is None:
         raise fail(f"{f}.owner", f"{cls.id} has no summon card")
-    spec_id = node.get(
-        "summon",
-        next(
-            a.summon
-            for b in (cls.cards[summon_card].top, cls.cards[summon_card].bottom)
-            for a in b.abilities
-            if a.summon is not None
-        ),
-    )
-    spec = scenario.summon(spec_id)
+    spec = scenario.summon(node.get("summon", printed))
     for zone in (ch.hand, ch.discard, ch.lost, ch.played):
         if summon_card in zone:
             zone.remove(summon_card)

@@ -172,7 +172,7 @@ def game_from_position(data: Any, scenario: Scenario | None = None) -> HavenGame
     """Rebuild a game: validate the state, then replay the answers (each must be legal)."""
     from .engine import HavenConfig, HavenGame
 
-    r = PositionReader(data)
+    PositionReader(data)  # a JSON object, checked before it is copied
     data = copy.deepcopy(data)  # the game must not share lists with the caller's data
     r = PositionReader(data)
     if data.get("format") != FORMAT or data.get("version") != VERSION:
