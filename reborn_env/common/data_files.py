@@ -7,12 +7,15 @@ dotted path, so a loader's checks read like the schema and its errors say where 
 
 from __future__ import annotations
 
+import functools
 import tomllib
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
 class ScenarioError(ValueError):
@@ -46,6 +49,27 @@ def read_bundled(package: str, name: str) -> tuple[str, dict[str, Any]]:
             f"{name}: no bundled scenario of that name; bundled: {', '.join(known)}"
         )
     return str(resource), decode_toml(resource.read_bytes(), str(resource))
+
+
+def scenario_loader(package: str, build: Callable[[dict[str, Any], str], T]) -> Callable[[str], T]:
+    """``load(name_or_path)``: ``build(document, source)`` of a ruleset's scenario file.
+
+    A bare name such as ``"vault_raid"`` loads ``<package>/data/<name>.toml`` (cached: the result
+    is frozen); a string with a path separator or a ``.toml`` suffix is a file path.
+    """
+
+    @functools.lru_cache(maxsize=16)
+    def load_bundled(name: str) -> T:
+        source, doc = read_bundled(package, name)
+        return build(doc, source)
+
+    def load(name_or_path: str) -> T:
+        if is_path(name_or_path):
+            source, doc = read_file(name_or_path)
+            return build(doc, source)
+        return load_bundled(name_or_path)
+
+    return load
 
 
 def decode_toml(raw: bytes, source: str) -> dict[str, Any]:

@@ -20,9 +20,8 @@ from typing import Any
 from reborn_env.common.data_files import DataNode as _Node
 from reborn_env.common.data_files import (
     ScenarioError,
-    is_path,
     read_bundled,
-    read_file,
+    scenario_loader,
 )
 from reborn_env.earth_reborn.scenario import (
     ARC_COLOUR_NAMES,
@@ -142,10 +141,7 @@ def load_scenario(name_or_path: str = DEFAULT_SCENARIO) -> Scenario:
     A bare name such as ``"vault_raid"`` loads ``data/<name>.toml`` from this package (cached: the
     result is frozen); a string with a path separator or a ``.toml`` suffix is a file path.
     """
-    if is_path(name_or_path):
-        source, doc = read_file(name_or_path)
-        return _build_scenario(doc, source)
-    return _load_bundled(name_or_path)
+    return _load(name_or_path)
 
 
 def parse_map(
@@ -164,12 +160,6 @@ def parse_map(
 
 
 # --- files ---------------------------------------------------------------------------------------
-
-
-@functools.lru_cache(maxsize=16)
-def _load_bundled(name: str) -> Scenario:
-    source, doc = read_bundled(_PACKAGE, name)
-    return _build_scenario(doc, source)
 
 
 @functools.cache
@@ -384,6 +374,9 @@ def _build_scenario(doc: dict[str, Any], source: str) -> Scenario:
         hand_limit=top["hand_limit"].integer(1),
         max_tiles_per_character=top["max_tiles_per_character"].integer(1),
     )
+
+
+_load = scenario_loader(_PACKAGE, _build_scenario)
 
 
 def _factions(node: _Node) -> tuple[str, str]:

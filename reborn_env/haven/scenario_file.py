@@ -12,7 +12,6 @@ in section 15) with the parsed data, so the picture, the tables and the spec can
 
 from __future__ import annotations
 
-import functools
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -22,9 +21,7 @@ from typing import Any
 from reborn_env.common.data_files import DataNode as _Node
 from reborn_env.common.data_files import (
     ScenarioError,
-    is_path,
-    read_bundled,
-    read_file,
+    scenario_loader,
 )
 from reborn_env.haven.scenario import (
     ABILITY_KINDS,
@@ -144,19 +141,10 @@ def load_scenario(name_or_path: str = DEFAULT_SCENARIO) -> Scenario:
     A bare name such as ``"raider_camp"`` loads ``data/<name>.toml`` from this package (cached: the
     result is frozen); a string with a path separator or a ``.toml`` suffix is a file path.
     """
-    if is_path(name_or_path):
-        source, doc = read_file(name_or_path)
-        return _build_scenario(doc, source)
-    return _load_bundled(name_or_path)
+    return _load(name_or_path)
 
 
 # --- files ---------------------------------------------------------------------------------------
-
-
-@functools.lru_cache(maxsize=8)
-def _load_bundled(name: str) -> Scenario:
-    source, doc = read_bundled("reborn_env.haven", name)
-    return _build_scenario(doc, source)
 
 
 def _xy_text(cell: int) -> str:
@@ -224,6 +212,9 @@ def _build_scenario(doc: dict[str, Any], source: str) -> Scenario:
 
 
 # --- abilities, boxes and cards (section 7, 15.2, 15.6) ------------------------------------------
+
+
+_load = scenario_loader("reborn_env.haven", _build_scenario)
 
 
 def _ability(node: _Node, summons: Iterable[str], monster: bool) -> Ability:
