@@ -211,10 +211,10 @@ def _build_scenario(doc: dict[str, Any], source: str) -> Scenario:
     )
 
 
-# --- abilities, boxes and cards (section 7, 15.2, 15.6) ------------------------------------------
-
-
 _load = scenario_loader("reborn_env.haven", _build_scenario)
+
+
+# --- abilities, boxes and cards (section 7, 15.2, 15.6) ------------------------------------------
 
 
 def _ability(node: _Node, summons: Iterable[str], monster: bool) -> Ability:
