@@ -27,6 +27,25 @@ class GameEnv(AECEnv):
     game: Any = None
     illegal_action = "raise"
 
+    def _set_spaces(self, agents: list[str], obs_size: int, n_actions: int) -> None:
+        """The agents, each with a masked observation space (``Dict(observation=Box(0, 1),
+        action_mask=Box(0, 1, int8))``) and a ``Discrete(n_actions)`` action space."""
+        self.possible_agents = agents
+        self.agent_index = {a: i for i, a in enumerate(agents)}
+        obs_box = gymnasium.spaces.Box(0.0, 1.0, (obs_size,), np.float32)
+        mask_box = gymnasium.spaces.Box(0, 1, (n_actions,), np.int8)
+        self.observation_spaces = {
+            a: gymnasium.spaces.Dict({"observation": obs_box, "action_mask": mask_box})
+            for a in agents
+        }
+        self.action_spaces = {a: gymnasium.spaces.Discrete(n_actions) for a in agents}
+
+    def observation_space(self, agent: str) -> gymnasium.spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> gymnasium.spaces.Space:
+        return self.action_spaces[agent]
+
     def _set_modes(self, render_mode: str | None, illegal_action: str) -> None:
         """Check and keep the render mode and the illegal-action mode, naming what is allowed."""
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:

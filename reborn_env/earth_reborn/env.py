@@ -10,7 +10,6 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-import gymnasium
 import numpy as np
 
 from ..common.errors import IllegalActionError
@@ -50,26 +49,10 @@ class raw_env(GameEnv):  # noqa: N801 - PettingZoo's naming convention
         self.scenario = load_scenario(scenario)
         self.codec = codec_for(self.scenario)
         self.observer = observer_for(self.scenario)
-        self.possible_agents = list(self.scenario.factions)
-        self.agent_index = {a: i for i, a in enumerate(self.possible_agents)}
-        obs_box = gymnasium.spaces.Box(0.0, 1.0, (self.observer.size,), np.float32)
-        mask_box = gymnasium.spaces.Box(0, 1, (self.codec.size,), np.int8)
-        self.observation_spaces = {
-            a: gymnasium.spaces.Dict({"observation": obs_box, "action_mask": mask_box})
-            for a in self.possible_agents
-        }
-        self.action_spaces = {
-            a: gymnasium.spaces.Discrete(self.codec.size) for a in self.possible_agents
-        }
+        self._set_spaces(list(self.scenario.factions), self.observer.size, self.codec.size)
         self.game: GameState | None = None
 
     # --- PettingZoo API -------------------------------------------------------------------------
-
-    def observation_space(self, agent: str) -> gymnasium.spaces.Space:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> gymnasium.spaces.Space:
-        return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         """New game from ``seed`` (random if None); ``options={"position": dict}`` starts there."""

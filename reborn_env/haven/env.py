@@ -12,7 +12,6 @@ import secrets
 from dataclasses import fields
 from typing import Any
 
-import gymnasium
 import numpy as np
 
 from ..common.errors import IllegalActionError
@@ -83,28 +82,12 @@ class raw_env(GameEnv):  # noqa: N801 - PettingZoo's naming convention
         )
         self.scenario = load_scenario(scenario)
         self.observer = observer_for(self.scenario)
-        self.possible_agents = [c.id for c in self.scenario.characters]  # HV-API-1
-        self.agent_index = {a: i for i, a in enumerate(self.possible_agents)}
-        obs_box = gymnasium.spaces.Box(0.0, 1.0, (self.observer.size,), np.float32)
-        mask_box = gymnasium.spaces.Box(0, 1, (actions.N_ACTIONS,), np.int8)
-        self.observation_spaces = {
-            a: gymnasium.spaces.Dict({"observation": obs_box, "action_mask": mask_box})
-            for a in self.possible_agents
-        }
-        self.action_spaces = {
-            a: gymnasium.spaces.Discrete(actions.N_ACTIONS) for a in self.possible_agents
-        }
+        # HV-API-1, 16.3, 16.5: the characters; Discrete(87); the observation and its mask
+        agents = [c.id for c in self.scenario.characters]
+        self._set_spaces(agents, self.observer.size, actions.N_ACTIONS)
         self.game: HavenGame | None = None
 
     # --- PettingZoo API -------------------------------------------------------------------------
-
-    def observation_space(self, agent: str) -> gymnasium.spaces.Space:
-        """16.5: ``Dict(observation=Box(0, 1, (size,)), action_mask=Box(0, 1, (87,), int8))``."""
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> gymnasium.spaces.Space:
-        """16.3: ``Discrete(87)`` for both agents."""
-        return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         """HV-API-9/10: a new game from ``seed`` (random if None).
