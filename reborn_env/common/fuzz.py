@@ -7,7 +7,7 @@ the report says how the games ended so a caller can assert zero-sum returns and 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -68,3 +68,13 @@ def play_random_games(
         report.lengths.append(length)
         report.truncated += truncated
     return report
+
+
+def check_masks(env: AECEnv, agent: str, legal: Sequence[int], rule: str) -> None:
+    """The deciding agent's mask is exactly ``legal`` (int8); every other agent's is all zeros."""
+    mask = env.observe(agent)["action_mask"]
+    if mask.dtype != np.int8 or np.flatnonzero(mask).tolist() != list(legal):
+        raise AssertionError(f"{rule}: the mask differs from the engine's legal set")
+    for other in env.agents:
+        if other != agent and env.observe(other)["action_mask"].any():
+            raise AssertionError(f"the mask of {other}, who is not deciding, is not all zeros")

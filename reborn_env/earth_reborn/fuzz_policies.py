@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 from pettingzoo import AECEnv
 
+from ..common.fuzz import check_masks
 from .engine import legal_actions
 from .invariants import check_invariants
 
@@ -26,9 +27,4 @@ def check_step(env: AECEnv, agent: str) -> None:
     """Engine invariants, and the mask of section 22: exactly the legal set, zeros for the other."""
     game = env.unwrapped.game
     check_invariants(game)
-    mask = env.observe(agent)["action_mask"]
-    if mask.dtype != np.int8 or np.flatnonzero(mask).tolist() != legal_actions(game):
-        raise AssertionError("ER-ENV-10: the mask differs from the engine's legal set")
-    for other in env.agents:
-        if other != agent and env.observe(other)["action_mask"].any():
-            raise AssertionError(f"the mask of {other}, who is not deciding, is not all zeros")
+    check_masks(env, agent, legal_actions(game), "ER-ENV-10")

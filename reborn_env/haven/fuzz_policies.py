@@ -12,6 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 from pettingzoo import AECEnv
 
+from ..common.fuzz import check_masks
 from . import actions
 from .invariants import check_invariants
 from .prompts import ATTACK_TARGET, DAMAGE_RESPONSE, HEAL_TARGET, MOVE_DEST, SUMMON_HEX
@@ -37,9 +38,4 @@ def check_step(env: AECEnv, agent: str) -> None:
     """Engine invariants, and the mask of 16.4: exactly the legal set, zeros for the others."""
     game = env.unwrapped.game
     check_invariants(game)
-    mask = env.observe(agent)["action_mask"]
-    if mask.dtype != np.int8 or tuple(np.flatnonzero(mask).tolist()) != game.legal_actions():
-        raise AssertionError("16.4: the mask differs from the engine's legal set")
-    for other in env.agents:
-        if other != agent and env.observe(other)["action_mask"].any():
-            raise AssertionError(f"the mask of {other}, who is not deciding, is not all zeros")
+    check_masks(env, agent, game.legal_actions(), "16.4")
