@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..common.per_scenario import PerScenario
 from ..earth_reborn.render import ADVANCE, GLYPH, draw_text
 from .actions import CARD_SLOTS
 from .hexgrid import HEIGHT, WIDTH
@@ -275,23 +276,20 @@ def _disc(radius: int) -> np.ndarray:
     return yy * yy + xx * xx <= radius * radius
 
 
-_BACKGROUNDS: dict[tuple[str, ...], np.ndarray] = {}
-
-
-def _background(scn: Scenario) -> np.ndarray:
-    """The terrain picture of a map, drawn once per map and cached."""
-    key = scn.map.cells
-    img = _BACKGROUNDS.get(key)
-    if img is None:
-        img = np.empty((IMAGE_H, IMAGE_W, 3), dtype=np.uint8)
-        img[:] = BACKGROUND
-        labels = _cell_labels()
-        colours = {OBSTACLE: OBSTACLE_COLOUR, WALL: WALL_COLOUR}
-        area = img[:MAP_H, :MAP_W]
-        for cell, kind in enumerate(scn.map.cells):
-            area[labels == cell] = colours.get(kind, FLOOR_COLOUR)
-        _BACKGROUNDS[key] = img
+def _draw_background(scn: Scenario) -> np.ndarray:
+    """The terrain picture of a map."""
+    img = np.empty((IMAGE_H, IMAGE_W, 3), dtype=np.uint8)
+    img[:] = BACKGROUND
+    labels = _cell_labels()
+    colours = {OBSTACLE: OBSTACLE_COLOUR, WALL: WALL_COLOUR}
+    area = img[:MAP_H, :MAP_W]
+    for cell, kind in enumerate(scn.map.cells):
+        area[labels == cell] = colours.get(kind, FLOOR_COLOUR)
     return img
+
+
+_background = PerScenario(_draw_background)
+"""_background(scenario): the terrain picture, drawn once per scenario."""
 
 
 def _box(img: np.ndarray, cell: int) -> np.ndarray:
