@@ -6,6 +6,7 @@ the error messages uniform: ``position field 'characters[0].hp': 12 is outside 1
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from .errors import PositionError
@@ -32,6 +33,16 @@ class PositionReader:
             )
             raise PositionError(f"position field '{path}' must be {names}, got {value!r}")
         return value
+
+
+def exact_keys(field: str, node: dict[str, Any], allowed: Iterable[str]) -> None:
+    """Refuse keys a position object does not define: a typo would otherwise be ignored silently."""
+    allowed = list(allowed)
+    unknown = sorted(set(node) - set(allowed), key=str)
+    if unknown:
+        where = f"position field '{field}'" if field else "position"
+        names = ", ".join(map(repr, unknown))
+        raise PositionError(f"{where}: unknown key(s) {names}; allowed: {', '.join(allowed)}")
 
 
 def fail(field: str, problem: str) -> PositionError:
