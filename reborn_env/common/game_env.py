@@ -83,10 +83,43 @@ class GameEnv(AECEnv):
             raise RuntimeError("call reset() before using the environment")
         return self.game
 
+    def _decision_text(self) -> str:
+        """The decision in progress and its legal actions, for error messages."""
+        raise NotImplementedError
+
+    def _action_of_step(self, action: Any) -> tuple[str, int] | None:
+        """The deciding agent and ``action`` as an int, or None once the step is dealt with.
+
+        A terminated agent's step removes it (PettingZoo's dead step); a step after every agent
+        has left is an error; an action that is not an integer (``True`` included) is refused
+        naming the decision and its legal actions. Nothing is changed before the action is known
+        to be an integer, so a refusal in ``raise`` mode keeps even the pending rewards.
+        """
+        self._require_game()
+        if not self.agents:
+            raise RuntimeError(
+                "step() called after the game ended and every agent has left; call reset()"
+            )
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return None
+        if isinstance(action, bool | np.bool_) or not isinstance(action, int | np.integer):
+            n_actions = self.action_spaces[agent].n
+            self._refuse(
+                agent,
+                f"action must be an integer in 0..{n_actions - 1}, got {action!r}; "
+                f"{self._decision_text()}",
+            )
+            return None
+        return agent, int(action)
+
     def _refuse(self, agent: str, message: str) -> None:
-        """Refuse an illegal action: raise (state unchanged) or end the game, offender -1."""
+        """Refuse an illegal action: raise (state and rewards unchanged) or end the game with -1
+        for the offender (PettingZoo's TerminateIllegalWrapper convention)."""
         if self.illegal_action == "raise":
             raise IllegalActionError(message)
+        self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         self.rewards[agent] = -1.0
         self.terminations = {a: True for a in self.agents}

@@ -60,19 +60,9 @@ class raw_env(GameEnv):  # noqa: N801 - PettingZoo's naming convention
             seed = secrets.randbits(63)
         position = (options or {}).get("position")
         if position is not None:
-            self.game = positions.state_from_dict(position, self.scenario)
+            self._start(positions.state_from_dict(position, self.scenario))
         else:
-            self.game = engine.new_game(self.scenario, seed)
-        self.agents = self.possible_agents[:]
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
-        self.num_steps = 0
-        self._sync_selection()
-        if self.game.winner is not None:
-            self._finish()
+            self._start(engine.new_game(self.scenario, seed))
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         game = self._require_game()
@@ -83,34 +73,24 @@ class raw_env(GameEnv):  # noqa: N801 - PettingZoo's naming convention
         return {"observation": self.observer.observe(game, me), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
+        checked = self._action_of_step(action)
+        if checked is None:
+            return
+        agent, action = checked
         game = self._require_game()
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
-        self._cumulative_rewards[agent] = 0.0
-        if action is None or not isinstance(action, (int, np.integer)):
-            self._refuse(
-                agent, f"action must be an integer in 0..{self.codec.size - 1}, got {action!r}"
-            )
-            return
         mp_before = game.mp[:]
         try:
-            engine.apply_action(game, int(action))
+            engine.apply_action(game, action)
         except IllegalActionError as err:
             self._refuse(agent, str(err))
             return
-        self.num_steps += 1
+        self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         if self.mp_shaping:
             for a, i in self.agent_index.items():
                 gained = (game.mp[i] - mp_before[i]) - (game.mp[1 - i] - mp_before[1 - i])
                 self.rewards[a] = self.mp_shaping * gained
-        if game.winner is not None:
-            self._finish()
-        elif self.num_steps >= self.max_steps:  # ER-ENV-9: truncated as a draw
-            self.truncations = {a: True for a in self.agents}
-        else:
+        if not self._check_end():
             self._sync_selection()
         self._accumulate_rewards()
         if self.render_mode == "human":
@@ -124,14 +104,7 @@ class raw_env(GameEnv):  # noqa: N801 - PettingZoo's naming convention
 
     def set_state(self, position: dict[str, Any]) -> None:
         """Restore a position; on any error nothing changes (PositionError names the field)."""
-        if self.game is None:
-            self.reset()
-        self.game = positions.state_from_dict(position, self.scenario)
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
-        self._sync_selection()
-        if self.game.winner is not None:
-            self._finish()
+        self._start(positions.state_from_dict(position, self.scenario))
 
     def action_name(self, action: int) -> str:
         """Readable name of an action integer, e.g. ``STEP(N)``."""
@@ -143,10 +116,40 @@ class raw_env(GameEnv):  # noqa: N801 - PettingZoo's naming convention
 
     # --- Internals ------------------------------------------------------------------------------
 
+    def _start(self, game: GameState) -> None:
+        """Fresh AEC bookkeeping around ``game`` (a new game or a restored position)."""
+        self.game = game
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self._sync_selection()
+        self._check_end()
+        self._accumulate_rewards()
+
+    def _check_end(self) -> bool:
+        """Finish a won or drawn game, or truncate one at ``max_steps`` game steps (ER-ENV-9: the
+        game's own step count, so a restored position truncates where the original would)."""
+        game = self._require_game()
+        if game.winner is not None:
+            self._finish()
+        elif game.steps >= self.max_steps:
+            self.truncations = {a: True for a in self.agents}
+        else:
+            return False
+        return True
+
     def _sync_selection(self) -> None:
         game = self._require_game()
         decider = game.decider if game.winner is None else game.active
         self.agent_selection = self.possible_agents[decider]
+
+    def _decision_text(self) -> str:
+        game = self._require_game()
+        names = ", ".join(self.codec.name(a) for a in engine.legal_actions(game)) or "none"
+        return f"{engine.describe_decision(game)}; legal: {names}"
 
     def _finish(self) -> None:
         """ER-WIN-3: +1 / -1 at the end, 0 and 0 for a draw."""

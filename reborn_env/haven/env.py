@@ -123,20 +123,11 @@ class raw_env(GameEnv):  # noqa: N801 - PettingZoo's naming convention
 
     def step(self, action: int | None) -> None:
         """HV-API-1: apply the selected agent's answer, then run to the next prompt."""
+        checked = self._action_of_step(action)
+        if checked is None:
+            return
+        agent, action = checked
         game = self._require_game()
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
-        self._cumulative_rewards[agent] = 0.0
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-            self._refuse(
-                agent,
-                f"action must be an integer in 0..{actions.N_ACTIONS - 1}, got {action!r} "
-                f"({self._prompt_text()})",
-            )
-            return
-        action = int(action)
         if action not in game.legal_actions():
             self._refuse(agent, self._illegal_message(agent, action))
             return
@@ -148,6 +139,7 @@ class raw_env(GameEnv):  # noqa: N801 - PettingZoo's naming convention
             self._refuse(agent, f"{self._illegal_message(agent, action)}: {err}")
             return
         self._held[agent], self._cursor[agent] = held, before
+        self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         if self.config.reward_shaping:
             self._shape(game.events[before:])
@@ -285,15 +277,14 @@ class raw_env(GameEnv):  # noqa: N801 - PettingZoo's naming convention
             return f"the game is over ({game.outcome})"
         return f"{self.possible_agents[prompt.agent]}'s {prompt.kind} prompt"
 
+    def _decision_text(self) -> str:
+        legal = ", ".join(actions.name(a) for a in self._require_game().legal_actions())
+        return f"{self._prompt_text()}; legal actions: {legal or 'none'}"
+
     def _illegal_message(self, agent: str, action: int) -> str:
         """HV-API-5: name the prompt, the refused action and the legal actions."""
-        game = self._require_game()
         shown = actions.name(action) if 0 <= action < actions.N_ACTIONS else str(action)
-        legal = ", ".join(actions.name(a) for a in game.legal_actions())
-        return (
-            f"illegal action {shown} for {agent} at {self._prompt_text()}; "
-            f"legal actions: {legal or 'none'}"
-        )
+        return f"illegal action {shown} for {agent} at {self._decision_text()}"
 
 
 def env(**kwargs: Any) -> raw_env:
