@@ -24,9 +24,11 @@ TIMEOUT_S = 60
 
 
 class Botd:
-    """A botd subprocess and a client for it; killed after TIMEOUT_S so a hang fails the test."""
+    """A botd subprocess and a client for it, killed after ``timeout_s``: a hang fails the test."""
 
-    def __init__(self, spec: str, stderr_path: Path, *extra: str) -> None:
+    def __init__(
+        self, spec: str, stderr_path: Path, *extra: str, timeout_s: float = TIMEOUT_S
+    ) -> None:
         self.stderr = stderr_path.open("w")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "reborn_env.botd", "--bot", spec, "--seed", "1", *extra],
@@ -35,7 +37,7 @@ class Botd:
             stderr=self.stderr,
             text=True,
         )
-        self.watchdog = threading.Timer(TIMEOUT_S, self.proc.kill)
+        self.watchdog = threading.Timer(timeout_s, self.proc.kill)
         self.watchdog.start()
 
     def raw(self, line: str) -> dict[str, Any]:
