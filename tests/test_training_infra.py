@@ -273,8 +273,8 @@ def test_load_reports_foreign_files(tmp_path: Path, payload: dict[str, Any]) -> 
     torch.save({"state_dict": payload["model"]}, tmp_path / "other.pt")
     with pytest.raises(CheckpointError, match="format marker None"):
         load_checkpoint(tmp_path / "other.pt")
-    torch.save({**payload, "version": 2}, tmp_path / "newer.pt")
-    with pytest.raises(CheckpointError, match="schema version 2; this code reads version 1"):
+    torch.save({**payload, "version": 3}, tmp_path / "newer.pt")
+    with pytest.raises(CheckpointError, match="schema version 3; this code reads version 2"):
         load_checkpoint(tmp_path / "newer.pt")
 
 

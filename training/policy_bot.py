@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from .checkpoint import CheckpointError, load_checkpoint
+from .checkpoint import CheckpointError, check_network, load_checkpoint
 from .model import build_model
 
 
@@ -42,7 +42,8 @@ class PolicyBot:
         self.obs_size: int = payload["env"]["obs_size"]
         self.n_actions: int = payload["env"]["n_actions"]
         self.greedy = greedy
-        self.model = _load_model(payload, self.obs_size, self.n_actions)
+        shown_as = "checkpoint" if isinstance(path_or_payload, dict) else str(path_or_payload)
+        self.model = _load_model(payload, self.obs_size, self.n_actions, shown_as)
         self._generator = torch.Generator()
         if seed is None:
             self._generator.seed()
@@ -87,16 +88,19 @@ class PolicyBot:
         return logits[0]
 
 
-def _load_model(payload: dict[str, Any], obs_size: int, n_actions: int) -> torch.nn.Module:
+def _load_model(
+    payload: dict[str, Any], obs_size: int, n_actions: int, shown_as: str
+) -> torch.nn.Module:
+    """The checkpoint's network, after checking its weights fit the recorded sizes (so a config
+    naming an enormous network is refused before anything is allocated)."""
     hidden_sizes = payload["config"].get("hidden_sizes")
-    if not isinstance(hidden_sizes, list):
-        raise CheckpointError(f"checkpoint config has no hidden_sizes list: {hidden_sizes!r}")
-    model = build_model(obs_size, n_actions, hidden_sizes)
-    try:
-        model.load_state_dict(payload["model"])
-    except RuntimeError as exc:
+    if not isinstance(hidden_sizes, list) or not all(
+        isinstance(size, int) and not isinstance(size, bool) and size > 0 for size in hidden_sizes
+    ):
         raise CheckpointError(
-            f"the checkpoint's network does not fit training.model.build_model({obs_size}, "
-            f"{n_actions}, {hidden_sizes}): {str(exc).splitlines()[0]}"
-        ) from exc
+            f"{shown_as}: config has no hidden_sizes list of positive integers: {hidden_sizes!r}"
+        )
+    check_network(shown_as, "model", payload["model"], obs_size, n_actions, hidden_sizes)
+    model = build_model(obs_size, n_actions, hidden_sizes)
+    model.load_state_dict(payload["model"])
     return model.eval()
