@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import typing
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,7 @@ import pytest
 import torch
 
 from training.checkpoint import CheckpointError, load_checkpoint, save_checkpoint
-from training.config import ConfigError, TrainConfig, load_config
+from training.config import _VALUE_RULES, ConfigError, TrainConfig, load_config
 from training.envs import env_sizes, env_version, make_env
 from training.model import build_model
 from training.plots import plot_learning_curve
@@ -148,6 +149,95 @@ def test_missing_config_file_is_reported(tmp_path: Path) -> None:
 def test_from_dict_names_its_source() -> None:
     with pytest.raises(ConfigError, match=r"^latest\.pt \(config\): key 'seed'"):
         TrainConfig.from_dict({"total_steps": 10, "seed": -1}, source="latest.pt (config)")
+
+
+# --- config: every number in range, the env built once, only UTF-8 YAML text (issue 9, defect 7) --
+
+HINTS = typing.get_type_hints(TrainConfig)
+FLOAT_KEYS = [key for key, hint in HINTS.items() if hint is float]
+INT_KEYS = [key for key, hint in HINTS.items() if hint is int]
+
+
+def test_every_numeric_key_has_a_range_rule() -> None:
+    numeric = [key for key, hint in HINTS.items() if hint in (int, float, list[int])]
+    assert FLOAT_KEYS and INT_KEYS and [key for key in numeric if key not in _VALUE_RULES] == []
+
+
+@pytest.mark.parametrize("value", [".inf", "-.inf", ".nan"])
+@pytest.mark.parametrize("key", FLOAT_KEYS)
+def test_every_float_key_refuses_infinity_and_nan(tmp_path: Path, key: str, value: str) -> None:
+    """Before: ``max_grad_norm: .inf`` was accepted (and gradients were never clipped)."""
+    message = config_error(write(tmp_path, f"total_steps: 100\n{key}: {value}\n"))
+    assert f"key {key!r}: must be" in message
+
+
+@pytest.mark.parametrize("key", INT_KEYS)
+def test_every_integer_key_refuses_numbers_past_64_bits(tmp_path: Path, key: str) -> None:
+    """Before: ``seed: 18446744073709551616`` passed the check and torch.manual_seed overflowed."""
+    message = config_error(write(tmp_path, f"total_steps: 100\n{key}: {2**64}\n"))
+    assert f"key {key!r}" in message and "64 bits" in message and "2**63-1" in message
+
+
+@pytest.mark.parametrize(
+    ("line", "fragments"),
+    [
+        ("hidden_sizes: [1000000000]", ["'hidden_sizes'", "1..2048"]),  # was a 3.8 TB network
+        ("hidden_sizes: [8, 8, 8, 8, 8, 8, 8, 8, 8]", ["'hidden_sizes'", "at most 8 layer"]),
+        ("hidden_sizes: [64, 0]", ["'hidden_sizes'", "1..2048"]),
+        ("num_envs: 100000", ["'num_envs'", "at most 1024"]),
+        ("num_steps: 1000000", ["'num_steps'", "at most 262144"]),
+        ("num_envs: 1024\nnum_steps: 1024", ["num_envs * num_steps = 1048576", "262144"]),
+        ("pool_size: 1000", ["'pool_size'", "at most 64"]),
+        ("imitation_chunk: 100000", ["'imitation_chunk'", "at most 5000"]),
+        ("torch_threads: 100000", ["'torch_threads'", "at most 256"]),
+        ("seed: -1", ["'seed'", "0..2**63-1"]),
+        ("learning_rate: 2e-4", ["'learning_rate'", "with a dot"]),
+    ],
+)
+def test_sizes_that_take_memory_have_maxima(
+    tmp_path: Path, line: str, fragments: list[str]
+) -> None:
+    message = config_error(write(tmp_path, f"total_steps: 100\n{line}\n"))
+    for fragment in fragments:
+        assert fragment in message
+
+
+@pytest.mark.parametrize(
+    ("env_kwargs", "fragment"),
+    [
+        ("{foo: 1}", "'foo'"),
+        ("{max_steps: -1}", "max_steps must be a positive integer"),
+        ("{scenario: nowhere}", "no bundled scenario"),
+    ],
+)
+def test_env_kwargs_are_checked_by_building_the_env(
+    tmp_path: Path, env_kwargs: str, fragment: str
+) -> None:
+    """Before: the config loaded, and the env refused its kwargs when training began."""
+    message = config_error(write(tmp_path, f"total_steps: 100\nenv_kwargs: {env_kwargs}\n"))
+    assert "key 'env_kwargs'" in message and fragment in message
+
+
+def test_a_config_built_in_python_checks_its_env_too() -> None:
+    with pytest.raises(ConfigError, match=r"^<TrainConfig>: key 'env_kwargs'.*'bogus'"):
+        TrainConfig(total_steps=10, env_kwargs={"bogus": True}).check_env()
+    assert TrainConfig(total_steps=10, env_kwargs={"max_steps": 9}).check_env() == env_sizes(ENV)
+
+
+def test_a_binary_file_is_a_config_error(tmp_path: Path) -> None:
+    """Before: UnicodeDecodeError escaped load_config with a traceback."""
+    path = tmp_path / "weights.yaml"
+    path.write_bytes(b"\x89PNG\r\n\x1a\n\x00\xff\xfe total_steps: 1")
+    assert "not a text file in UTF-8" in config_error(path)
+
+
+def test_a_folder_a_huge_file_and_deep_nesting_are_config_errors(tmp_path: Path) -> None:
+    (tmp_path / "folder.yaml").mkdir()
+    assert "not a regular file" in config_error(tmp_path / "folder.yaml")
+    huge = write(tmp_path, "total_steps: 100\n" + "# padding\n" * 200_000, "huge.yaml")
+    assert "a config file is at most 1048576 bytes" in config_error(huge)
+    deep = write(tmp_path, "total_steps: " + "[" * 50_000, "deep.yaml")
+    assert "nested too deeply" in config_error(deep)
 
 
 # --- envs -----------------------------------------------------------------------------------------

@@ -1,11 +1,17 @@
 """Training configuration: one frozen dataclass, read from YAML and checked before anything runs.
 
 A run is described by a YAML mapping whose keys are the fields of :class:`TrainConfig` (each field
-documents itself, CleanRL style). Every mistake a config can hold (an unknown or misspelt key, a
-value of the wrong type, a value out of range, keys that disagree with each other) raises
-:class:`ConfigError` naming the file, the key and what is allowed, so a run fails at start-up
-rather than hours in. The same checks apply to configs stored in checkpoints
-(:meth:`TrainConfig.from_dict`).
+documents itself, CleanRL style). Every mistake a config can hold (a file that is not UTF-8 YAML,
+an unknown or misspelt key, a value of the wrong type, a number out of range or not finite, keys
+that disagree with each other, ``env_kwargs`` the env refuses) raises :class:`ConfigError` naming
+the file, the key and what is allowed, so a run fails at start-up rather than hours in. The same
+checks apply to configs stored in checkpoints (:meth:`TrainConfig.from_dict`), except building the
+env (:meth:`TrainConfig.check_env`, which :func:`load_config` and the trainer call).
+
+Every integer must fit in 64 bits and every float must be finite; sizes that take memory have
+maxima (:data:`MAX_NUM_ENVS`, :data:`MAX_BATCH_SIZE`, :data:`MAX_HIDDEN_LAYERS` layers of at most
+:data:`MAX_HIDDEN_WIDTH` units, ...), so a typo cannot ask for terabytes: the largest network
+allowed has about 34 M parameters on haven's 2132 observation floats (135 MB of float32 weights).
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ import dataclasses
 import difflib
 import math
 import os
+import stat
 import typing
 from collections.abc import Callable, Mapping
 from dataclasses import InitVar, dataclass, field
@@ -22,9 +29,22 @@ from typing import Any
 
 import yaml
 
-from .envs import COOPERATIVE, ENV_MODES, ENVS, MODES, env_mode
+from .envs import COOPERATIVE, ENV_MODES, ENVS, MODES, env_mode, env_sizes
 
 BUILTIN_OPPONENTS = ("random", "heuristic")
+MAX_INT = 2**63 - 1
+"""Largest integer any key takes (torch's and numpy's 64-bit integers; seeds included)."""
+MAX_CONFIG_BYTES = 1 << 20
+"""Largest config file read (a config is a few hundred bytes)."""
+MAX_NUM_ENVS = 1024
+MAX_BATCH_SIZE = 1 << 18
+"""Most learner decisions per rollout (num_envs * num_steps): the buffers hold them all (about
+2.3 GB for haven's observations at the maximum)."""
+MAX_HIDDEN_LAYERS = 8
+MAX_HIDDEN_WIDTH = 2048
+MAX_POOL_SIZE = 64
+MAX_IMITATION_CHUNK = 5000
+MAX_TORCH_THREADS = 256
 
 
 class ConfigError(ValueError):
@@ -45,7 +65,7 @@ class TrainConfig:
     policy acts for every agent and learns from the shared team reward; no opponents, no pool) or
     "auto" (the mode the env declares in ``training.envs.ENV_MODES``)"""
     seed: int = 1
-    """seed of the run's generators (torch, numpy, python, environments)"""
+    """seed of the run's generators (torch, numpy, python, environments), in 0..2**63-1"""
     total_steps: int
     """learner decisions to train for (required)"""
     num_envs: int = 8
@@ -77,7 +97,7 @@ class TrainConfig:
     norm_adv: bool = True
     """normalize advantages per minibatch"""
     hidden_sizes: list[int] = field(default_factory=lambda: [256, 256])
-    """widths of the network's hidden layers"""
+    """widths of the network's hidden layers (at most 8 layers of at most 2048 units)"""
     torch_threads: int = 1
     """threads torch may use"""
     snapshot_every: int = 10
@@ -116,8 +136,10 @@ class TrainConfig:
     """where the values came from, named in error messages (not a config key)"""
 
     def __post_init__(self, source: str) -> None:
+        object.__setattr__(self, "_source", source)
         hints = typing.get_type_hints(type(self))
         for f in dataclasses.fields(self):
+            _check_64_bits(source, f.name, getattr(self, f.name))
             value = _check_type(source, f.name, getattr(self, f.name), hints[f.name])
             object.__setattr__(self, f.name, value)
         for key, (holds, allowed) in _VALUE_RULES.items():
@@ -127,6 +149,12 @@ class TrainConfig:
         self._check_cross_keys(source)
 
     def _check_cross_keys(self, source: str) -> None:
+        if self.batch_size > MAX_BATCH_SIZE:
+            raise ConfigError(
+                f"{source}: keys 'num_envs'/'num_steps': num_envs * num_steps = {self.batch_size} "
+                f"learner decisions per rollout; at most {MAX_BATCH_SIZE} (the rollout buffers "
+                "hold them all)"
+            )
         if self.batch_size % self.num_minibatches:
             raise ConfigError(
                 f"{source}: key 'num_minibatches': num_envs * num_steps = {self.batch_size} is "
@@ -157,6 +185,22 @@ class TrainConfig:
                 f"{source}: key 'bot_opponent_prob': {self.bot_opponent_prob} > 0 needs at least "
                 "one entry in 'bot_opponents'"
             )
+
+    def check_env(self) -> tuple[int, int]:
+        """Build the env once from ``env_kwargs``, as every rollout env will be; its
+        ``(obs_size, n_actions)``.
+
+        :class:`ConfigError` naming ``env_kwargs`` if the env refuses them (an unknown keyword,
+        ``max_steps: -1``, an unknown scenario): found before any training, not when the first
+        env is made.
+        """
+        try:
+            return env_sizes(self.env, **self.env_kwargs)
+        except (ValueError, TypeError) as exc:
+            raise ConfigError(
+                f"{self._source}: key 'env_kwargs': env {self.env!r} refuses "
+                f"{_short(self.env_kwargs)}: {exc}"
+            ) from exc
 
     @property
     def resolved_mode(self) -> str:
@@ -198,19 +242,43 @@ class TrainConfig:
 
 
 def load_config(path: str | os.PathLike[str]) -> TrainConfig:
-    """Read and check the YAML config at ``path``; any problem raises :class:`ConfigError`."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read the config file: {exc.strerror or exc}") from exc
+    """Read and check the YAML config at ``path``, building its env once
+    (:meth:`TrainConfig.check_env`); any problem raises :class:`ConfigError`."""
+    text = _read_config_text(Path(path))
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
         raise ConfigError(f"{path}: not valid YAML: {_yaml_problem(exc)}") from exc
+    except RecursionError as exc:
+        raise ConfigError(f"{path}: not a config: YAML nested too deeply") from exc
     if not isinstance(data, dict):
         found = "an empty file" if data is None else f"a {type(data).__name__}"
         raise ConfigError(f"{path}: expected a mapping of config keys to values, found {found}")
-    return TrainConfig.from_dict(data, source=str(path))
+    cfg = TrainConfig.from_dict(data, source=str(path))
+    cfg.check_env()
+    return cfg
+
+
+def _read_config_text(path: Path) -> str:
+    """The file's text: a regular file of at most :data:`MAX_CONFIG_BYTES`, in UTF-8."""
+    try:
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode):
+            raise ConfigError(f"{path}: not a regular file (a folder, a device or a pipe)")
+        if info.st_size > MAX_CONFIG_BYTES:
+            raise ConfigError(
+                f"{path}: {info.st_size} bytes; a config file is at most {MAX_CONFIG_BYTES} bytes"
+            )
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read the config file: {exc.strerror or exc}") from exc
+    try:
+        return raw[: MAX_CONFIG_BYTES + 1].decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(
+            f"{path}: not a text file in UTF-8 (byte {exc.start}: {exc.reason}); a config is "
+            "YAML text"
+        ) from exc
 
 
 def _yaml_problem(exc: yaml.YAMLError) -> str:
@@ -220,6 +288,11 @@ def _yaml_problem(exc: yaml.YAMLError) -> str:
     mark = exc.problem_mark
     what = ", ".join(part for part in (exc.context, exc.problem) if part)
     return f"line {mark.line + 1}, column {mark.column + 1}: {what}"
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def _unknown_key(key: Any, known: list[str]) -> str:
@@ -256,6 +329,18 @@ def _check_type(source: str, key: str, value: Any, hint: Any) -> Any:
     )
 
 
+def _check_64_bits(source: str, key: str, value: Any) -> None:
+    """Every integer of a key (or of its list) within +-:data:`MAX_INT`: what torch and numpy
+    hold, and far beyond any sensible value."""
+    numbers = value if isinstance(value, list) else [value]
+    for number in numbers:
+        if _is_int(number) and abs(number) > MAX_INT:
+            raise ConfigError(
+                f"{source}: key {key!r}: {_short(number)} does not fit in 64 bits; integers here "
+                f"are at most 2**63-1 ({MAX_INT})"
+            )
+
+
 def _yaml_hint(value: Any) -> str:
     """A hint for YAML 1.1's trap: ``1e-4`` (no dot) is read as a string, not a float."""
     if isinstance(value, str):
@@ -280,58 +365,63 @@ _TYPE_NAMES: dict[Any, str] = {
 }
 
 
-def _positive(value: float) -> bool:
-    return value > 0
+def _integer_rule(low: int, high: int = MAX_INT) -> tuple[Callable[[Any], bool], str]:
+    """An integer in ``low..high``; the text says ``> 0`` for positive ones."""
+    floor = "> 0" if low == 1 else f">= {low}"
+    text = f"must be an integer {floor}" + ("" if high == MAX_INT else f" and at most {high}")
+    return (lambda v: low <= v <= high), text
 
 
-def _unit_closed(value: float) -> bool:
-    return 0.0 <= value <= 1.0
+def _finite(test: Callable[[float], bool]) -> Callable[[float], bool]:
+    return lambda v: math.isfinite(v) and test(v)
 
 
-def _unit_half_open(value: float) -> bool:
-    return 0.0 < value <= 1.0
+def _hidden_sizes_fit(sizes: list[int]) -> bool:
+    return 0 < len(sizes) <= MAX_HIDDEN_LAYERS and all(0 < s <= MAX_HIDDEN_WIDTH for s in sizes)
 
 
-def _non_negative(value: float) -> bool:
-    return value >= 0 and not math.isinf(value)
-
-
-_POSITIVE = (_positive, "must be > 0")
+_POSITIVE = _integer_rule(1)
+_FINITE_POSITIVE = (_finite(lambda v: v > 0), "must be a finite number > 0")
+_FINITE_NON_NEGATIVE = (_finite(lambda v: v >= 0), "must be a finite number >= 0")
+_UNIT_HALF_OPEN = (_finite(lambda v: 0.0 < v <= 1.0), "must be in (0, 1]")
+_PROBABILITY = (_finite(lambda v: 0.0 <= v <= 1.0), "must be a probability in [0, 1]")
 _VALUE_RULES: dict[str, tuple[Callable[[Any], bool], str]] = {
     "env": (lambda v: v in ENVS, f"must be one of {', '.join(map(repr, sorted(ENVS)))}"),
     "mode": (
         lambda v: v in ("auto", *MODES),
         f"must be one of {', '.join(map(repr, ('auto', *MODES)))}",
     ),
-    "seed": (lambda v: v >= 0, "must be an integer >= 0"),
+    "seed": (lambda v: 0 <= v <= MAX_INT, f"must be an integer in 0..2**63-1 ({MAX_INT})"),
     "total_steps": _POSITIVE,
-    "num_envs": _POSITIVE,
-    "num_steps": _POSITIVE,
-    "learning_rate": (lambda v: 0 < v < math.inf, "must be a finite number > 0"),
-    "gamma": (_unit_half_open, "must be in (0, 1]"),
-    "gae_lambda": (_unit_half_open, "must be in (0, 1]"),
+    "num_envs": _integer_rule(1, MAX_NUM_ENVS),
+    "num_steps": _integer_rule(1, MAX_BATCH_SIZE),
+    "learning_rate": _FINITE_POSITIVE,
+    "gamma": _UNIT_HALF_OPEN,
+    "gae_lambda": _UNIT_HALF_OPEN,
     "num_minibatches": _POSITIVE,
     "update_epochs": _POSITIVE,
-    "clip_coef": (lambda v: 0 < v < math.inf, "must be a finite number > 0"),
-    "ent_coef": (_non_negative, "must be a finite number >= 0"),
-    "vf_coef": (_non_negative, "must be a finite number >= 0"),
-    "max_grad_norm": (_positive, "must be > 0"),
+    "clip_coef": _FINITE_POSITIVE,
+    "ent_coef": _FINITE_NON_NEGATIVE,
+    "vf_coef": _FINITE_NON_NEGATIVE,
+    "max_grad_norm": _FINITE_POSITIVE,
     "hidden_sizes": (
-        lambda v: bool(v) and all(size > 0 for size in v),
-        "must be a non-empty list of integers > 0",
+        _hidden_sizes_fit,
+        f"must be a non-empty list of at most {MAX_HIDDEN_LAYERS} layer widths, each an integer "
+        f"in 1..{MAX_HIDDEN_WIDTH}",
     ),
-    "torch_threads": _POSITIVE,
+    "torch_threads": _integer_rule(1, MAX_TORCH_THREADS),
     "snapshot_every": _POSITIVE,
-    "pool_size": _POSITIVE,
-    "latest_opponent_prob": (_unit_closed, "must be a probability in [0, 1]"),
-    "bot_opponent_prob": (_unit_closed, "must be a probability in [0, 1]"),
-    "imitation_games": (lambda v: v >= 0, "must be an integer >= 0"),
+    "pool_size": _integer_rule(1, MAX_POOL_SIZE),
+    "latest_opponent_prob": _PROBABILITY,
+    "bot_opponent_prob": _PROBABILITY,
+    "imitation_games": _integer_rule(0),
     "imitation_epochs": _POSITIVE,
-    "imitation_chunk": _POSITIVE,
+    "imitation_chunk": _integer_rule(1, MAX_IMITATION_CHUNK),
     "eval_every": _POSITIVE,
     "eval_games": _POSITIVE,
     "checkpoint_dir": (bool, "must be a non-empty path"),
     "checkpoint_every": _POSITIVE,
     "run_name": (bool, "must be a non-empty string"),
 }
-"""Config key -> (predicate its value must satisfy, what is allowed). NaN fails every one."""
+"""Config key -> (predicate its value must satisfy, what is allowed). Every numeric key has one,
+every float rule requires a finite number, and NaN fails every one."""
