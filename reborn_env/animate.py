@@ -17,6 +17,9 @@ Files are written atomically: the GIF goes to a temporary file renamed over ``--
 frames go to a temporary folder renamed to ``--out``, which replaces an existing folder only if it
 holds nothing but ``frame_*.png`` files. Pillow is needed to write (``pip install -e .[viz]``) and
 is imported only then; :func:`log_frames` itself is numpy alone.
+
+A log that cannot be replayed, an ``--out`` that cannot be written or a missing Pillow prints one
+line ``error: ...`` on stderr and exits with status 2, as argparse does for its usage errors.
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ from .common.game_env import GameEnv
 from .earth_reborn.render import ADVANCE, FACTION_COLOURS, GLYPH, PAD, STRIP, TEXT, TRACK, draw_text
 from .game_log import GameLogError, load_log, replay
 from .haven.render import CHARACTER_COLOURS
-from .play import GAMES
+from .play import GAMES, fail
 
 SWATCHES = {"earth_reborn_v0": FACTION_COLOURS, "haven_v0": CHARACTER_COLOURS}  # per agent index
 CAPTION_H = 5 * GLYPH + 12  # one line of render.py's bitmap font, 6 px above and below
@@ -214,9 +217,10 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--fps must be > 0")
     try:
         count = animate(args.log, args.out, args.every, args.fps, caption=not args.no_caption)
-    except (GameLogError, ImportError, FileExistsError, ValueError, KeyError) as err:
-        print(f"cannot animate {args.log}: {err}", file=sys.stderr)
-        return 1
+    except OSError as err:  # --out exists and is no frame folder, or cannot be written
+        return fail(f"cannot write --out {args.out}: {err.strerror or err}")
+    except (GameLogError, ImportError, ValueError, KeyError) as err:
+        return fail(f"cannot animate {args.log}: {err}")
     print(f"wrote {count} frames to {args.out}")
     return 0
 

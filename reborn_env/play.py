@@ -11,6 +11,10 @@ actions; you answer with a number from the list, ``#N`` for action index N (a ba
 always a list number, so the two never clash), or an action name (any case). ``?`` shows help;
 ``q``, end of input or Ctrl-C quits. A bad entry is refused with a message and asked again: the
 game is never lost to a typo. Input is read with ``input()``, so a script can pipe moves in.
+
+A bad command line (an unknown scenario or seat, a bot that does not load, a seed outside
+0..2**63-1, a log that cannot be written or replayed) prints one line ``error: ...`` on stderr
+and exits with status 2, as argparse does for its own usage errors (:func:`fail`).
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ import secrets
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -27,10 +32,13 @@ import numpy as np
 from reborn_env import earth_reborn_v0, haven_v0
 from reborn_env.bots import Bot
 from reborn_env.bots.loading import load_bot
+from reborn_env.common.files import check_writable_dir
 from reborn_env.common.game_env import GameEnv
 from reborn_env.game_log import GameLogError, load_log, new_log, record_move, replay, save_log
 
 ENV_NAME = "earth_reborn_v0"
+USAGE_ERROR = 2  # exit status of a user error, argparse's for a bad command line
+MAX_SEED = 2**63 - 1  # every bot's generator (numpy, torch) takes it
 COLUMNS = 3
 COLUMN_WIDTH = 30
 HELP = """\
@@ -45,6 +53,12 @@ The board key is printed under the board; your hand is hidden from the opponent.
 
 class Quit(Exception):
     """The player asked to stop (``q``, end of input or Ctrl-C)."""
+
+
+def fail(message: object) -> int:
+    """Print ``error: <message>`` as one line on stderr (line breaks folded); returns 2."""
+    print("error: " + " ".join(str(message).split()), file=sys.stderr)
+    return USAGE_ERROR
 
 
 # --- Reading the player's choice ----------------------------------------------------------------
@@ -191,16 +205,24 @@ def play(args: argparse.Namespace) -> int:
     game = GAMES[args.env]
     scenario = args.scenario or game.scenario
     seat = args.seat or game.seat
-    env = game.make(render_mode="ansi", scenario=scenario)
+    try:
+        env = game.make(render_mode="ansi", scenario=scenario)
+    except ValueError as err:  # ScenarioError: no such bundled scenario, or a bad file
+        return fail(f"--scenario {scenario!r}: {err}")
     if seat not in env.possible_agents:
-        print(f"--seat must be one of {env.possible_agents}", file=sys.stderr)
-        return 2
+        return fail(
+            f"--seat {seat!r} is not an agent of {args.env}; choose one of "
+            f"{', '.join(env.possible_agents)}"
+        )
     seed = secrets.randbits(31) if args.seed is None else args.seed
     try:
         bot = load_bot(args.opponent, env_name=args.env, seed=seed)
     except (ValueError, OSError) as err:
-        print(f"cannot load the bot {args.opponent!r}: {err}", file=sys.stderr)
-        return 2
+        return fail(f"cannot load the bot {args.opponent!r}: {err}")
+    if args.save_log:
+        problem = log_target_problem(args.save_log)
+        if problem:
+            return fail(f"--save-log {args.save_log}: {problem}")
     env.reset(seed=seed)
     bot.reset()
     log = new_log(env, args.env)
@@ -217,9 +239,24 @@ def play(args: argparse.Namespace) -> int:
         print(f"Result: {describe_result(env)}")
         log["result"] = result_of(env)
     if args.save_log:
-        save_log(log, args.save_log)
+        try:
+            save_log(log, args.save_log)
+        except OSError as err:
+            return fail(f"--save-log {args.save_log}: cannot write it: {err.strerror or err}")
         print(f"game log saved to {args.save_log} ({len(log['moves'])} moves)")
     return 0
+
+
+def log_target_problem(path: str) -> str | None:
+    """Why a game log cannot be saved at ``path`` (checked before the game), or None."""
+    target = Path(path)
+    if target.is_dir():
+        return "is a folder; name a file"
+    try:
+        check_writable_dir(target.parent)
+    except OSError as err:
+        return f"cannot write in {target.parent}: {err.strerror or err}"
+    return None
 
 
 # --- Replay -------------------------------------------------------------------------------------
@@ -243,8 +280,7 @@ def replay_file(path: str, step: bool) -> int:
     except Quit:
         return 0
     except (GameLogError, ValueError, KeyError, TypeError) as err:
-        print(f"cannot replay {path}: {err}", file=sys.stderr)
-        return 1
+        return fail(f"cannot replay {path}: {err}")
     result = log["result"]
     returns = ", ".join(f"{agent} {value:+g}" for agent, value in (result or {}).items())
     print(f"result: {returns or 'unfinished'}")
@@ -269,6 +305,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--replay", metavar="FILE", help="replay a saved game log instead")
     parser.add_argument("--step", action="store_true", help="with --replay: Enter between moves")
     args = parser.parse_args(argv)
+    if args.seed is not None and not 0 <= args.seed <= MAX_SEED:
+        parser.error(f"--seed must be in 0..2**63-1, got {args.seed}")
     if args.replay:
         return replay_file(args.replay, args.step)
     return play(args)

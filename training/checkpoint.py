@@ -278,8 +278,8 @@ def _load_failure(exc: Exception) -> str:
         detail = next((line for line in lines if line.startswith("WeightsUnpickler")), "")
         return (
             "holds objects other than tensors and plain Python containers, which weights_only "
-            f"loading refuses (not a {FORMAT} file, or numpy arrays in the payload): "
-            + detail.split(". ")[0]
+            f"loading refuses (not a {FORMAT} file, or numpy arrays in the payload)"
+            + (f": {detail.split('. ')[0]}" if detail else "")
         )
     first = lines[0] if lines else "no details"
     return f"not a readable torch file (corrupt or truncated): {type(exc).__name__}: {first}"

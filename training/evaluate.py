@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from reborn_env.bots.arena import Record
 
 from .checkpoint import CheckpointError, load_checkpoint
+from .cli import fail, seed_arg
 from .envs import COOPERATIVE, env_mode, env_sizes, make_env
 from .policy_bot import PolicyBot
 
@@ -60,9 +61,7 @@ def evaluate(
     from reborn_env.bots.arena import play_match
 
     payload = load_checkpoint(checkpoint_path)
-    env_name = payload["env"]["name"]
-    env_kwargs = dict(payload["config"].get("env_kwargs", {}))
-    _check_sizes(checkpoint_path, payload, env_sizes(env_name, **env_kwargs))
+    env_name, env_kwargs = checkpoint_env(checkpoint_path, payload)
     bot = PolicyBot(payload, greedy=greedy, seed=seed)
     rival = make_opponent(opponent, env_name, seed + 1, greedy)
     return play_match(lambda: make_env(env_name, **env_kwargs), bot, rival, games, seed)
@@ -191,16 +190,30 @@ def make_opponent(spec: str, env_name: str, seed: int, greedy: bool = False) -> 
         raise OpponentError(f"opponent {spec!r}: {err}") from err
 
 
-def _check_sizes(
-    path: str | os.PathLike[str], payload: dict[str, Any], sizes: tuple[int, int]
-) -> None:
+def checkpoint_env(
+    path: str | os.PathLike[str], payload: dict[str, Any]
+) -> tuple[str, dict[str, Any]]:
+    """(env name, env_kwargs) the checkpoint's policy plays, after building that env once;
+    :class:`CheckpointError` if the env no longer exists, refuses the checkpoint's
+    ``env_kwargs`` or has other sizes than the policy's."""
     env = payload["env"]
+    env_kwargs = payload["config"].get("env_kwargs", {})
+    if not isinstance(env_kwargs, dict):
+        raise CheckpointError(f"{path}: config env_kwargs is a {type(env_kwargs).__name__}")
+    try:
+        sizes = env_sizes(env["name"], **env_kwargs)
+    except (ValueError, TypeError) as exc:
+        raise CheckpointError(
+            f"{path}: its env {env['name']!r} with its env_kwargs {env_kwargs!r} cannot be "
+            f"built: {exc}"
+        ) from exc
     if (env["obs_size"], env["n_actions"]) != sizes:
         raise CheckpointError(
             f"{path}: written for {env['name']} with obs_size {env['obs_size']} and n_actions "
             f"{env['n_actions']}, but that env (with the checkpoint's env_kwargs) now has "
             f"obs_size {sizes[0]} and n_actions {sizes[1]}"
         )
+    return env["name"], dict(env_kwargs)
 
 
 def format_table(result: MatchResult) -> str:
@@ -250,7 +263,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--games", type=int, default=20, help="games per seat, or per team (default 20)"
     )
-    parser.add_argument("--seed", type=int, default=0, help="match and bot seed (default 0)")
+    parser.add_argument(
+        "--seed", type=seed_arg, default=0, help="match and bot seed, 0..2**63-1 (default 0)"
+    )
     parser.add_argument(
         "--greedy", action="store_true", help="play the most likely action instead of sampling"
     )
@@ -258,7 +273,8 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the CLI; print the table, return the exit status (2 on a usage or checkpoint error)."""
+    """Run the CLI; print the table, return the exit status (2, with one ``error:`` line, on a
+    usage, checkpoint or opponent error)."""
     parser = _parser()
     args = parser.parse_args(argv)
     if args.games < 1:
@@ -270,8 +286,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _team_main(args.checkpoint, payload, args.games, args.seed, args.greedy)
         result = evaluate(args.checkpoint, args.opponent, args.games, args.seed, args.greedy)
     except (CheckpointError, OpponentError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        return fail(exc)
+    except ImportError as exc:  # an exported opponent whose runtime is not installed
+        return fail(f"opponent {args.opponent!r}: {exc}")
     print(
         f"{args.checkpoint} ({mode}) vs {args.opponent}: {args.games} games per seat, "
         f"seed {args.seed}"
@@ -282,9 +299,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _team_main(path: str, payload: dict[str, Any], games: int, seed: int, greedy: bool) -> int:
     """The CLI for a cooperative env's checkpoint: the policy's team over seeded games."""
-    env_name = payload["env"]["name"]
-    env_kwargs = dict(payload["config"].get("env_kwargs", {}))
-    _check_sizes(path, payload, env_sizes(env_name, **env_kwargs))
+    env_name, env_kwargs = checkpoint_env(path, payload)
     result = evaluate_team(payload, env_name, games, seed, greedy, env_kwargs)
     mode = "greedy" if greedy else "sampled"
     print(f"{path} ({mode}) playing every agent of {env_name}: {games} games, seed {seed}")

@@ -50,6 +50,7 @@ from reborn_env.bots.exported import (
 )
 
 from .checkpoint import CheckpointError, atomic_write, load_checkpoint
+from .cli import fail
 from .envs import make_env
 from .model import ILLEGAL_LOGIT
 from .policy_bot import PolicyBot
@@ -219,13 +220,15 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the CLI; return the exit status (2 on a checkpoint, export or missing-package error)."""
+    """Run the CLI; return the exit status (2, with one ``error:`` line, on a checkpoint, export,
+    missing-package or output-file error)."""
     args = _parser().parse_args(argv)
     try:
         metadata = export_policy(args.checkpoint, args.format, args.out)
     except (CheckpointError, ExportError, ImportError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+        return fail(exc)
+    except OSError as exc:  # --out in a folder that cannot be made or written, or a folder itself
+        return fail(f"cannot write --out {args.out}: {exc.strerror or exc}")
     print(
         f"wrote {args.out} ({args.format}): {metadata.env_name} v{metadata.env_version}, "
         f"obs_size {metadata.obs_size}, n_actions {metadata.n_actions}, "

@@ -1,7 +1,11 @@
 """PPO for any PettingZoo AEC environment with action masks (after CleanRL's ppo.py): self-play
 for competitive games, one shared policy for cooperative ones.
 
-Run: ``python -m training.ppo --config configs/quickstart.yaml [--resume]``.
+Run: ``python -m training.ppo --config configs/quickstart.yaml [--resume | --overwrite]``.
+Everything a run needs is checked before it trains (:func:`preflight`): the config (with its env
+built once), its opponents' files, and its folders (``training/run_files.py``: a run never writes
+over an earlier one unless told ``--overwrite``). A user's mistake ends the command with one line
+``error: ...`` and status 2 (``training/cli.py``).
 
 Read top to bottom: seeding, environments, network, then the loop of rollout -> GAE -> PPO update
 -> snapshot / evaluation / checkpoint. Every environment is stepped in lockstep and all decisions
@@ -20,6 +24,7 @@ from __future__ import annotations
 import argparse
 import copy
 import random
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,11 +34,27 @@ import numpy as np
 import torch
 from torch import nn
 
-from .checkpoint import load_checkpoint, save_checkpoint
-from .config import TrainConfig, load_config
+from . import checkpoint
+from .checkpoint import CheckpointError, check_network, load_checkpoint, save_checkpoint
+from .cli import fail
+from .config import ConfigError, TrainConfig, load_config
 from .envs import COOPERATIVE, env_version, make_env
 from .model import MaskedActorCritic, build_model
+from .run_files import CURVE, LATEST, POLICY, RunDirError, prepare_run_dirs
 from .seating import Seating, seating_for
+
+RESUME_KEYS = (
+    "optimizer",
+    "pool",
+    "rng",
+    "envs",
+    "global_step",
+    "env_steps",
+    "update",
+    "history",
+    "wall_time",
+)
+"""What a checkpoint needs beyond a policy's entries to continue a run (``latest.pt``)."""
 
 
 def compute_stream_gae(
@@ -426,8 +447,8 @@ class Trainer:
         """What a checkpoint holds; ``full=False`` keeps only what a bot needs (small files)."""
         env = self.envs[0]
         data: dict[str, Any] = {
-            "format": "reborn_env.checkpoint",
-            "version": 1,
+            "format": checkpoint.FORMAT,
+            "version": checkpoint.VERSION,
             "env": {
                 "name": self.cfg.env,
                 "version": env_version(self.cfg.env),
@@ -474,8 +495,10 @@ class Trainer:
         seat.opponent, seat.episode = saved["opponent"], saved["episode"]
         seat.last_row, seat.episode_return = {}, 0.0
 
-    def restore(self, data: dict[str, Any]) -> None:
-        """Continue a run exactly where its checkpoint left it (``--resume``)."""
+    def restore(self, data: dict[str, Any], path: Path) -> None:
+        """Continue a run exactly where its checkpoint at ``path`` left it (``--resume``);
+        :class:`CheckpointError` if it cannot continue this config's run."""
+        self.check_resumable(data, path)
         self.model.load_state_dict(data["model"])
         self.optimizer.load_state_dict(data["optimizer"])
         self.pool = list(data["pool"])
@@ -486,8 +509,33 @@ class Trainer:
         torch.set_rng_state(data["rng"]["torch"])
         self.np_rng.bit_generator.state = data["rng"]["numpy"]
         random.setstate(data["rng"]["python"])
-        for env, seat, saved in zip(self.envs, self.seats, data["envs"], strict=True):
-            self.unpark_env(env, seat, saved)
+        for i, (env, seat, saved) in enumerate(
+            zip(self.envs, self.seats, data["envs"], strict=True)
+        ):
+            try:
+                self.unpark_env(env, seat, saved)
+            except ValueError as exc:  # PositionError, ScenarioError: the env refuses it
+                raise CheckpointError(
+                    f"{path}: env {i}'s saved position is refused: {exc}"
+                ) from exc
+
+    def check_resumable(self, data: dict[str, Any], path: Path) -> None:
+        """The checkpoint holds a whole run whose networks and env count fit this config."""
+        missing = [key for key in RESUME_KEYS if key not in data]
+        if missing:
+            raise CheckpointError(
+                f"{path}: not a checkpoint to resume from (a policy file?): it lacks "
+                f"{', '.join(missing)}"
+            )
+        sizes = (self.model.obs_size, self.model.n_actions, self.cfg.hidden_sizes)
+        check_network(path, "model", data["model"], *sizes)
+        for i, snapshot in enumerate(data["pool"]):
+            check_network(path, f"pool[{i}]", snapshot, *sizes)
+        if len(data["envs"]) != len(self.envs):
+            raise CheckpointError(
+                f"{path}: the run played {len(data['envs'])} envs; this config's num_envs is "
+                f"{len(self.envs)}: resume with the run's num_envs"
+            )
 
 
 # --- evaluation, logging, the main loop ---------------------------------------------------------
@@ -546,33 +594,57 @@ def build_trainer(cfg: TrainConfig) -> Trainer:
     return trainer
 
 
+def preflight(
+    cfg: TrainConfig, log_dir: str | None = None, resume: bool = False, overwrite: bool = False
+) -> Path:
+    """Check everything a run needs before it trains; the log folder to write to.
+
+    The env is built once from ``env_kwargs`` (:meth:`TrainConfig.check_env`), every opponent
+    file is loaded and verified once (a damaged one would otherwise stop the run at its first
+    game against it), and the folders are checked (:func:`training.run_files.prepare_run_dirs`,
+    which deletes an earlier run's files only with ``overwrite``, and only after the other checks
+    passed). Raises :class:`ConfigError`, :class:`CheckpointError`, ``OpponentError`` or
+    :class:`RunDirError`.
+    """
+    from .evaluate import make_opponent
+
+    cfg.check_env()
+    for spec in dict.fromkeys([*cfg.bot_opponents, *cfg.eval_opponents]):
+        make_opponent(spec, cfg.env, seed=cfg.seed)
+    return prepare_run_dirs(cfg, log_dir, resume=resume, overwrite=overwrite)
+
+
 def train(
     cfg: TrainConfig,
     resume: bool = False,
     log_dir: str | None = None,
     stop_after: int | None = None,
+    overwrite: bool = False,
 ) -> Trainer:
     """The loop: rollout, update, then snapshots, evaluation and checkpoints on schedule.
 
-    ``stop_after`` ends the run after that many updates in this call, as if it were killed after
-    its checkpoint (tests use it to check that ``--resume`` loses nothing).
+    :func:`preflight` runs first: a fresh run refuses a ``checkpoint_dir`` holding an earlier run
+    unless ``overwrite``; ``log_dir`` replaces ``runs/<run_name>`` (and is the caller's to keep
+    apart). ``stop_after`` ends the run after that many updates in this call, as if it were killed
+    after its checkpoint (tests use it to check that ``--resume`` loses nothing).
     """
     from torch.utils.tensorboard import SummaryWriter
 
     from .plots import plot_learning_curve
 
+    logs = preflight(cfg, log_dir, resume=resume, overwrite=overwrite)
     trainer = build_trainer(cfg)
     out = Path(cfg.checkpoint_dir)
-    latest = out / "latest.pt"
+    latest = out / LATEST
     if resume:
         obs_size, n_actions = trainer.model.obs_size, trainer.model.n_actions
-        trainer.restore(load_checkpoint(latest, cfg.env, obs_size, n_actions))
+        trainer.restore(load_checkpoint(latest, cfg.env, obs_size, n_actions), latest)
         print(f"resumed {latest} at update {trainer.update}, step {trainer.global_step}")
     elif cfg.imitation_games:
         start = time.perf_counter()
         imitate_teacher(trainer)
         trainer.timers.imitation = time.perf_counter() - start
-    writer = SummaryWriter(log_dir or f"runs/{cfg.run_name}")
+    writer = SummaryWriter(str(logs))
     begun = time.perf_counter() - trainer.wall_time
     last = (
         cfg.num_updates if stop_after is None else min(cfg.num_updates, trainer.update + stop_after)
@@ -608,12 +680,12 @@ def train(
                 line += f"\n    {text}"
             seating = trainer.seating
             plot_learning_curve(
-                trainer.history, out / "learning_curve.png", None, seating.legend, seating.reference
+                trainer.history, out / CURVE, None, seating.legend, seating.reference
             )
         print(line, flush=True)
         if trainer.update % cfg.checkpoint_every == 0 or trainer.update == cfg.num_updates:
             save_checkpoint(latest, trainer.payload())
-            save_checkpoint(out / "policy.pt", trainer.payload(full=False))
+            save_checkpoint(out / POLICY, trainer.payload(full=False))
     writer.close()
     rate = trainer.global_step / max(trainer.wall_time, 1e-9)
     env_rate = trainer.env_steps / max(trainer.wall_time, 1e-9)
@@ -623,22 +695,36 @@ def train(
     print(
         f"done: {trainer.update} updates, {trainer.global_step} learner decisions in "
         f"{trainer.wall_time:.0f} s of PPO{imitation} ({rate:.0f} learner / {env_rate:.0f} env "
-        f"decisions per s; {trainer.timers.split()}); checkpoint {out / 'policy.pt'}"
+        f"decisions per s; {trainer.timers.split()}); checkpoint {out / POLICY}"
     )
     return trainer
 
 
-def main(argv: list[str] | None = None) -> None:
+def main(argv: list[str] | None = None) -> int:
+    """Run the CLI; the exit status (2, with one ``error:`` line, on a user's mistake)."""
+    from .evaluate import OpponentError
+
     parser = argparse.ArgumentParser(
-        description="PPO with action masks: self-play, or one policy for a cooperative team"
+        prog="python -m training.ppo",
+        description="PPO with action masks: self-play, or one policy for a cooperative team",
     )
     parser.add_argument("--config", required=True, help="YAML file in configs/")
-    parser.add_argument(
+    again = parser.add_mutually_exclusive_group()
+    again.add_argument(
         "--resume", action="store_true", help="continue from <checkpoint_dir>/latest.pt"
     )
+    again.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="start again, deleting the earlier run's checkpoints, curve and TensorBoard events",
+    )
     args = parser.parse_args(argv)
-    train(load_config(args.config), resume=args.resume)
+    try:
+        train(load_config(args.config), resume=args.resume, overwrite=args.overwrite)
+    except (ConfigError, CheckpointError, OpponentError, RunDirError) as exc:
+        return fail(exc)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
