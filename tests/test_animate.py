@@ -106,7 +106,7 @@ def test_png_folder_is_replaced_whole_but_a_foreign_folder_is_refused(log_path, 
     foreign = tmp_path / "mine"
     foreign.mkdir()
     (foreign / "notes.txt").write_text("keep me")
-    assert main([str(log_path), "--out", str(foreign)]) == 1
+    assert main([str(log_path), "--out", str(foreign)]) == 2
     assert "not replacing" in capsys.readouterr().err
     assert [p.name for p in foreign.iterdir()] == ["notes.txt"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["frames", "mine"]
@@ -121,7 +121,7 @@ def test_captions_differ_per_frame_and_name_the_move(log_path):
 def test_bad_log_is_reported(tmp_path, capsys):
     bad = tmp_path / "bad.json"
     bad.write_text("{}")
-    assert main([str(bad), "--out", str(tmp_path / "x.gif")]) == 1
+    assert main([str(bad), "--out", str(tmp_path / "x.gif")]) == 2
     assert "cannot animate" in capsys.readouterr().err
     with pytest.raises(GameLogError):
         next(log_frames({"env": "connect_four_v3", "start": {}, "moves": []}))
