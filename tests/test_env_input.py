@@ -164,3 +164,35 @@ def test_a_restored_position_truncates_at_the_same_game_step():
             steps += 1
         assert steps == limit - 40
         assert all(env.truncations.values())
+
+
+@pytest.mark.parametrize("name", sorted(SHAPED))
+@pytest.mark.parametrize("seed", [-1, 2**64, 2**80, 1.5, "3", True, [1]])
+def test_a_seed_outside_the_generator_is_refused(name, seed):
+    """ER-DICE-4 / HV-API-9: a seed is the 64-bit generator's state, 0..2**64-1; a negative
+    one or one past 2**64 used to wrap silently onto another seed's game, a float or a string
+    to raise TypeError (Earth Reborn) or be truncated (haven)."""
+    env = SHAPED[name]()
+    env.reset(seed=9)
+    before = env.unwrapped.get_state()
+    with pytest.raises(ValueError, match="seed must be"):
+        env.reset(seed=seed)
+    assert env.unwrapped.get_state() == before
+
+
+@pytest.mark.parametrize("name", sorted(SHAPED))
+def test_the_largest_seed_and_numpy_seeds_are_games(name):
+    """ER-DICE-4 / HV-API-9: every seed of the range is a game, numpy integers included."""
+    for seed in (0, 2**64 - 1, np.uint64(2**64 - 1), np.int64(7)):
+        env = SHAPED[name]()
+        env.reset(seed=seed)
+        assert env.agent_selection in env.possible_agents
+
+
+@pytest.mark.parametrize("name", sorted(SHAPED))
+@pytest.mark.parametrize("options", ["position", ["position"], 3])
+def test_reset_options_that_are_not_a_dict_are_refused(name, options):
+    """reset(options=...) takes a dict (or None); anything else is a clear ValueError."""
+    env = SHAPED[name]()
+    with pytest.raises(ValueError, match="options must be a dict"):
+        env.reset(seed=0, options=options)

@@ -8,6 +8,7 @@ and observations to itself.
 
 from __future__ import annotations
 
+import secrets
 from importlib import import_module
 from typing import Any
 
@@ -18,6 +19,7 @@ from pettingzoo import AECEnv
 from .errors import IllegalActionError
 
 ILLEGAL_ACTION_MODES = ("raise", "penalize")
+MAX_SEED = 2**64 - 1  # a seed is the whole state of the 64-bit generator (common.rng)
 
 
 class GameEnv(AECEnv):
@@ -82,6 +84,29 @@ class GameEnv(AECEnv):
         if self.game is None:
             raise RuntimeError("call reset() before using the environment")
         return self.game
+
+    @staticmethod
+    def _seed_of(seed: Any) -> int:
+        """``seed`` checked (an integer in 0..2**64-1, as the generator's state), or a random
+        one for None; the check is Gymnasium's (no floats, strings, booleans or negatives), and
+        no two seeds give the same game."""
+        if seed is None:
+            return secrets.randbits(63)
+        if isinstance(seed, bool | np.bool_) or not isinstance(seed, int | np.integer):
+            raise ValueError(f"seed must be an integer in 0..{MAX_SEED} or None, got {seed!r}")
+        if not 0 <= seed <= MAX_SEED:
+            raise ValueError(f"seed must be in 0..{MAX_SEED} (2**64-1) or None, got {seed}")
+        return int(seed)
+
+    @staticmethod
+    def _options_of(options: Any) -> dict[str, Any]:
+        """``reset``'s options: a dict (keys this env does not use are ignored, as PettingZoo's
+        api_test expects) or None."""
+        if options is None:
+            return {}
+        if not isinstance(options, dict):
+            raise ValueError(f"reset options must be a dict or None, got {type(options).__name__}")
+        return options
 
     def _decision_text(self) -> str:
         """The decision in progress and its legal actions, for error messages."""

@@ -7,7 +7,6 @@ PettingZoo's wrappers would add, illegal-move handling and rendering; it never r
 
 from __future__ import annotations
 
-import secrets
 from typing import Any
 
 import numpy as np
@@ -56,9 +55,8 @@ class raw_env(GameEnv):  # noqa: N801 - PettingZoo's naming convention
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         """New game from ``seed`` (random if None); ``options={"position": dict}`` starts there."""
-        if seed is None:
-            seed = secrets.randbits(63)
-        position = (options or {}).get("position")
+        seed = self._seed_of(seed)
+        position = self._options_of(options).get("position")
         if position is not None:
             self._start(positions.state_from_dict(position, self.scenario))
         else:

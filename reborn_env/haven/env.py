@@ -8,7 +8,6 @@ termination (HV-API-7), the per-agent event feed with secret selections withheld
 
 from __future__ import annotations
 
-import secrets
 from dataclasses import fields
 from typing import Any
 
@@ -95,17 +94,16 @@ class raw_env(GameEnv):  # noqa: N801 - PettingZoo's naming convention
         ``options={"fixture": dict}`` sets up a fixture (HV-API-10); ``options={"position": dict}``
         restores a saved position (:meth:`get_state`); other option keys are ignored.
         """
-        options = dict(options or {})  # other keys are ignored, as PettingZoo's api_test expects
+        options = self._options_of(options)
         if options.get("fixture") is not None and options.get("position") is not None:
             raise ValueError("reset options 'fixture' and 'position' exclude each other")
-        if seed is None:
-            seed = secrets.randbits(63)
+        seed = self._seed_of(seed)
         if options.get("position") is not None:
             game = HavenGame.from_position(options["position"], scenario=self.scenario)
         else:
             game = new_game(
                 scenario=self.scenario,
-                seed=int(seed),
+                seed=seed,
                 config=self.config,
                 fixture=options.get("fixture"),
             )
