@@ -6,6 +6,7 @@ the error messages uniform: ``position field 'characters[0].hp': 12 is outside 1
 
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Iterable
 from typing import Any
 
@@ -43,6 +44,26 @@ def exact_keys(field: str, node: dict[str, Any], allowed: Iterable[str]) -> None
         where = f"position field '{field}'" if field else "position"
         names = ", ".join(map(repr, unknown))
         raise PositionError(f"{where}: unknown key(s) {names}; allowed: {', '.join(allowed)}")
+
+
+_SHORT = reprlib.Repr()
+_SHORT.maxlevel, _SHORT.maxstring, _SHORT.maxother = 3, 40, 40
+_SHORT.maxlist = _SHORT.maxtuple = _SHORT.maxdict = _SHORT.maxset = 6
+_LONGEST_INT = 10**30
+
+
+def show(value: Any) -> str:
+    """A short printable form of any value for an error message; it never raises.
+
+    Plain ``repr`` fails on an integer of thousands of digits and on very deep nesting, and would
+    copy a huge value into the message whole; this one cuts each of those short.
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > _LONGEST_INT:
+        return f"an integer of {value.bit_length()} bits"
+    try:
+        return _SHORT.repr(value)
+    except Exception:  # a caller's object whose repr fails: its type is all we can name
+        return f"a {type(value).__name__}"
 
 
 def fail(field: str, problem: str) -> PositionError:
