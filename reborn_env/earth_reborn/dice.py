@@ -1,7 +1,10 @@
 """Yellow combat dice and black search dice (ER-DICE-1..5), rolled from the state's one generator.
 
 Faces are numbered 1..6 and named ``Y1``..``Y6`` / ``B1``..``B6``. Tests inject the next faces with
-:func:`inject` (ER-DICE-4); an injected face of the wrong colour is an error, not a silent reroll.
+:func:`inject` (ER-DICE-4). Injected faces are kept in one queue but taken per colour: a yellow die
+takes the first queued yellow face, a black die the first queued black one, and a die with none of
+its colour queued comes from the generator. Faces injected in roll order come out in that order,
+and every queue of valid faces can be played on (no roll ever meets a face it cannot use).
 """
 
 from __future__ import annotations
@@ -19,32 +22,33 @@ Y_OUT_OF_AMMO = 6
 Y_TEST = (0, 3, 2, 2, 1, 0, 0)
 # ER-DICE-3: black faces -> search points and test points (equal in version 1).
 B_SEARCH = (0, 0, 0, 2, 3, 3, 3)
+# The twelve face names, yellow then black (the order of the observation's last-roll block).
+FACES = tuple(f"{colour}{value}" for colour in (YELLOW, BLACK) for value in range(1, 7))
 
 
 def inject(state: GameState, faces: str | list[str]) -> None:
-    """Queue faces (``"Y1 Y2"`` or ``["Y1", "Y2"]``) to roll next, in order (ER-DICE-4)."""
+    """Queue faces (``"Y1 B2"`` or ``["Y1", "B2"]``) to roll next, in order per colour."""
     items = faces.split() if isinstance(faces, str) else list(faces)
     for face in items:
-        if len(face) != 2 or face[0] not in "YB" or face[1] not in "123456":
+        if face not in FACES:
             raise ValueError(f"bad die face {face!r}: faces are Y1..Y6 (yellow) and B1..B6 (black)")
     state.dice_queue.extend(items)
 
 
+def _next_injected(state: GameState, colour: str) -> int:
+    """Take the first queued face of ``colour`` (ER-DICE-4); 0 when the queue holds none."""
+    for i, face in enumerate(state.dice_queue):
+        if face[0] == colour:
+            del state.dice_queue[i]
+            return int(face[1])
+    return 0
+
+
 def roll(state: GameState, colour: str, n: int) -> list[int]:
-    """Roll ``n`` dice of ``colour``; injected faces first, then the seeded generator."""
+    """Roll ``n`` dice of ``colour``; injected faces of that colour first, then the generator."""
     faces = []
     for _ in range(n):
-        if state.dice_queue:
-            face = state.dice_queue.pop(0)
-            if face[0] != colour:
-                raise ValueError(
-                    f"injected die {face} is not {'yellow' if colour == YELLOW else 'black'}: "
-                    f"the engine is rolling a {colour} die here"
-                )
-            value = int(face[1])
-        else:
-            value = 1 + state.rng.below(6)
-        faces.append(value)
+        faces.append(_next_injected(state, colour) or 1 + state.rng.below(6))
     state.last_roll.extend(f"{colour}{v}" for v in faces)
     return faces
 
