@@ -19,6 +19,7 @@ from reborn_env.earth_reborn.engine import apply_action, legal_actions, new_game
 from reborn_env.earth_reborn.observation import Observer, observation_layout
 from reborn_env.earth_reborn.positions import state_from_dict, state_to_dict
 from reborn_env.earth_reborn.scenario import DIRECTION_NAMES
+from reborn_env.earth_reborn.scenario_file import load_scenario
 from reborn_env.earth_reborn.state import GameState
 
 
@@ -81,8 +82,19 @@ def place(
     facing: str | None = None,
     **fields: Any,
 ) -> None:
-    """Move a character and set any of its fields (engaged, side, wounds, cards, dead...)."""
+    """Move a character and set any of its fields (engaged, side, wounds, cards, dead...).
+
+    ``dead=True`` also turns the card to its Wounded side with LP wounds, as a death leaves it
+    (ER-WND-2); a position refuses a dead character in any other state.
+    """
     ch = pos["characters"][char]
+    if fields.get("dead"):
+        scn = load_scenario("vault_raid")
+        fields = {
+            "side": "wounded",
+            "wounds": scn.characters[scn.char_index[char]].wounded.lp,
+            **fields,
+        }
     if square is not None:
         ch["square"] = list(square)
     if facing is not None:

@@ -109,6 +109,7 @@ def test_ansi_lists_assigned_tiles_but_never_held_ones():
     move_tiles(pos, ["T11"], "discard")
     move_tiles(pos, ["T12"], "char:bolter")
     pos["characters"]["bolter"]["tiles"][0]["cp"] = [1, 2, 0, 0]
+    place(pos, "bolter", engaged=True, cp_spent=3)  # tiles and CP go to an activated character
     state = load(pos)
     text = render_ansi(state)
     for tile in tiles(1, 11):

@@ -125,6 +125,7 @@ def tc10_variant_position(norad_hand: list[str]) -> dict[str, Any]:
     move_tiles(pos, ["T01"], "char:bolter")
     pos["characters"]["bolter"]["tiles"][0]["cp"] = [3, 1, 0, 0]
     place(pos, "bolter", side="wounded", engaged=True, cp_spent=4)
+    pos["players"]["norad"]["cp"] = 5  # 9 of income less the 4 spent: CP 10 is unreachable here
     move_tiles(pos, norad_hand, "hand:norad")
     return pos
 

@@ -1,70 +1,95 @@
 """Positions: the full game state to and from plain JSON data, exactly and validated (ER-GEN-3).
 
 The schema is documented in ``docs/position_format.md``. ``state_to_dict`` and ``state_from_dict``
-are inverse: a saved position restores the same game, generator included. Loading checks the
-invariants (every tile in one place, ER-TILE-11; figures on the map; counts consistent; the pending
-decision coherent and with at least one legal action) and raises :class:`PositionError` naming the
-field and what is allowed.
+are inverse: a saved position restores the same game, generator, injected dice and last roll
+included. Loading accepts exactly the states the engine can reach: every field of the right type
+and in its range, no key the format does not define, and every invariant of :mod:`invariants`
+holding (so the game plays on from it soundly). Anything else raises :class:`PositionError`
+naming the field and what is allowed; no other exception escapes, whatever the data.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from ..common.data_files import ScenarioError, is_path
 from ..common.errors import PositionError
-from ..common.positions import PositionReader as _Reader
-from ..common.positions import choice as _choice
-from ..common.positions import fail as _fail
-from ..common.positions import int_range as _int_range
+from ..common.positions import exact_keys, fail, show
 from ..common.rng import SplitMix64
 from .actions import MAX_CP
-from .dice import inject
-from .engine import legal_actions
-from .scenario import DIRECTION_NAMES, SHOOT, Scenario
+from .dice import FACES
+from .invariants import door_key, first_problem, limits_for
+from .orders import section_of
+from .scenario import CLOSE_COMBAT, DIRECTION_NAMES, SHOOT, Scenario
 from .scenario_file import load_scenario
-from .state import (
-    ACTIVATION,
-    ACTIVITY,
-    AIM,
-    CHOOSE_DISCARD,
-    CP,
-    DECISIONS,
-    DISCARD,
-    DOOR_STATES,
-    DUEL_ANSWER,
-    DUEL_ASK,
-    FINAL,
-    GAME_OVER,
-    INITIATIVE,
-    MOVING,
-    MULLIGAN,
-    OVER,
-    PHASES,
-    ROUND,
-    TARGET,
-    AssignedTile,
-    GameState,
-)
+from .state import DECISIONS, DOOR_STATES, PHASES, AssignedTile, GameState
 
 FORMAT = "earth_reborn.position"
-VERSION = 1
+VERSION = 2
+# Version 1 had no ``last_roll``; it is still read, as a position whose last decision rolled no die.
+READ_VERSIONS = (1, 2)
 
-# Which phase each decision belongs to, and whether it needs an activated character.
-_DECISION_PHASE = {
-    MULLIGAN: INITIATIVE,
-    DUEL_ASK: INITIATIVE,
-    DUEL_ANSWER: INITIATIVE,
-    ROUND: ACTIVITY,
-    CHOOSE_DISCARD: ACTIVITY,
-    ACTIVATION: ACTIVITY,
-    MOVING: ACTIVITY,
-    TARGET: ACTIVITY,
-    CP: ACTIVITY,
-    AIM: ACTIVITY,
-    DISCARD: FINAL,
-    GAME_OVER: OVER,
-}
-_NEEDS_CHARACTER = (ACTIVATION, MOVING, TARGET, CP, AIM)
+# The keys of each object, in the order state_to_dict writes them (docs/position_format.md).
+TOP_KEYS = (
+    "format",
+    "version",
+    "scenario",
+    "turn",
+    "phase",
+    "initiative",
+    "active",
+    "passes",
+    "decision",
+    "players",
+    "bag",
+    "discard",
+    "box",
+    "doors",
+    "characters",
+    "terminals",
+    "caches",
+    "round",
+    "winner",
+    "rng",
+    "dice_queue",
+    "last_roll",
+    "steps",
+)
+DECISION_KEYS = ("kind", "player")
+PLAYER_KEYS = ("cp", "mp", "hand", "redrew", "bid")
+DOOR_KEYS = ("kind", "state", "opened_this_round")
+CHARACTER_KEYS = (
+    "square",
+    "facing",
+    "side",
+    "wounds",
+    "engaged",
+    "dead",
+    "cp_spent",
+    "tiles",
+    "cards",
+    "weapon_ready",
+    "tried_terminals",
+)
+ASSIGNED_KEYS = ("tile", "cp")
+CACHE_KEYS = ("square", "full")
+ROUND_KEYS = (
+    "character",
+    "reactivation",
+    "acted",
+    "decisions",
+    "mvp",
+    "transferred",
+    "section",
+    "target",
+    "cp",
+)
+SIDES = ("healthy", "wounded")
+# Injected dice a position may hold (ER-DICE-4): far more than a whole game rolls from one queue.
+MAX_DICE_QUEUE = 1000
+_RNG = re.compile(r"[0-9a-f]{16}")
+_SCENARIO_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
 # --- Saving -------------------------------------------------------------------------------------
@@ -74,10 +99,16 @@ def _square(scn: Scenario, sq: int) -> list[int]:
     return list(scn.board.xy(sq))
 
 
-def _door_key(scn: Scenario, d: int) -> str:
-    door = scn.board.doors[d]
-    (ax, ay), (bx, by) = scn.board.xy(door.a), scn.board.xy(door.b)
-    return f"{ax},{ay}|{bx},{by}"
+def _target_name(state: GameState) -> str | None:
+    """The order's target as the position names it: a direction (Close Combat) or a character."""
+    if state.target < 0:
+        return None
+    kind = section_of(state, state.char, state.section)[2].type
+    return (
+        state.scenario.characters[state.target].id
+        if kind == SHOOT
+        else DIRECTION_NAMES[state.target]
+    )
 
 
 def state_to_dict(state: GameState) -> dict[str, Any]:
@@ -89,14 +120,6 @@ def state_to_dict(state: GameState) -> dict[str, Any]:
     def tiles_of(pile: list[int]) -> list[str]:
         return [tile_ids[t] for t in pile]
 
-    target: Any = None
-    if state.target >= 0:
-        kind = (
-            scn.tiles[state.chars[state.char].tiles[state.section >> 2].tile]
-            .sections[state.section & 3]
-            .type
-        )
-        target = scn.characters[state.target].id if kind == SHOOT else DIRECTION_NAMES[state.target]
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -121,7 +144,7 @@ def state_to_dict(state: GameState) -> dict[str, Any]:
         "discard": tiles_of(state.discard),
         "box": tiles_of(state.box),
         "doors": {
-            _door_key(scn, d): {
+            door_key(scn, d): {
                 "kind": door.kind,
                 "state": DOOR_STATES[state.doors[d]],
                 "opened_this_round": state.door_opened[d],
@@ -132,7 +155,7 @@ def state_to_dict(state: GameState) -> dict[str, Any]:
             spec.id: {
                 "square": _square(scn, ch.square),
                 "facing": DIRECTION_NAMES[ch.facing],
-                "side": "wounded" if ch.wounded else "healthy",
+                "side": SIDES[ch.wounded],
                 "wounds": ch.wounds,
                 "engaged": ch.engaged,
                 "dead": ch.dead,
@@ -157,7 +180,7 @@ def state_to_dict(state: GameState) -> dict[str, Any]:
             "mvp": state.mvp,
             "transferred": state.transferred,
             "section": None if state.section < 0 else state.section,
-            "target": target,
+            "target": _target_name(state),
             "cp": state.order_cp,
         },
         "winner": None
@@ -165,11 +188,74 @@ def state_to_dict(state: GameState) -> dict[str, Any]:
         else ("draw" if state.winner < 0 else factions[state.winner]),
         "rng": f"{state.rng.state:016x}",
         "dice_queue": state.dice_queue[:],
+        "last_roll": state.last_roll[:],
         "steps": state.steps,
     }
 
 
-# --- Loading ------------------------------------------------------------------------------------
+# --- Typed access: every error names the field ---------------------------------------------------
+
+
+def _value(node: dict[str, Any], key: str, field: str) -> Any:
+    if key not in node:
+        raise PositionError(f"position field '{field}' is missing")
+    return node[key]
+
+
+def _int(node: dict[str, Any], key: str, field: str, low: int, high: int) -> int:
+    return _int_value(field, _value(node, key, field), low, high)
+
+
+def _int_value(field: str, value: Any, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise fail(field, f"must be an integer {low}..{high}, got {show(value)}")
+    if not low <= value <= high:
+        raise fail(field, f"{show(value)} is outside {low}..{high}")
+    return value
+
+
+def _optional_int(node: dict[str, Any], key: str, field: str, low: int, high: int) -> int:
+    """An integer in ``low..high``, or -1 for null."""
+    return -1 if _value(node, key, field) is None else _int(node, key, field, low, high)
+
+
+def _bool(node: dict[str, Any], key: str, field: str) -> bool:
+    value = _value(node, key, field)
+    if not isinstance(value, bool):
+        raise fail(field, f"must be true or false, got {show(value)}")
+    return value
+
+
+def _pick(field: str, value: Any, allowed: tuple[str, ...] | list[str]) -> int:
+    """The index of ``value`` in ``allowed`` (strings only), or an error listing them."""
+    if not isinstance(value, str) or value not in allowed:
+        raise fail(field, f"{show(value)} is not one of {', '.join(allowed)}")
+    return list(allowed).index(value)
+
+
+def _name(node: dict[str, Any], key: str, field: str, allowed: tuple[str, ...] | list[str]) -> int:
+    return _pick(field, _value(node, key, field), allowed)
+
+
+def _object(node: dict[str, Any], key: str, field: str, keys: tuple[str, ...] | list[str]) -> dict:
+    """A JSON object with exactly ``keys``."""
+    value = _value(node, key, field)
+    if not isinstance(value, dict):
+        raise fail(field, f"must be an object with {', '.join(keys)}, got {show(value)}")
+    exact_keys(field, value, keys)
+    missing = [k for k in keys if k not in value]
+    if missing:
+        raise PositionError(f"position field '{field}.{missing[0]}' is missing")
+    return value
+
+
+def _array(node: dict[str, Any], key: str, field: str, most: int) -> list:
+    value = _value(node, key, field)
+    if not isinstance(value, list):
+        raise fail(field, f"must be a list, got {show(value)}")
+    if len(value) > most:
+        raise fail(field, f"holds {len(value)} items, at most {most} are possible")
+    return value
 
 
 def _square_from(scn: Scenario, field: str, value: Any) -> int:
@@ -179,243 +265,258 @@ def _square_from(scn: Scenario, field: str, value: Any) -> int:
         or len(value) != 2
         or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
     ):
-        raise _fail(field, f"a square is [x, y], got {value!r}")
+        raise fail(field, f"a square is [x, y], got {show(value)}")
     x, y = value
     if not board.on_map(x, y) or board.void[board.square(x, y)]:
-        raise _fail(field, f"square ({x},{y}) is not a floor square of the {scn.name} map")
+        raise fail(field, f"{show(value)} is not a floor square of the {scn.name} map")
     return board.square(x, y)
 
 
+# --- Loading ------------------------------------------------------------------------------------
+
+
 def state_from_dict(data: Any, scenario: Scenario | None = None) -> GameState:
-    """Rebuild a state from ``data``; raises PositionError on anything malformed or inconsistent."""
-    r = _Reader(data)
-    if data.get("format") != FORMAT or data.get("version") != VERSION:
+    """Rebuild a state from ``data``; raises PositionError on anything malformed or unreachable.
+
+    ``scenario`` is the scenario the caller plays (the position must name it); without it the
+    position's scenario is loaded by name, from the bundled scenarios only.
+    """
+    if not isinstance(data, dict):
+        raise PositionError(f"a position must be a JSON object, got {show(data)}")
+    version = data.get("version")
+    if (
+        data.get("format") != FORMAT
+        or isinstance(version, bool)
+        or not isinstance(version, int)
+        or version not in READ_VERSIONS
+    ):
         raise PositionError(
-            f"not an Earth Reborn position: 'format' must be {FORMAT!r} and 'version' {VERSION}"
+            f"not an Earth Reborn position: 'format' must be {FORMAT!r} and 'version' one of "
+            f"{', '.join(map(str, READ_VERSIONS))}"
         )
-    name = r.get("scenario", str)
-    if scenario is None:
-        scenario = load_scenario(name)
-    elif scenario.name != name:
-        raise _fail(
-            "scenario", f"position is for {name!r}, this environment plays {scenario.name!r}"
+    keys = TOP_KEYS if version == VERSION else tuple(k for k in TOP_KEYS if k != "last_roll")
+    exact_keys("", data, keys)
+    return _Loader(data, _scenario(data, scenario)).load(version)
+
+
+def _scenario(data: dict[str, Any], scenario: Scenario | None) -> Scenario:
+    name = _value(data, "scenario", "scenario")
+    if not isinstance(name, str):
+        raise fail("scenario", f"must be a scenario name, got {show(name)}")
+    if scenario is not None:
+        if scenario.name != name:
+            raise fail(
+                "scenario", f"position is for {show(name)}, this game plays {scenario.name!r}"
+            )
+        return scenario
+    if not _SCENARIO_NAME.fullmatch(name) or is_path(name):
+        raise fail("scenario", f"must name a bundled scenario, got {show(name)}")
+    try:
+        return load_scenario(name)
+    except ScenarioError as err:
+        raise fail("scenario", str(err)) from None
+
+
+class _Loader:
+    """Reads one position into a fresh state, part by part, recording where each tile lies."""
+
+    def __init__(self, data: dict[str, Any], scn: Scenario) -> None:
+        self.data = data
+        self.scn = scn
+        self.state = GameState(scn, 0)
+        self.factions = list(scn.factions)
+        self.tile_ids = [t.id for t in scn.tiles]
+        self.char_ids = [c.id for c in scn.characters]
+        self.terminal_ids = [t.id for t in scn.terminals]
+        self.seen: dict[int, str] = {}
+
+    def load(self, version: int) -> GameState:
+        data, scn, state = self.data, self.scn, self.state
+        state.turn = _int(data, "turn", "turn", 1, scn.turns)
+        state.phase = PHASES[_name(data, "phase", "phase", PHASES)]
+        state.initiative = _name(data, "initiative", "initiative", self.factions)
+        state.active = _name(data, "active", "active", self.factions)
+        state.passes = _int(data, "passes", "passes", 0, 1)
+        decision = _object(data, "decision", "decision", DECISION_KEYS)
+        state.decision = DECISIONS[_name(decision, "kind", "decision.kind", DECISIONS)]
+        state.decider = _name(decision, "player", "decision.player", self.factions)
+        self.players()
+        state.bag = self.tiles("bag", _array(data, "bag", "bag", len(self.tile_ids)))
+        state.discard = self.tiles(
+            "discard", _array(data, "discard", "discard", len(self.tile_ids))
         )
-    scn = scenario
-    state = GameState(scn, 0)
-    factions = list(scn.factions)
-    tile_ids = [t.id for t in scn.tiles]
-    char_ids = [c.id for c in scn.characters]
+        state.box = self.tiles("box", _array(data, "box", "box", len(self.tile_ids)))
+        self.doors()
+        self.characters()
+        missing = [self.tile_ids[t] for t in range(len(self.tile_ids)) if t not in self.seen]
+        if missing:
+            raise fail("bag/discard/box/hands/tiles", f"tiles {missing} are nowhere (ER-TILE-11)")
+        self.terminals_and_caches()
+        self.round()
+        self.result()
+        state.dice_queue = self.faces("dice_queue", MAX_DICE_QUEUE)
+        if version >= 2:
+            state.last_roll = self.faces("last_roll", limits_for(scn).yellow_roll)
+        most = state.turn * limits_for(scn).turn_steps
+        state.steps = _int(data, "steps", "steps", 0, most)  # ER-SCN-13, turn by turn
+        problem = first_problem(state)
+        if problem is not None:
+            raise fail(*problem)
+        return state
 
-    state.turn = _int_range("turn", r.get("turn", int), 1, scn.turns)
-    state.phase = PHASES[_choice("phase", r.get("phase", str), PHASES)]
-    state.initiative = _choice("initiative", r.get("initiative", str), factions)
-    state.active = _choice("active", r.get("active", str), factions)
-    state.passes = _int_range("passes", r.get("passes", int), 0, 1)
-    decision = r.get("decision", dict)
-    state.decision = DECISIONS[
-        _choice("decision.kind", r.get("decision.kind", str, decision), DECISIONS)
-    ]
-    state.decider = _choice("decision.player", r.get("decision.player", str, decision), factions)
-
-    players = r.get("players", dict)
-    seen: dict[int, str] = {}
-
-    def tiles_from(field: str, value: Any) -> list[int]:
-        if not isinstance(value, list):
-            raise _fail(field, f"must be a list of tile ids, got {value!r}")
+    def tiles(self, field: str, value: list) -> list[int]:
+        """Tile ids, each found in no other place so far (ER-TILE-11); sorted, as piles are."""
         out = []
         for t in value:
-            index = _choice(field, t, tile_ids)
-            if index in seen:
-                raise _fail(
-                    field, f"tile {t} is also in {seen[index]} (ER-TILE-11: one place each)"
-                )
-            seen[index] = field
+            index = _pick(field, t, self.tile_ids)
+            if index in self.seen:
+                raise fail(field, f"tile {t} is also in {self.seen[index]} (ER-TILE-11: one place)")
+            self.seen[index] = field
             out.append(index)
         return sorted(out)
 
-    for p, f in enumerate(factions):
-        pd = r.get(f"players.{f}", dict, players)
-        state.cp[p] = _int_range(f"players.{f}.cp", r.get(f"players.{f}.cp", int, pd), 0, MAX_CP)
-        state.mp[p] = _int_range(f"players.{f}.mp", r.get(f"players.{f}.mp", int, pd), 0, 999)
-        state.hands[p] = tiles_from(f"players.{f}.hand", r.get(f"players.{f}.hand", list, pd))
-        state.redrew[p] = r.get(f"players.{f}.redrew", bool, pd)
-        bid = pd.get("bid")
-        if bid is not None and (not isinstance(bid, int) or isinstance(bid, bool)):
-            raise _fail(f"players.{f}.bid", f"must be null or an integer, got {bid!r}")
-        state.bids[p] = -1 if bid is None else _int_range(f"players.{f}.bid", bid, 0, MAX_CP)
-    state.bag = tiles_from("bag", r.get("bag", list))
-    state.discard = tiles_from("discard", r.get("discard", list))
-    state.box = tiles_from("box", r.get("box", list))
+    def players(self) -> None:
+        state, scn = self.state, self.scn
+        players = _object(self.data, "players", "players", self.factions)
+        for p, f in enumerate(self.factions):
+            field = f"players.{f}"
+            pd = _object(players, f, field, PLAYER_KEYS)
+            state.cp[p] = _int(pd, "cp", f"{field}.cp", 0, MAX_CP)
+            state.mp[p] = _int(pd, "mp", f"{field}.mp", scn.start_mp[f], _most_mp(scn, f))
+            hand = _array(pd, "hand", f"{field}.hand", len(self.tile_ids))
+            state.hands[p] = self.tiles(f"{field}.hand", hand)
+            state.redrew[p] = _bool(pd, "redrew", f"{field}.redrew")
+            state.bids[p] = _optional_int(pd, "bid", f"{field}.bid", 0, MAX_CP)
 
-    doors = r.get("doors", dict)
-    for d in range(len(scn.board.doors)):
-        key = _door_key(scn, d)
-        dd = r.get(f"doors.{key}", dict, doors)
-        state.doors[d] = _choice(
-            f"doors.{key}.state", r.get(f"doors.{key}.state", str, dd), DOOR_STATES
-        )
-        state.door_opened[d] = r.get(f"doors.{key}.opened_this_round", bool, dd)
-    extra = set(doors) - {_door_key(scn, d) for d in range(len(scn.board.doors))}
-    if extra:
-        raise _fail("doors", f"no door on edge(s) {sorted(extra)} in {scn.name}")
+    def doors(self) -> None:
+        scn, state = self.scn, self.state
+        keys = [door_key(scn, d) for d in range(len(scn.board.doors))]
+        doors = _object(self.data, "doors", "doors", keys)
+        for d, key in enumerate(keys):
+            field = f"doors.{key}"
+            dd = _object(doors, key, field, DOOR_KEYS)
+            kind = scn.board.doors[d].kind
+            _name(dd, "kind", f"{field}.kind", (kind,))  # the map's door (ER-SCN-1)
+            state.doors[d] = _name(dd, "state", f"{field}.state", DOOR_STATES)
+            state.door_opened[d] = _bool(dd, "opened_this_round", f"{field}.opened_this_round")
 
-    chars = r.get("characters", dict)
-    if set(chars) != set(char_ids):
-        raise _fail("characters", f"must list exactly {', '.join(char_ids)}")
-    terminal_ids = [t.id for t in scn.terminals]
-    for c, cid in enumerate(char_ids):
-        cd = chars[cid]
-        field = f"characters.{cid}"
-        ch = state.chars[c]
-        ch.square = _square_from(scn, f"{field}.square", r.get(f"{field}.square", list, cd))
-        ch.facing = _choice(f"{field}.facing", r.get(f"{field}.facing", str, cd), DIRECTION_NAMES)
-        ch.wounded = (
-            _choice(f"{field}.side", r.get(f"{field}.side", str, cd), ("healthy", "wounded")) == 1
-        )
-        lp = state.stats(c).lp
-        ch.wounds = _int_range(f"{field}.wounds", r.get(f"{field}.wounds", int, cd), 0, lp - 1)
-        ch.engaged = r.get(f"{field}.engaged", bool, cd)
-        ch.dead = r.get(f"{field}.dead", bool, cd)
-        maxcp = scn.characters[c].healthy.maxcp
-        ch.cp_spent = _int_range(f"{field}.cp_spent", r.get(f"{field}.cp_spent", int, cd), 0, maxcp)
-        ch.tiles = []
-        assigned = r.get(f"{field}.tiles", list, cd)
-        if len(assigned) > scn.max_tiles_per_character:
-            raise _fail(f"{field}.tiles", f"at most {scn.max_tiles_per_character} tiles (ER-ORD-4)")
-        for i, a in enumerate(assigned):
-            af = f"{field}.tiles[{i}]"
-            tile = tiles_from(f"{af}.tile", [r.get(f"{af}.tile", str, a)])[0]
-            cps = r.get(f"{af}.cp", list, a)
-            sections = scn.tiles[tile].sections
-            if len(cps) != 4 or not all(
-                isinstance(v, int) and not isinstance(v, bool) for v in cps
-            ):
-                raise _fail(f"{af}.cp", "must be four integers, the CP on sections 0..3")
-            for k, v in enumerate(cps):
-                _int_range(f"{af}.cp[{k}]", v, 0, sections[k].max)  # ER-ORD-7
-            ch.tiles.append(AssignedTile(tile, list(cps)))
-        ch.cards = _int_range(f"{field}.cards", r.get(f"{field}.cards", int, cd), 0, 99)
-        ch.weapon_ready = r.get(f"{field}.weapon_ready", bool, cd)
-        tried = r.get(f"{field}.tried_terminals", list, cd)
-        ch.tried = {_choice(f"{field}.tried_terminals", t, terminal_ids) for t in tried}
+    def characters(self) -> None:
+        chars = _object(self.data, "characters", "characters", self.char_ids)
+        for c, cid in enumerate(self.char_ids):
+            self.character(c, _object(chars, cid, f"characters.{cid}", CHARACTER_KEYS))
 
-    missing = [tile_ids[t] for t in range(len(tile_ids)) if t not in seen]
-    if missing:
-        raise _fail("bag/discard/box/hands/tiles", f"tiles {missing} are nowhere (ER-TILE-11)")
+    def character(self, c: int, cd: dict[str, Any]) -> None:
+        scn = self.scn
+        spec = scn.characters[c]
+        field = f"characters.{spec.id}"
+        ch = self.state.chars[c]
+        ch.square = _square_from(scn, f"{field}.square", _value(cd, "square", f"{field}.square"))
+        ch.facing = _name(cd, "facing", f"{field}.facing", DIRECTION_NAMES)
+        ch.wounded = _name(cd, "side", f"{field}.side", SIDES) == 1
+        lp = max(spec.healthy.lp, spec.wounded.lp)
+        ch.wounds = _int(cd, "wounds", f"{field}.wounds", 0, lp)  # ER-WND-1/-2 in invariants
+        ch.engaged = _bool(cd, "engaged", f"{field}.engaged")
+        ch.dead = _bool(cd, "dead", f"{field}.dead")
+        maxcp = max(spec.healthy.maxcp, spec.wounded.maxcp)
+        ch.cp_spent = _int(cd, "cp_spent", f"{field}.cp_spent", 0, maxcp)  # ER-CP-3
+        slots = min(scn.max_tiles_per_character, 4)  # ER-ORD-4; ER-ENV-6 addresses 4 slots
+        assigned = _array(cd, "tiles", f"{field}.tiles", slots)
+        ch.tiles = [self.assigned(f"{field}.tiles[{i}]", a) for i, a in enumerate(assigned)]
+        ch.cards = _int(cd, "cards", f"{field}.cards", 0, limits_for(scn).cards)
+        ch.weapon_ready = _bool(cd, "weapon_ready", f"{field}.weapon_ready")
+        tried = _array(cd, "tried_terminals", f"{field}.tried_terminals", len(self.terminal_ids))
+        ch.tried = {_pick(f"{field}.tried_terminals", t, self.terminal_ids) for t in tried}
+        if len(ch.tried) != len(tried):
+            raise fail(f"{field}.tried_terminals", "names a terminal twice")
 
-    terminals = r.get("terminals", dict)
-    if set(terminals) != set(terminal_ids):
-        raise _fail("terminals", f"must list exactly {', '.join(terminal_ids)}")
-    state.hacked = [r.get(f"terminals.{t}", bool, terminals) for t in terminal_ids]
-    caches = r.get("caches", list)
-    if len(caches) != len(scn.caches):
-        raise _fail("caches", f"the scenario has {len(scn.caches)} cache(s)")
-    state.cache_full = [r.get(f"caches[{i}].full", bool, c) for i, c in enumerate(caches)]
+    def assigned(self, field: str, value: Any) -> AssignedTile:
+        """One assigned tile and the CP on its four sections (ER-ORD-3, ER-ORD-7)."""
+        if not isinstance(value, dict):
+            raise fail(field, f"must be an object with tile, cp, got {show(value)}")
+        exact_keys(field, value, ASSIGNED_KEYS)
+        tile = self.tiles(f"{field}.tile", [_value(value, "tile", f"{field}.tile")])[0]
+        cps = _array(value, "cp", f"{field}.cp", 4)
+        if len(cps) != 4:
+            raise fail(f"{field}.cp", "must be four integers, the CP on sections 0..3")
+        sections = self.scn.tiles[tile].sections
+        placed = [_int_value(f"{field}.cp[{k}]", v, 0, sections[k].max) for k, v in enumerate(cps)]
+        return AssignedTile(tile, placed)
 
-    _load_round(r, state, char_ids)
-    winner = data.get("winner")
-    if winner is None:
-        state.winner = None
-    else:
-        state.winner = -1 if winner == "draw" else _choice("winner", winner, factions)
-    rng = r.get("rng", str)
-    try:
-        state.rng = SplitMix64(int(rng, 16))
-    except ValueError:
-        raise _fail("rng", f"must be a hexadecimal string, got {rng!r}") from None
-    queue = r.get("dice_queue", list)
-    try:
-        inject(state, queue)
-    except ValueError as err:
-        raise _fail("dice_queue", str(err)) from None
-    state.steps = _int_range("steps", r.get("steps", int), 0, 10**9)
-    _check_consistency(state)
-    return state
+    def terminals_and_caches(self) -> None:
+        scn, state = self.scn, self.state
+        terminals = _object(self.data, "terminals", "terminals", self.terminal_ids)
+        state.hacked = [_bool(terminals, t, f"terminals.{t}") for t in self.terminal_ids]
+        caches = _array(self.data, "caches", "caches", len(scn.caches))
+        if len(caches) != len(scn.caches):
+            raise fail("caches", f"the scenario has {len(scn.caches)} cache(s)")
+        for i, (cache, value) in enumerate(zip(scn.caches, caches, strict=True)):
+            field = f"caches[{i}]"
+            if not isinstance(value, dict):
+                raise fail(field, f"must be an object with square, full, got {show(value)}")
+            exact_keys(field, value, CACHE_KEYS)
+            square = _value(value, "square", f"{field}.square")
+            if _square_from(scn, f"{field}.square", square) != cache.square:
+                raise fail(f"{field}.square", f"must be {_square(scn, cache.square)} (ER-SCN-1)")
+            state.cache_full[i] = _bool(value, "full", f"{field}.full")
 
+    def round(self) -> None:
+        scn, state = self.scn, self.state
+        rd = _object(self.data, "round", "round", ROUND_KEYS)
+        who = _value(rd, "character", "round.character")
+        state.char = -1 if who is None else _pick("round.character", who, self.char_ids)
+        state.reactivation = _bool(rd, "reactivation", "round.reactivation")
+        state.acted = _bool(rd, "acted", "round.acted")
+        most_cp = max(c.healthy.maxcp for c in scn.characters)
+        state.round_decisions = _int(rd, "decisions", "round.decisions", 0, most_cp + 2)
+        most_mvp = max(max(c.healthy.mov, c.wounded.mov) * c.healthy.maxcp for c in scn.characters)
+        state.mvp = _int(rd, "mvp", "round.mvp", 0, most_mvp)  # ER-MOV-1: MOV per CP
+        state.transferred = _bool(rd, "transferred", "round.transferred")
+        state.section = _optional_int(rd, "section", "round.section", 0, 15)  # ER-ENV-6
+        state.order_cp = _int(rd, "cp", "round.cp", 0, 4)  # ER-ENV-5
+        state.target = self.target(_value(rd, "target", "round.target"))
 
-def _load_round(r: _Reader, state: GameState, char_ids: list[str]) -> None:
-    rd = r.get("round", dict)
-    who = rd.get("character") if isinstance(rd, dict) else None
-    state.char = -1 if who is None else _choice("round.character", who, char_ids)
-    state.reactivation = r.get("round.reactivation", bool, rd)
-    state.acted = r.get("round.acted", bool, rd)
-    state.round_decisions = _int_range(
-        "round.decisions", r.get("round.decisions", int, rd), 0, 10**6
-    )
-    state.mvp = _int_range("round.mvp", r.get("round.mvp", int, rd), 0, 999)
-    state.transferred = r.get("round.transferred", bool, rd)
-    section = rd.get("section")
-    if section is not None and (not isinstance(section, int) or isinstance(section, bool)):
-        raise _fail("round.section", f"must be null or a section id 0..15, got {section!r}")
-    state.section = -1 if section is None else _int_range("round.section", section, 0, 15)
-    state.order_cp = _int_range("round.cp", r.get("round.cp", int, rd), 0, 4)
-    target = rd.get("target")
-    if target is None:
-        state.target = -1
-    elif target in DIRECTION_NAMES:
-        state.target = DIRECTION_NAMES.index(target)
-    else:
-        state.target = _choice("round.target", target, char_ids)
-
-
-def _check_consistency(state: GameState) -> None:
-    """Cross-field invariants: phase matches decision, figures apart, cards kept, live decision."""
-    scn = state.scenario
-    if _DECISION_PHASE[state.decision] != state.phase:
-        raise _fail(
-            "decision.kind", f"'{state.decision}' cannot be pending in the {state.phase} phase"
-        )
-    if (state.decision == GAME_OVER) != (state.winner is not None):
-        raise _fail("winner", "a finished game (decision game_over) needs a winner, and only it")
-    if state.phase == ACTIVITY and state.decider != state.active:
-        raise _fail("decision.player", "in the activity phase the active player decides (ER-ACT-3)")
-    needs = state.decision in _NEEDS_CHARACTER
-    if needs != (state.char >= 0):
-        raise _fail(
-            "round.character",
-            f"decision '{state.decision}' "
-            + ("needs an activated character" if needs else "has no activated character"),
-        )
-    if state.char >= 0:
+    def target(self, value: Any) -> int:
+        """A direction for a Close Combat order, a character for a Shoot order (ER-ENV-5)."""
+        state = self.state
+        if value is None:
+            return -1
         c = state.char
-        cid = scn.characters[c].id
-        if (
-            state.chars[c].dead
-            or state.faction_of[c] != state.decider
-            or not state.chars[c].engaged
-        ):
-            raise _fail(
-                "round.character", f"{cid} must be a living, engaged character of the decider"
-            )
-        if state.decision in (TARGET, CP, AIM) and not (
-            0 <= state.section < 4 * len(state.chars[c].tiles)
-        ):
-            raise _fail("round.section", f"{cid} has no section {state.section}")
-    occupied: dict[int, str] = {}
-    for c, ch in enumerate(state.chars):
-        if ch.dead:
-            continue
-        cid = scn.characters[c].id
-        other = occupied.get(ch.square)
-        if other is not None and not (
-            state.decision == MOVING and state.char in (c, scn.char_index[other])
-        ):
-            x, y = scn.board.xy(ch.square)
-            raise _fail(
-                f"characters.{cid}.square", f"{other} already stands on ({x},{y}) (ER-MOV-5)"
-            )
-        occupied[ch.square] = cid
-    cards = sum(ch.cards for ch in state.chars)
-    cards += sum(
-        1 for i, c in enumerate(scn.caches) if state.cache_full[i] and c.item == "magnetic_card"
-    )
-    expected = sum(c.cards for c in scn.characters) + sum(
-        1 for c in scn.caches if c.item == "magnetic_card"
-    )
-    if cards != expected:
-        raise _fail(
-            "characters.*.cards", f"{cards} magnetic cards in play, the scenario has {expected}"
-        )
-    if state.decision != GAME_OVER and not legal_actions(state):
-        raise _fail("decision", f"'{state.decision}' has no legal action in this position")
+        if c < 0 or not 0 <= state.section < 4 * len(state.chars[c].tiles):
+            raise fail("round.target", "only an order being built on a section has a target")
+        kind = section_of(state, c, state.section)[2].type
+        if kind == CLOSE_COMBAT:
+            return _pick("round.target", value, DIRECTION_NAMES)
+        if kind == SHOOT:
+            return _pick("round.target", value, self.char_ids)
+        raise fail("round.target", f"an order of type {kind} takes no target (ER-ENV-5)")
+
+    def result(self) -> None:
+        state = self.state
+        winner = _value(self.data, "winner", "winner")
+        if winner is None:
+            state.winner = None
+        else:
+            state.winner = _pick("winner", winner, [*self.factions, "draw"])
+            state.winner = -1 if state.winner == 2 else state.winner
+        rng = _value(self.data, "rng", "rng")
+        if not isinstance(rng, str) or not _RNG.fullmatch(rng):
+            raise fail("rng", f"must be 16 lowercase hexadecimal digits, got {show(rng)}")
+        state.rng = SplitMix64(int(rng, 16))
+
+    def faces(self, key: str, most: int) -> list[str]:
+        """Die faces ``Y1``..``Y6``, ``B1``..``B6`` (ER-DICE-1)."""
+        faces = _array(self.data, key, key, most)
+        for face in faces:
+            _pick(key, face, FACES)
+        return list(faces)
+
+
+def _most_mp(scn: Scenario, faction: str) -> int:
+    """ER-SCN-10/-11: every terminal hacked or unhacked, every enemy killed."""
+    mission = scn.mission
+    enemies = sum(1 for c in scn.characters if c.faction != faction)
+    mp = scn.start_mp[faction] + mission.kill_mp[faction] * enemies
+    per_terminal = mission.unhacked_terminal_mp.get(faction, 0)
+    if faction == mission.hacker_faction:
+        per_terminal = max(per_terminal, mission.hack_mp)
+    return mp + per_terminal * len(scn.terminals)
