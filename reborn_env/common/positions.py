@@ -47,7 +47,7 @@ def exact_keys(field: str, node: dict[str, Any], allowed: Iterable[str]) -> None
 
 
 _SHORT = reprlib.Repr()
-_SHORT.maxlevel, _SHORT.maxstring, _SHORT.maxother = 3, 40, 40
+_SHORT.maxlevel, _SHORT.maxstring, _SHORT.maxother = 3, 100, 40
 _SHORT.maxlist = _SHORT.maxtuple = _SHORT.maxdict = _SHORT.maxset = 6
 _LONGEST_INT = 10**30
 
