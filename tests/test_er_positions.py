@@ -397,6 +397,7 @@ def test_round_fields_belong_to_their_decisions():
     refused(cp_step | {"round": cp_step["round"] | {"section": 2}}, "round")  # F2r, not C1k
     refused(cp_step | {"round": cp_step["round"] | {"section": 0}}, "round")  # a Move section
     refused(cp_step | {"passes": 1}, "passes")
+    refused(cp_step | {"round": cp_step["round"] | {"acted": False}}, "round.acted")  # ASSIGN
     with_bid = copy.deepcopy(pos)
     with_bid["players"]["norad"]["bid"] = 0
     refused(with_bid, "players.norad.bid")  # Vault Raid has no duel

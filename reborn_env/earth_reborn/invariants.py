@@ -502,12 +502,11 @@ def check_activated(state: GameState) -> Iterator[Problem]:
         yield "round.reactivation", "every own living character was activated first (ER-ACT-6)"
     elif state.round_decisions > most:
         yield "round.decisions", f"{cid} has made at most {most} decisions this round (ER-ORD-2)"
-    elif decision == ACTIVATION and state.acted != (state.round_decisions > 0):
-        yield "round.acted", "every decision before END_ROUND assigns a tile or spends CP"
     elif decision != ACTIVATION and not state.round_decisions:
         yield "round.decisions", f"'{decision}' follows a decision of this round"
-    elif decision == MOVING and not state.acted:
-        yield "round.acted", "a Move order starts by spending a CP (ER-MOV-1)"
+    elif state.acted != (state.round_decisions > (1 if decision in BUILDING else 0)):
+        # ER-ACT-8: ASSIGN, MOVE_CP, RELOAD, SAW_DOOR and a finished order act; END_ROUND ends.
+        yield "round.acted", "says whether a decision of this round (but the order built) acted"
     elif decision != MOVING and state.mvp:
         yield "round.mvp", "movement points exist only in a Move order (ER-MOV-2)"
     elif decision == MOVING:
