@@ -197,16 +197,19 @@ def state_to_dict(state: GameState) -> dict[str, Any]:
 
 
 def _value(node: dict[str, Any], key: str, field: str) -> Any:
+    """``node[key]``, or an error naming the missing ``field``."""
     if key not in node:
         raise PositionError(f"position field '{field}' is missing")
     return node[key]
 
 
 def _int(node: dict[str, Any], key: str, field: str, low: int, high: int) -> int:
+    """The integer ``node[key]``, in ``low..high``."""
     return _int_value(field, _value(node, key, field), low, high)
 
 
 def _int_value(field: str, value: Any, low: int, high: int) -> int:
+    """``value`` if it is an integer (not a bool, not a float) in ``low..high``."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise fail(field, f"must be an integer {low}..{high}, got {show(value)}")
     if not low <= value <= high:
@@ -220,6 +223,7 @@ def _optional_int(node: dict[str, Any], key: str, field: str, low: int, high: in
 
 
 def _bool(node: dict[str, Any], key: str, field: str) -> bool:
+    """The boolean ``node[key]``."""
     value = _value(node, key, field)
     if not isinstance(value, bool):
         raise fail(field, f"must be true or false, got {show(value)}")
@@ -234,6 +238,7 @@ def _pick(field: str, value: Any, allowed: tuple[str, ...] | list[str]) -> int:
 
 
 def _name(node: dict[str, Any], key: str, field: str, allowed: tuple[str, ...] | list[str]) -> int:
+    """The index in ``allowed`` of the string ``node[key]``."""
     return _pick(field, _value(node, key, field), allowed)
 
 
@@ -250,6 +255,7 @@ def _object(node: dict[str, Any], key: str, field: str, keys: tuple[str, ...] | 
 
 
 def _array(node: dict[str, Any], key: str, field: str, most: int) -> list:
+    """The list ``node[key]``, of at most ``most`` items (checked before anything reads them)."""
     value = _value(node, key, field)
     if not isinstance(value, list):
         raise fail(field, f"must be a list, got {show(value)}")
@@ -259,6 +265,7 @@ def _array(node: dict[str, Any], key: str, field: str, most: int) -> list:
 
 
 def _square_from(scn: Scenario, field: str, value: Any) -> int:
+    """The square of ``[x, y]``, a floor square of the map."""
     board = scn.board
     if (
         not isinstance(value, list)
@@ -285,7 +292,8 @@ def state_from_dict(data: Any, scenario: Scenario | None = None) -> GameState:
         raise PositionError(f"a position must be a JSON object, got {show(data)}")
     version = data.get("version")
     if (
-        data.get("format") != FORMAT
+        not isinstance(data.get("format"), str)
+        or data["format"] != FORMAT
         or isinstance(version, bool)
         or not isinstance(version, int)
         or version not in READ_VERSIONS
@@ -331,6 +339,7 @@ class _Loader:
         self.seen: dict[int, str] = {}
 
     def load(self, version: int) -> GameState:
+        """Every field in its type and range, then every invariant (PositionError otherwise)."""
         data, scn, state = self.data, self.scn, self.state
         state.turn = _int(data, "turn", "turn", 1, scn.turns)
         state.phase = PHASES[_name(data, "phase", "phase", PHASES)]
@@ -376,6 +385,7 @@ class _Loader:
         return sorted(out)
 
     def players(self) -> None:
+        """CP, MP, hand, redraw flag and bid of each faction."""
         state, scn = self.state, self.scn
         players = _object(self.data, "players", "players", self.factions)
         for p, f in enumerate(self.factions):
@@ -389,6 +399,7 @@ class _Loader:
             state.bids[p] = _optional_int(pd, "bid", f"{field}.bid", 0, MAX_CP)
 
     def doors(self) -> None:
+        """Each door of the map: its kind (as the map has it), state and "opened this round"."""
         scn, state = self.scn, self.state
         keys = [door_key(scn, d) for d in range(len(scn.board.doors))]
         doors = _object(self.data, "doors", "doors", keys)
@@ -401,11 +412,13 @@ class _Loader:
             state.door_opened[d] = _bool(dd, "opened_this_round", f"{field}.opened_this_round")
 
     def characters(self) -> None:
+        """Every character of the scenario, exactly."""
         chars = _object(self.data, "characters", "characters", self.char_ids)
         for c, cid in enumerate(self.char_ids):
             self.character(c, _object(chars, cid, f"characters.{cid}", CHARACTER_KEYS))
 
     def character(self, c: int, cd: dict[str, Any]) -> None:
+        """One character's card, figure, tiles and turn memory."""
         scn = self.scn
         spec = scn.characters[c]
         field = f"characters.{spec.id}"
@@ -443,6 +456,7 @@ class _Loader:
         return AssignedTile(tile, placed)
 
     def terminals_and_caches(self) -> None:
+        """Which terminals are hacked and which caches still hold their item."""
         scn, state = self.scn, self.state
         terminals = _object(self.data, "terminals", "terminals", self.terminal_ids)
         state.hacked = [_bool(terminals, t, f"terminals.{t}") for t in self.terminal_ids]
@@ -460,6 +474,7 @@ class _Loader:
             state.cache_full[i] = _bool(value, "full", f"{field}.full")
 
     def round(self) -> None:
+        """The round in progress: activated character, its flags, a Move or an order being built."""
         scn, state = self.scn, self.state
         rd = _object(self.data, "round", "round", ROUND_KEYS)
         who = _value(rd, "character", "round.character")
@@ -491,6 +506,7 @@ class _Loader:
         raise fail("round.target", f"an order of type {kind} takes no target (ER-ENV-5)")
 
     def result(self) -> None:
+        """The winner, if any, and the generator."""
         state = self.state
         winner = _value(self.data, "winner", "winner")
         if winner is None:
@@ -506,8 +522,8 @@ class _Loader:
     def faces(self, key: str, most: int) -> list[str]:
         """Die faces ``Y1``..``Y6``, ``B1``..``B6`` (ER-DICE-1)."""
         faces = _array(self.data, key, key, most)
-        for face in faces:
-            _pick(key, face, FACES)
+        for i, face in enumerate(faces):
+            _pick(f"{key}[{i}]", face, FACES)
         return list(faces)
 
 
