@@ -93,6 +93,7 @@ def door_key(scn: Scenario, d: int) -> str:
 
 
 def _max_income(scn: Scenario, faction: str) -> int:
+    """ER-INI-5/-6: the most CP ``faction`` can receive in a turn."""
     cards = [c for c in scn.characters if c.faction == faction]
     return scn.base_cp[faction] + sum(max(c.healthy.bonus, c.wounded.bonus) for c in cards)
 
@@ -131,8 +132,8 @@ def game_step_bound(scn: Scenario) -> int:
     """ER-SCN-13: the most steps a game shows, whatever valid position it was loaded from.
 
     A position's step count is at most ``turn * turn_step_bound`` (checked on loading); the rest
-    of its turn is bounded by its tiles and CP (:func:`check_budget`) and a Move order in
-    progress (MVP at most MOV x MAXCP), the later turns each by :func:`turn_step_bound`.
+    of its turn is bounded by its tiles and CP (the budget of :func:`check_players`) and a Move
+    order in progress (MVP at most MOV x MAXCP), the later turns each by :func:`turn_step_bound`.
     """
     pools = [(0, scn.hand_limit + _max_income(scn, f)) for f in scn.factions]
     mvp = max(max(c.healthy.mov, c.wounded.mov) * c.healthy.maxcp for c in scn.characters)
@@ -141,6 +142,7 @@ def game_step_bound(scn: Scenario) -> int:
 
 
 def _limits(scn: Scenario) -> Limits:
+    """The scenario's bounds; the rolls are ER-CC-3 (both sides' dice), ER-SHOOT-4/-9, ER-INT-3."""
     stats = [side for c in scn.characters for side in (c.healthy, c.wounded)]
     most_cc = max(max(s.cc) for s in stats)
     shots = [
@@ -180,7 +182,7 @@ def first_problem(state: GameState) -> Problem | None:
 
 
 def problems(state: GameState) -> Iterator[Problem]:
-    """Every broken invariant, in an order where each check may rely on the ones before it."""
+    """The broken invariants, in an order where each check may rely on those before it holding."""
     yield from check_tiles(state)
     yield from check_phase(state)
     yield from check_players(state)
