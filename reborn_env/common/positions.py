@@ -32,7 +32,7 @@ class PositionReader:
             names = (
                 kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
             )
-            raise PositionError(f"position field '{path}' must be {names}, got {value!r}")
+            raise PositionError(f"position field '{path}' must be {names}, got {show(value)}")
         return value
 
 
@@ -42,7 +42,7 @@ def exact_keys(field: str, node: dict[str, Any], allowed: Iterable[str]) -> None
     unknown = sorted(set(node) - set(allowed), key=str)
     if unknown:
         where = f"position field '{field}'" if field else "position"
-        names = ", ".join(map(repr, unknown))
+        names = ", ".join(map(show, unknown[:8])) + (", ..." if len(unknown) > 8 else "")
         raise PositionError(f"{where}: unknown key(s) {names}; allowed: {', '.join(allowed)}")
 
 
@@ -74,14 +74,14 @@ def fail(field: str, problem: str) -> PositionError:
 def choice(field: str, value: Any, allowed: list[str] | tuple[str, ...]) -> int:
     """The index of ``value`` in ``allowed``, or an error listing what is allowed."""
     if value not in allowed:
-        raise fail(field, f"{value!r} is not one of {', '.join(map(str, allowed))}")
+        raise fail(field, f"{show(value)} is not one of {', '.join(map(str, allowed))}")
     return list(allowed).index(value)
 
 
 def int_range(field: str, value: Any, low: int, high: int) -> int:
     """``value`` if it is an integer in ``low..high``, else an error naming the bounds."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise fail(field, f"must be an integer, got {value!r}")
+        raise fail(field, f"must be an integer, got {show(value)}")
     if not low <= value <= high:
         raise fail(field, f"{value} is outside {low}..{high}")
     return value
