@@ -356,6 +356,11 @@ BROKEN = {
     "bad facing": ('facing = "E"', 'facing = "NE"', ["bolter.facing", "N, E, S, W"]),
     "missing door defense": ("sliding = 5\n", "", ["door_defense.sliding", "missing"]),
     "terminal letter missing from map": ('O2 = "2"', 'O2 = "3"', ["terminals.O2", "'3'"]),
+    "income beyond a CP pool (ER-INI-5)": (
+        "base_cp = { norad = 6,",
+        "base_cp = { norad = 38,",
+        ["base_cp", "norad's income can reach 41 CP", "at most 40"],
+    ),
     "duplicate tile id": ("[tiles]\n", '[tiles]\nT01 = ["M1k", "C1k", "F1k", "S1k"]\n', ["TOML"]),
 }
 

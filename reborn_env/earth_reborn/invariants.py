@@ -92,12 +92,6 @@ def door_key(scn: Scenario, d: int) -> str:
     return f"{ax},{ay}|{bx},{by}"
 
 
-def _max_income(scn: Scenario, faction: str) -> int:
-    """ER-INI-5/-6: the most CP ``faction`` can receive in a turn."""
-    cards = [c for c in scn.characters if c.faction == faction]
-    return scn.base_cp[faction] + sum(max(c.healthy.bonus, c.wounded.bonus) for c in cards)
-
-
 def _steps_of_a_turn(scn: Scenario, pools: list[tuple[int, int]], in_progress: int) -> int:
     """ER-SCN-13's count: the most decisions a turn can still take.
 
@@ -124,7 +118,7 @@ def _steps_of_a_turn(scn: Scenario, pools: list[tuple[int, int]], in_progress: i
 
 def turn_step_bound(scn: Scenario) -> int:
     """ER-SCN-13: the most decisions one turn takes from its start (hand <= 5, CP <= income)."""
-    pools = [(scn.hand_limit, _max_income(scn, f)) for f in scn.factions]
+    pools = [(scn.hand_limit, scn.max_income(f)) for f in scn.factions]
     return _steps_of_a_turn(scn, pools, 0)
 
 
@@ -135,7 +129,7 @@ def game_step_bound(scn: Scenario) -> int:
     of its turn is bounded by its tiles and CP (the budget of :func:`check_players`) and a Move
     order in progress (MVP at most MOV x MAXCP), the later turns each by :func:`turn_step_bound`.
     """
-    pools = [(0, scn.hand_limit + _max_income(scn, f)) for f in scn.factions]
+    pools = [(0, scn.hand_limit + scn.max_income(f)) for f in scn.factions]
     mvp = max(max(c.healthy.mov, c.wounded.mov) * c.healthy.maxcp for c in scn.characters)
     in_progress = 2 * mvp + 2 + 3 + 2  # the move's steps and transfers, an order, an END_ROUND
     return scn.turns * turn_step_bound(scn) + _steps_of_a_turn(scn, pools, in_progress)
@@ -152,7 +146,7 @@ def _limits(scn: Scenario) -> Limits:
     ]
     yellow = max([2 * most_cc, max(s.tec for s in stats), *shots]) + _ORDER_EXTRA_DICE
     return Limits(
-        max_income=(_max_income(scn, scn.factions[0]), _max_income(scn, scn.factions[1])),
+        max_income=(scn.max_income(scn.factions[0]), scn.max_income(scn.factions[1])),
         cards=sum(c.cards for c in scn.characters)
         + sum(1 for c in scn.caches if c.item == "magnetic_card"),
         yellow_roll=yellow,

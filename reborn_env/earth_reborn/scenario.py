@@ -206,3 +206,9 @@ class Scenario:
 
     def opponent(self, faction: str) -> str:
         return self.factions[1] if faction == self.factions[0] else self.factions[0]
+
+    def max_income(self, faction: str) -> int:
+        """ER-INI-5/-6: the most CP ``faction`` can receive in a turn, base CP plus the larger
+        Bonus CP of each of its cards."""
+        cards = [c for c in self.characters if c.faction == faction]
+        return self.base_cp[faction] + sum(max(c.healthy.bonus, c.wounded.bonus) for c in cards)

@@ -23,6 +23,7 @@ from reborn_env.common.data_files import (
     read_bundled,
     scenario_loader,
 )
+from reborn_env.earth_reborn.actions import MAX_CP
 from reborn_env.earth_reborn.scenario import (
     ARC_COLOUR_NAMES,
     DIRECTION_NAMES,
@@ -353,7 +354,7 @@ def _build_scenario(doc: dict[str, Any], source: str) -> Scenario:
     if "cross_check" in top:
         _cross_check(top["cross_check"], board, terminals, caches)
     initiative = top["initiative"].table(("odd", "even", "marker_at_setup", "duel"))
-    return Scenario(
+    scenario = Scenario(
         name=top["name"].text(),
         title=top["title"].text(),
         source=source,
@@ -374,6 +375,8 @@ def _build_scenario(doc: dict[str, Any], source: str) -> Scenario:
         hand_limit=top["hand_limit"].integer(1),
         max_tiles_per_character=top["max_tiles_per_character"].integer(1),
     )
+    _check_income(top["base_cp"], scenario)
+    return scenario
 
 
 _load = scenario_loader(_PACKAGE, _build_scenario)
@@ -390,6 +393,17 @@ def _per_faction(node: _Node, factions: Sequence[str], complete: bool) -> dict[s
     """A table faction -> integer >= 0; factions left out of an incomplete table get 0."""
     entries = node.table(factions) if complete else node.table((), optional=factions)
     return {f: entries[f].integer(0) if f in entries else 0 for f in factions}
+
+
+def _check_income(node: _Node, scenario: Scenario) -> None:
+    """ER-INI-5/-6: a turn's income fits a CP pool (0..MAX_CP, the range of positions and of
+    DUEL_BID)."""
+    for faction in scenario.factions:
+        if scenario.max_income(faction) > MAX_CP:
+            raise node.error(
+                f"{faction}'s income can reach {scenario.max_income(faction)} CP (base "
+                f"{scenario.base_cp[faction]} plus Bonus CP); a pool holds at most {MAX_CP}"
+            )
 
 
 def _door_defense(node: _Node) -> dict[str, int]:
