@@ -332,3 +332,35 @@ def test_the_real_process_prints_one_line_and_no_traceback(
     assert done.returncode == 2, done.stderr
     assert done.stderr.startswith("error: ") and done.stderr.count("\n") == 1, done.stderr
     assert fragment in done.stderr and "Traceback" not in done.stderr
+
+
+def _a_position_after_a_death() -> tuple[dict[str, Any], str]:
+    """A heuristic-vs-heuristic position with a dead character, and the agent to move there."""
+    from reborn_env.bots.loading import load_bot
+
+    env = earth_reborn_v0.env()
+    env.reset(seed=0)
+    bots = {a: load_bot("heuristic", "earth_reborn_v0", seed=i) for i, a in enumerate(env.agents)}
+    for agent in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        assert not (term or trunc), "no character died in the game"
+        position = env.unwrapped.get_state()
+        if any(c["dead"] for c in position["characters"].values()):
+            return position, agent
+        env.step(bots[agent].act(obs["observation"], obs["action_mask"]))
+    raise AssertionError("unreachable")
+
+
+def test_resume_continues_a_run_whose_game_holds_a_dead_character(tmp_path: Path, capsys) -> None:
+    """Issue 9, defect 1 (ER-WND-3): a parked game in which a character has died used to be
+    refused on --resume ("wounds: 2 is outside 0..1"), so such a run could not be resumed."""
+    trained(tmp_path, capsys, env_kwargs="{max_steps: 4000}")
+    latest = tmp_path / "ckpt" / "latest.pt"
+    saved = load_checkpoint(latest)
+    position, agent = _a_position_after_a_death()
+    parked = {**saved["envs"][0], "position": position, "learners": [agent]}
+    save_checkpoint(latest, {**saved, "envs": [parked]})
+    longer = config(tmp_path, "longer.yaml", env_kwargs="{max_steps: 4000}", total_steps=32)
+    status, err = run(ppo.main, ["--config", longer, "--resume"], capsys)
+    assert status == 0, err
+    assert load_checkpoint(latest)["global_step"] == 32
