@@ -66,7 +66,7 @@ class HavenConfig:
     def from_dict(cls, data: dict[str, Any]) -> HavenConfig:
         """A config from its keys; unknown keys are refused with the list of known ones."""
         known = set(cls.__dataclass_fields__)
-        unknown = sorted(set(data) - known)
+        unknown = sorted(map(str, set(data) - known))
         if unknown:
             raise ValueError(f"unknown config keys {unknown}; known keys: {sorted(known)}")
         return cls(**data)
@@ -121,6 +121,16 @@ class HavenGame:
             )
         self._answers.append(action)
         self._advance(action)
+
+    @property
+    def quiet_point(self) -> dict[str, Any]:
+        """The state at the last quiet point, as position data (read it, do not change it)."""
+        return self._quiet
+
+    @property
+    def answers_since_quiet(self) -> tuple[int, ...]:
+        """The answers given since the last quiet point, in order."""
+        return tuple(self._answers)
 
     def to_position(self) -> dict[str, Any]:
         """The game as JSON-ready data: the last quiet point and the answers since."""
@@ -312,8 +322,10 @@ def new_game(
     config = config or HavenConfig()
     if fixture is not None:
         from .fixtures import state_from_fixture
+        from .positions import check_config_fit
 
         state = state_from_fixture(scenario, seed, fixture)
+        check_config_fit(scenario, state, config)
     else:
         from .setup import new_state
 
