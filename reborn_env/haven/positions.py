@@ -1,12 +1,13 @@
 """Exact JSON positions of haven games, validated on load (design "Rules engine", HV-STATE-*).
 
 A position is the game's last quiet point (start of a round, of a turn-sequence slot, or of
-cleanup: there the whole state is plain data) plus the answers given since. Loading accepts
-exactly what the engine can save: every value JSON of the right type and range, no unknown or
-missing key, each class card in exactly one zone, HP within bounds, one figure per floor hex,
-complete decks, and every cross-field rule a quiet point obeys (phase, turn sequence, picks,
-acted flags, decks, outcome; :func:`check_consistency`). Then the answers are replayed, each
-checked for legality, and the game saved again must be the position given. Anything else raises
+cleanup: there the whole state is plain data) plus the answers given since. Loading accepts the
+states the rules can stop at and continue from: every value JSON of the right type and range
+(:func:`check_json` first), no unknown or missing key, each class card in exactly one zone, HP
+within bounds, one figure per floor hex, complete decks, every cross-field rule of a quiet point
+(phase, turn sequence, picks, acted flags, decks, outcome; :func:`check_consistency`) and the
+round bounds of HV-END-4 and 15.10 (:func:`check_config_fit`). Then the answers are replayed,
+each legal at its moment and all before the next quiet point. Anything else raises
 PositionError naming the field and what is allowed; no other exception escapes.
 """
 
