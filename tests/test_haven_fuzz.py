@@ -44,8 +44,10 @@ def _uniform(rng: np.random.Generator, legal: tuple[int, ...], kind: str) -> int
 def play(game: HavenGame, rng: np.random.Generator, policy, round_trip: bool = False) -> int:
     """Play ``game`` to its end with ``policy``, checking invariants every step; return steps."""
     steps = 0
+    last_round = game.scenario.rules.bounds.last_exhaustion_round  # 15.10: 29 from setup
     while game.prompt is not None:
         check_invariants(game)
+        assert game.state.round <= last_round, "15.10: a round past the last exhaustion round"
         if round_trip:
             position = json.loads(json.dumps(game.to_position()))
             restored = HavenGame.from_position(position)

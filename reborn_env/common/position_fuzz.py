@@ -218,8 +218,9 @@ def move_item(data: Any, rng: np.random.Generator) -> str | None:
     if not targets:
         return None
     dst = _pick(rng, targets)
+    destination = value_at(data, dst)  # before the removal, which may shift the path's indices
     items.remove(item)
-    value_at(data, dst).append(item)
+    destination.append(item)
     return f"move {_short(item)} from {_show(src)} to {_show(dst)}"
 
 
