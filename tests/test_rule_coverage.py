@@ -88,7 +88,7 @@ def seed_coverage_table() -> list[tuple[set[str], list[str]]]:
     return rows
 
 
-def tests_by_case() -> dict[str, set[str]]:
+def _tests_by_case() -> dict[str, set[str]]:
     """HV-TEST number -> rule ids cited by the test functions of that case."""
     source = (ROOT / "tests/test_haven_tc.py").read_text()
     cases: dict[str, set[str]] = {}
@@ -102,7 +102,7 @@ def test_every_seed_rule_is_covered_by_the_cases_section_18_lists():
     """Section 18: each [SEED] rule is cited by every HV-TEST case the table names for it."""
     rows = seed_coverage_table()
     assert len(rows) >= 30, "section 18's table was not found"
-    cases = tests_by_case()
+    cases = _tests_by_case()
     missing = [
         f"{rule} in HV-TEST-{number}"
         for rules, numbers in rows
