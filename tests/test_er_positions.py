@@ -16,6 +16,7 @@ import pytest
 
 from reborn_env.bots.loading import load_bot
 from reborn_env.common.errors import PositionError
+from reborn_env.common.position_fuzz import paths
 from reborn_env.earth_reborn import engine
 from reborn_env.earth_reborn.invariants import (
     STEP_BOUND,
@@ -279,21 +280,6 @@ def test_unknown_keys_are_refused_at_every_level():
 FOREIGN = (None, True, 0, -1, 7, 2**64, 10**5000, 0.5, math.nan, "", "x", [], [0], [[[]]], {})
 
 
-def _leaves(node: Any, path: tuple = ()) -> list[tuple]:
-    children = (
-        node.items()
-        if isinstance(node, dict)
-        else enumerate(node)
-        if isinstance(node, list)
-        else ()
-    )
-    out = []
-    for key, child in children:
-        out.append((*path, key))
-        out += _leaves(child, (*path, key))
-    return out
-
-
 def test_any_json_value_in_any_field_gives_a_position_error_or_a_sound_game():
     """Whatever value a field holds, loading raises PositionError or gives a state that keeps
     every invariant; never TypeError, KeyError, IndexError or another exception."""
@@ -302,7 +288,7 @@ def test_any_json_value_in_any_field_gives_a_position_error_or_a_sound_game():
     for _ in range(5000):
         nested = [nested]
     accepted = 0
-    for path in _leaves(base):
+    for path in paths(base):
         for value in (*FOREIGN, nested):
             pos = copy.deepcopy(base)
             node = pos

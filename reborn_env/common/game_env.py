@@ -9,6 +9,7 @@ and observations to itself.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from importlib import import_module
 from typing import Any
 
@@ -84,6 +85,17 @@ class GameEnv(AECEnv):
         if self.game is None:
             raise RuntimeError("call reset() before using the environment")
         return self.game
+
+    def _new_episode(self, game: Any, info: Callable[[], dict[str, Any]] = dict) -> None:
+        """Fresh AEC bookkeeping around ``game`` (a new game or a restored position): every
+        agent back, no reward, not ended, ``info()`` as each agent's infos."""
+        self.game = game
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: info() for a in self.agents}
 
     @staticmethod
     def _seed_of(seed: Any) -> int:

@@ -115,14 +115,8 @@ class raw_env(GameEnv):  # noqa: N801 - PettingZoo's naming convention
     # --- Internals ------------------------------------------------------------------------------
 
     def _start(self, game: GameState) -> None:
-        """Fresh AEC bookkeeping around ``game`` (a new game or a restored position)."""
-        self.game = game
-        self.agents = self.possible_agents[:]
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        """A new episode around ``game`` (a new game or a restored position)."""
+        self._new_episode(game)
         self._sync_selection()
         self._check_end()
         self._accumulate_rewards()

@@ -176,14 +176,8 @@ class raw_env(GameEnv):  # noqa: N801 - PettingZoo's naming convention
     # --- Internals ------------------------------------------------------------------------------
 
     def _start(self, game: HavenGame) -> None:
-        """Fresh AEC bookkeeping around ``game``."""
-        self.game = game
-        self.agents = self.possible_agents[:]
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {"events": []} for a in self.agents}
+        """A new episode around ``game``, with the HV-API-8 event bookkeeping."""
+        self._new_episode(game, lambda: {"events": []})
         # HV-API-8: per agent, the first event not yet handed over and the withheld ones before it.
         self._cursor = {a: 0 for a in self.agents}
         self._held: dict[str, list[int]] = {a: [] for a in self.agents}
