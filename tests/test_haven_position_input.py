@@ -24,7 +24,7 @@ from reborn_env.bots.loading import load_bot
 from reborn_env.common.errors import PositionError
 from reborn_env.haven.engine import HavenGame, new_game
 from reborn_env.haven.invariants import check_invariants
-from reborn_env.haven.positions import rounds_left
+from reborn_env.haven.position_rules import rounds_left
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "haven_position_format.md"
 FAR_MARAUDER = {"type": "marauder", "standee": 1, "cell": [8, 6]}

@@ -322,7 +322,7 @@ def new_game(
     config = config or HavenConfig()
     if fixture is not None:
         from .fixtures import state_from_fixture
-        from .positions import check_config_fit
+        from .position_rules import check_config_fit
 
         state = state_from_fixture(scenario, seed, fixture)
         check_config_fit(scenario, state, config)

@@ -18,17 +18,9 @@ from typing import Any
 
 from ..common.errors import PositionError
 from ..common.positions import choice, fail, int_range, show
-from .positions import (
-    TREASURE_KEYS,
-    check_json,
-    dump_state,
-    id_list,
-    items,
-    limits_of,
-    read_cell,
-    read_conditions,
-    state_from_dict,
-)
+from .position_fields import check_json, id_list, items, read_cell, read_conditions
+from .position_rules import limits_of
+from .positions import TREASURE_KEYS, dump_state, state_from_dict
 from .round import LONG_REST_INITIATIVE
 from .scenario import ELEMENTS, Scenario
 from .setup import new_state
