@@ -13,29 +13,6 @@ from typing import Any
 from .errors import PositionError
 
 
-class PositionReader:
-    """Typed access to a position dict; every error names its field."""
-
-    def __init__(self, data: Any) -> None:
-        if not isinstance(data, dict):
-            raise PositionError(f"a position must be a JSON object, got {type(data).__name__}")
-        self.data = data
-
-    def get(self, path: str, kind: type | tuple[type, ...], where: Any = None) -> Any:
-        """The value at ``path`` (its last dotted part is the key in ``where`` or the root)."""
-        node = self.data if where is None else where
-        key = path.rsplit(".", 1)[-1]
-        if not isinstance(node, dict) or key not in node:
-            raise PositionError(f"position field '{path}' is missing")
-        value = node[key]
-        if kind is int and isinstance(value, bool) or not isinstance(value, kind):
-            names = (
-                kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
-            )
-            raise PositionError(f"position field '{path}' must be {names}, got {show(value)}")
-        return value
-
-
 def exact_keys(field: str, node: dict[str, Any], allowed: Iterable[str]) -> None:
     """Refuse keys a position object does not define: a typo would otherwise be ignored silently."""
     allowed = list(allowed)
@@ -71,17 +48,58 @@ def fail(field: str, problem: str) -> PositionError:
     return PositionError(f"position field '{field}': {problem}")
 
 
+def child(field: str, key: str) -> str:
+    """The name of ``key`` inside the object ``field`` (a top-level key names itself)."""
+    return f"{field}.{key}" if field else key
+
+
+def entry(node: dict[str, Any], key: str, field: str) -> Any:
+    """``node[key]``, or an error naming the missing ``field``."""
+    if key not in node:
+        raise PositionError(f"position field '{field}' is missing")
+    return node[key]
+
+
+def obj(field: str, value: Any, keys: Iterable[str], prefix: str | None = None) -> dict[str, Any]:
+    """``value`` as an object with exactly ``keys``, none missing and none unknown; a missing
+    key is named inside ``prefix`` (``field`` unless given)."""
+    keys = list(keys)
+    if not isinstance(value, dict):
+        raise fail(field or "position", f"must be an object, got {show(value)}")
+    exact_keys(field, value, keys)
+    for key in keys:
+        entry(value, key, child(field if prefix is None else prefix, key))
+    return value
+
+
+def items(field: str, value: Any, most: int) -> list[Any]:
+    """``value`` as a list of at most ``most`` entries (checked before anything reads them)."""
+    if not isinstance(value, list):
+        raise fail(field, f"must be a list, got {show(value)}")
+    if len(value) > most:
+        raise fail(field, f"holds {len(value)} entries; at most {most} are possible")
+    return value
+
+
+def flag(field: str, value: Any) -> bool:
+    """``value`` as true or false."""
+    if not isinstance(value, bool):
+        raise fail(field, f"must be true or false, got {show(value)}")
+    return value
+
+
 def choice(field: str, value: Any, allowed: list[str] | tuple[str, ...]) -> int:
-    """The index of ``value`` in ``allowed``, or an error listing what is allowed."""
-    if value not in allowed:
+    """The index of the string ``value`` in ``allowed``, or an error listing what is allowed."""
+    if not isinstance(value, str) or value not in allowed:
         raise fail(field, f"{show(value)} is not one of {', '.join(map(str, allowed))}")
     return list(allowed).index(value)
 
 
 def int_range(field: str, value: Any, low: int, high: int) -> int:
-    """``value`` if it is an integer in ``low..high``, else an error naming the bounds."""
+    """``value`` if it is an integer (not a bool, not a float) in ``low..high``, else an error
+    naming the bounds."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise fail(field, f"must be an integer, got {show(value)}")
+        raise fail(field, f"must be an integer {low}..{high}, got {show(value)}")
     if not low <= value <= high:
-        raise fail(field, f"{value} is outside {low}..{high}")
+        raise fail(field, f"{show(value)} is outside {low}..{high}")
     return value

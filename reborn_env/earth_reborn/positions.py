@@ -15,7 +15,7 @@ from typing import Any
 
 from ..common.data_files import ScenarioError, is_path
 from ..common.errors import PositionError
-from ..common.positions import exact_keys, fail, show
+from ..common.positions import choice, entry, exact_keys, fail, flag, int_range, items, obj, show
 from ..common.rng import SplitMix64
 from .actions import MAX_CP
 from .dice import FACES
@@ -196,72 +196,34 @@ def state_to_dict(state: GameState) -> dict[str, Any]:
 # --- Typed access: every error names the field ---------------------------------------------------
 
 
-def _value(node: dict[str, Any], key: str, field: str) -> Any:
-    """``node[key]``, or an error naming the missing ``field``."""
-    if key not in node:
-        raise PositionError(f"position field '{field}' is missing")
-    return node[key]
-
-
 def _int(node: dict[str, Any], key: str, field: str, low: int, high: int) -> int:
     """The integer ``node[key]``, in ``low..high``."""
-    return _int_value(field, _value(node, key, field), low, high)
-
-
-def _int_value(field: str, value: Any, low: int, high: int) -> int:
-    """``value`` if it is an integer (not a bool, not a float) in ``low..high``."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise fail(field, f"must be an integer {low}..{high}, got {show(value)}")
-    if not low <= value <= high:
-        raise fail(field, f"{show(value)} is outside {low}..{high}")
-    return value
+    return int_range(field, entry(node, key, field), low, high)
 
 
 def _optional_int(node: dict[str, Any], key: str, field: str, low: int, high: int) -> int:
     """An integer in ``low..high``, or -1 for null."""
-    return -1 if _value(node, key, field) is None else _int(node, key, field, low, high)
+    return -1 if entry(node, key, field) is None else _int(node, key, field, low, high)
 
 
 def _bool(node: dict[str, Any], key: str, field: str) -> bool:
     """The boolean ``node[key]``."""
-    value = _value(node, key, field)
-    if not isinstance(value, bool):
-        raise fail(field, f"must be true or false, got {show(value)}")
-    return value
-
-
-def _pick(field: str, value: Any, allowed: tuple[str, ...] | list[str]) -> int:
-    """The index of ``value`` in ``allowed`` (strings only), or an error listing them."""
-    if not isinstance(value, str) or value not in allowed:
-        raise fail(field, f"{show(value)} is not one of {', '.join(allowed)}")
-    return list(allowed).index(value)
+    return flag(field, entry(node, key, field))
 
 
 def _name(node: dict[str, Any], key: str, field: str, allowed: tuple[str, ...] | list[str]) -> int:
     """The index in ``allowed`` of the string ``node[key]``."""
-    return _pick(field, _value(node, key, field), allowed)
+    return choice(field, entry(node, key, field), allowed)
 
 
 def _object(node: dict[str, Any], key: str, field: str, keys: tuple[str, ...] | list[str]) -> dict:
-    """A JSON object with exactly ``keys``."""
-    value = _value(node, key, field)
-    if not isinstance(value, dict):
-        raise fail(field, f"must be an object with {', '.join(keys)}, got {show(value)}")
-    exact_keys(field, value, keys)
-    missing = [k for k in keys if k not in value]
-    if missing:
-        raise PositionError(f"position field '{field}.{missing[0]}' is missing")
-    return value
+    """The JSON object ``node[key]``, with exactly ``keys``."""
+    return obj(field, entry(node, key, field), keys)
 
 
 def _array(node: dict[str, Any], key: str, field: str, most: int) -> list:
-    """The list ``node[key]``, of at most ``most`` items (checked before anything reads them)."""
-    value = _value(node, key, field)
-    if not isinstance(value, list):
-        raise fail(field, f"must be a list, got {show(value)}")
-    if len(value) > most:
-        raise fail(field, f"holds {len(value)} items, at most {most} are possible")
-    return value
+    """The list ``node[key]``, of at most ``most`` items."""
+    return items(field, entry(node, key, field), most)
 
 
 def _square_from(scn: Scenario, field: str, value: Any) -> int:
@@ -308,7 +270,7 @@ def state_from_dict(data: Any, scenario: Scenario | None = None) -> GameState:
 
 
 def _scenario(data: dict[str, Any], scenario: Scenario | None) -> Scenario:
-    name = _value(data, "scenario", "scenario")
+    name = entry(data, "scenario", "scenario")
     if not isinstance(name, str):
         raise fail("scenario", f"must be a scenario name, got {show(name)}")
     if scenario is not None:
@@ -377,7 +339,7 @@ class _Loader:
         """Tile ids, each found in no other place so far (ER-TILE-11); sorted, as piles are."""
         out = []
         for t in value:
-            index = _pick(field, t, self.tile_ids)
+            index = choice(field, t, self.tile_ids)
             if index in self.seen:
                 raise fail(field, f"tile {t} is also in {self.seen[index]} (ER-TILE-11: one place)")
             self.seen[index] = field
@@ -423,7 +385,7 @@ class _Loader:
         spec = scn.characters[c]
         field = f"characters.{spec.id}"
         ch = self.state.chars[c]
-        ch.square = _square_from(scn, f"{field}.square", _value(cd, "square", f"{field}.square"))
+        ch.square = _square_from(scn, f"{field}.square", entry(cd, "square", f"{field}.square"))
         ch.facing = _name(cd, "facing", f"{field}.facing", DIRECTION_NAMES)
         ch.wounded = _name(cd, "side", f"{field}.side", SIDES) == 1
         lp = max(spec.healthy.lp, spec.wounded.lp)
@@ -438,7 +400,7 @@ class _Loader:
         ch.cards = _int(cd, "cards", f"{field}.cards", 0, limits_for(scn).cards)
         ch.weapon_ready = _bool(cd, "weapon_ready", f"{field}.weapon_ready")
         tried = _array(cd, "tried_terminals", f"{field}.tried_terminals", len(self.terminal_ids))
-        ch.tried = {_pick(f"{field}.tried_terminals", t, self.terminal_ids) for t in tried}
+        ch.tried = {choice(f"{field}.tried_terminals", t, self.terminal_ids) for t in tried}
         if len(ch.tried) != len(tried):
             raise fail(f"{field}.tried_terminals", "names a terminal twice")
 
@@ -447,12 +409,12 @@ class _Loader:
         if not isinstance(value, dict):
             raise fail(field, f"must be an object with tile, cp, got {show(value)}")
         exact_keys(field, value, ASSIGNED_KEYS)
-        tile = self.tiles(f"{field}.tile", [_value(value, "tile", f"{field}.tile")])[0]
+        tile = self.tiles(f"{field}.tile", [entry(value, "tile", f"{field}.tile")])[0]
         cps = _array(value, "cp", f"{field}.cp", 4)
         if len(cps) != 4:
             raise fail(f"{field}.cp", "must be four integers, the CP on sections 0..3")
         sections = self.scn.tiles[tile].sections
-        placed = [_int_value(f"{field}.cp[{k}]", v, 0, sections[k].max) for k, v in enumerate(cps)]
+        placed = [int_range(f"{field}.cp[{k}]", v, 0, sections[k].max) for k, v in enumerate(cps)]
         return AssignedTile(tile, placed)
 
     def terminals_and_caches(self) -> None:
@@ -468,7 +430,7 @@ class _Loader:
             if not isinstance(value, dict):
                 raise fail(field, f"must be an object with square, full, got {show(value)}")
             exact_keys(field, value, CACHE_KEYS)
-            square = _value(value, "square", f"{field}.square")
+            square = entry(value, "square", f"{field}.square")
             if _square_from(scn, f"{field}.square", square) != cache.square:
                 raise fail(f"{field}.square", f"must be {_square(scn, cache.square)} (ER-SCN-1)")
             state.cache_full[i] = _bool(value, "full", f"{field}.full")
@@ -477,8 +439,8 @@ class _Loader:
         """The round in progress: activated character, its flags, a Move or an order being built."""
         scn, state = self.scn, self.state
         rd = _object(self.data, "round", "round", ROUND_KEYS)
-        who = _value(rd, "character", "round.character")
-        state.char = -1 if who is None else _pick("round.character", who, self.char_ids)
+        who = entry(rd, "character", "round.character")
+        state.char = -1 if who is None else choice("round.character", who, self.char_ids)
         state.reactivation = _bool(rd, "reactivation", "round.reactivation")
         state.acted = _bool(rd, "acted", "round.acted")
         most_cp = max(c.healthy.maxcp for c in scn.characters)
@@ -488,7 +450,7 @@ class _Loader:
         state.transferred = _bool(rd, "transferred", "round.transferred")
         state.section = _optional_int(rd, "section", "round.section", 0, 15)  # ER-ENV-6
         state.order_cp = _int(rd, "cp", "round.cp", 0, 4)  # ER-ENV-5
-        state.target = self.target(_value(rd, "target", "round.target"))
+        state.target = self.target(entry(rd, "target", "round.target"))
 
     def target(self, value: Any) -> int:
         """A direction for a Close Combat order, a character for a Shoot order (ER-ENV-5)."""
@@ -500,21 +462,21 @@ class _Loader:
             raise fail("round.target", "only an order being built on a section has a target")
         kind = section_of(state, c, state.section)[2].type
         if kind == CLOSE_COMBAT:
-            return _pick("round.target", value, DIRECTION_NAMES)
+            return choice("round.target", value, DIRECTION_NAMES)
         if kind == SHOOT:
-            return _pick("round.target", value, self.char_ids)
+            return choice("round.target", value, self.char_ids)
         raise fail("round.target", f"an order of type {kind} takes no target (ER-ENV-5)")
 
     def result(self) -> None:
         """The winner, if any, and the generator."""
         state = self.state
-        winner = _value(self.data, "winner", "winner")
+        winner = entry(self.data, "winner", "winner")
         if winner is None:
             state.winner = None
         else:
-            state.winner = _pick("winner", winner, [*self.factions, "draw"])
+            state.winner = choice("winner", winner, [*self.factions, "draw"])
             state.winner = -1 if state.winner == 2 else state.winner
-        rng = _value(self.data, "rng", "rng")
+        rng = entry(self.data, "rng", "rng")
         if not isinstance(rng, str) or not _RNG.fullmatch(rng):
             raise fail("rng", f"must be 16 lowercase hexadecimal digits, got {show(rng)}")
         state.rng = SplitMix64(int(rng, 16))
@@ -523,7 +485,7 @@ class _Loader:
         """Die faces ``Y1``..``Y6``, ``B1``..``B6`` (ER-DICE-1)."""
         faces = _array(self.data, key, key, most)
         for i, face in enumerate(faces):
-            _pick(f"{key}[{i}]", face, FACES)
+            choice(f"{key}[{i}]", face, FACES)
         return list(faces)
 
 

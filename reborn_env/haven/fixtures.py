@@ -17,8 +17,8 @@ import re
 from typing import Any
 
 from ..common.errors import PositionError
-from ..common.positions import choice, fail, int_range, show
-from .position_fields import check_json, id_list, items, read_cell, read_conditions
+from ..common.positions import choice, fail, int_range, items, show
+from .position_fields import check_json, id_list, read_cell, read_conditions
 from .position_rules import limits_of
 from .positions import TREASURE_KEYS, dump_state, state_from_dict
 from .round import LONG_REST_INITIATIVE

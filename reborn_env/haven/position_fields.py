@@ -11,7 +11,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from ..common.errors import PositionError
-from ..common.positions import choice, exact_keys, fail, int_range, show
+from ..common.positions import choice, fail, flag, int_range, items, obj, show
 from . import actions
 from .position_rules import limits_of
 from .scenario import (
@@ -78,30 +78,9 @@ def _join(path: str, key: str) -> str:
 
 
 def node(field: str, value: Any, keys: tuple[str, ...]) -> dict[str, Any]:
-    """``value`` as an object with exactly ``keys``: none missing, none unknown."""
-    if not isinstance(value, dict):
-        raise fail(field or "position", f"must be an object, got {show(value)}")
-    exact_keys(field, value, keys)
-    for key in keys:
-        if key not in value:
-            raise PositionError(f"position field '{_join(field, key)}' is missing")
-    return value
-
-
-def items(field: str, value: Any, most: int) -> list[Any]:
-    """``value`` as a list of at most ``most`` entries."""
-    if not isinstance(value, list):
-        raise fail(field, f"must be a list, got {show(value)}")
-    if len(value) > most:
-        raise fail(field, f"holds {len(value)} entries; at most {most} are possible")
-    return value
-
-
-def flag(field: str, value: Any) -> bool:
-    """``value`` as true or false."""
-    if not isinstance(value, bool):
-        raise fail(field, f"must be true or false, got {show(value)}")
-    return value
+    """``value`` as an object with exactly ``keys`` (:func:`obj`), the state's own fields
+    named bare as :func:`_join` names them."""
+    return obj(field, value, keys, prefix="" if field in ("", "state") else field)
 
 
 def id_list(field: str, value: Any, allowed: list[str], most: int | None = None) -> list[int]:

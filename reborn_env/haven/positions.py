@@ -19,13 +19,11 @@ from typing import TYPE_CHECKING, Any
 
 from ..common.data_files import ScenarioError
 from ..common.errors import IllegalActionError, PositionError
-from ..common.positions import choice, exact_keys, fail, int_range, show
+from ..common.positions import choice, exact_keys, fail, flag, int_range, items, show
 from ..common.rng import SplitMix64
 from .position_fields import (
     check_json,
-    flag,
     id_list,
-    items,
     node,
     read_answers,
     read_cell,
