@@ -11,14 +11,13 @@ tensor bit for bit. The shipped checkpoints are in the new format.
 
 from __future__ import annotations
 
-import random
 import tempfile
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
 import torch
+from checkpoint_helpers import tiny_payload
 
 from reborn_env.bots.loading import load_bot
 from reborn_env.common.files import stale_temp_files
@@ -30,42 +29,12 @@ from training.checkpoint import (
     save_checkpoint,
     upgrade_checkpoint,
 )
-from training.config import TrainConfig
-from training.envs import env_sizes
-from training.model import build_model
 from training.policy_bot import PolicyBot
 
 torch.set_num_threads(1)
 
 ENV = "earth_reborn_v0"
 SHIPPED = sorted((Path(__file__).resolve().parents[1] / "checkpoints").glob("*.pt"))
-
-
-def tiny_payload(hidden_sizes: list[int] | None = None) -> dict[str, Any]:
-    """A complete, randomly initialised run payload (model, optimizer, pool, generators)."""
-    obs_size, n_actions = env_sizes(ENV)
-    cfg = TrainConfig(total_steps=1000, hidden_sizes=hidden_sizes or [8], env_kwargs={})
-    torch.manual_seed(0)
-    model = build_model(obs_size, n_actions, cfg.hidden_sizes)
-    optimizer = torch.optim.Adam(model.parameters(), lr=cfg.learning_rate)
-    return {
-        "format": ckpt.FORMAT,
-        "version": ckpt.VERSION,
-        "env": {"name": ENV, "version": 0, "obs_size": obs_size, "n_actions": n_actions},
-        "config": {**cfg.to_dict(), "env_kwargs": {"max_steps": 200}},
-        "model": model.state_dict(),
-        "optimizer": optimizer.state_dict(),
-        "global_step": 0,
-        "update": 0,
-        "pool": [{k: v * 0.5 for k, v in model.state_dict().items()}],  # bytes of its own
-        "rng": {
-            "torch": torch.get_rng_state(),
-            "numpy": np.random.default_rng(7).bit_generator.state,
-            "python": random.getstate(),
-        },
-        "history": [{"step": 0, "update": 0, "opponent": "random", "win_rate": 0.5}],
-        "wall_time": 0.0,
-    }
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,6 @@ written and a bad one must say what is wrong; the evaluation CLI must play a che
 from __future__ import annotations
 
 import dataclasses
-import random
 import typing
 from pathlib import Path
 from typing import Any
@@ -16,11 +15,11 @@ from typing import Any
 import numpy as np
 import pytest
 import torch
+from checkpoint_helpers import tiny_payload
 
 from training.checkpoint import CheckpointError, load_checkpoint, save_checkpoint
 from training.config import _VALUE_RULES, ConfigError, TrainConfig, load_config
 from training.envs import env_sizes, env_version, make_env
-from training.model import build_model
 from training.plots import plot_learning_curve
 
 torch.set_num_threads(1)
@@ -256,32 +255,6 @@ def test_env_registry() -> None:
 
 
 # --- checkpoints ----------------------------------------------------------------------------------
-
-
-def tiny_payload(hidden_sizes: tuple[int, ...] = (8,), env: str = ENV) -> dict[str, Any]:
-    """A complete, randomly initialised checkpoint payload for ``env``."""
-    obs_size, n_actions = env_sizes(ENV)
-    cfg = TrainConfig(total_steps=1000, hidden_sizes=list(hidden_sizes))
-    model = build_model(obs_size, n_actions, cfg.hidden_sizes)
-    optimizer = torch.optim.Adam(model.parameters(), lr=cfg.learning_rate)
-    return {
-        "format": "reborn_env.checkpoint",
-        "version": 1,
-        "env": {"name": env, "version": 0, "obs_size": obs_size, "n_actions": n_actions},
-        "config": cfg.to_dict(),
-        "model": model.state_dict(),
-        "optimizer": optimizer.state_dict(),
-        "global_step": 0,
-        "update": 0,
-        "pool": [model.state_dict()],
-        "rng": {
-            "torch": torch.get_rng_state(),
-            "numpy": np.random.default_rng(7).bit_generator.state,
-            "python": random.getstate(),
-        },
-        "history": [{"step": 0, "update": 0, "opponent": "random", "win_rate": 0.5}],
-        "wall_time": 0.0,
-    }
 
 
 @pytest.fixture(scope="module")
