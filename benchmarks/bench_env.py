@@ -21,7 +21,7 @@ import numpy as np
 
 def engine_rate(seconds: float) -> tuple[int, float]:
     """The rules engine alone: legal_actions + apply_action, no observation."""
-    from reborn_env.earth_reborn.engine import apply_action, legal_actions, new_game
+    from reborn_env.games.earth_reborn.rules.engine import apply_action, legal_actions, new_game
 
     steps, seed, start = 0, 0, time.perf_counter()
     while time.perf_counter() - start < seconds:
@@ -36,7 +36,7 @@ def engine_rate(seconds: float) -> tuple[int, float]:
 def haven_engine_rate(seconds: float) -> tuple[int, float]:
     """The haven rules engine alone: legal_actions + apply, no observation (auto_forced on, so
     only the agents' decisions are counted, as in the env)."""
-    from reborn_env.haven.engine import new_game
+    from reborn_env.games.haven.rules.engine import new_game
 
     steps, seed, start = 0, 0, time.perf_counter()
     while time.perf_counter() - start < seconds:

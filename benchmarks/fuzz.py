@@ -11,10 +11,10 @@ import argparse
 import time
 
 from reborn_env import earth_reborn_v0, haven_v0
-from reborn_env.common.fuzz import play_random_games, uniform_policy
-from reborn_env.earth_reborn import fuzz_policies as er_fuzz
-from reborn_env.earth_reborn.invariants import STEP_BOUND
-from reborn_env.haven import fuzz_policies as haven_fuzz
+from reborn_env.core.fuzz import play_random_games, uniform_policy
+from reborn_env.games.earth_reborn import fuzz_policies as er_fuzz
+from reborn_env.games.earth_reborn.invariants import STEP_BOUND
+from reborn_env.games.haven import fuzz_policies as haven_fuzz
 
 # env name -> (env factory, busy policy, per-step check, step bound)
 GAMES = {

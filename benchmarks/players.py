@@ -16,8 +16,8 @@ from pettingzoo import AECEnv
 from reborn_env import earth_reborn_v0, haven_v0
 from reborn_env.bots import Bot
 from reborn_env.bots.loading import load_bot
-from reborn_env.earth_reborn import fuzz_policies as er_fuzz
-from reborn_env.haven import fuzz_policies as haven_fuzz
+from reborn_env.games.earth_reborn import fuzz_policies as er_fuzz
+from reborn_env.games.haven import fuzz_policies as haven_fuzz
 
 CHECKPOINTS = Path(__file__).resolve().parents[1] / "checkpoints"
 PLAYER_KINDS = ("random", "heuristic", "policy")

@@ -2,7 +2,7 @@
 
 Run: ``python benchmarks/position_fuzz.py [--env NAME ...] [--mutations 10000] [--games 30]``.
 Positions come from seeded games of random, scripted (heuristic) and shipped-policy players;
-each mutation (reborn_env.common.position_fuzz) must be refused with PositionError, the previous
+each mutation (reborn_env.core.position_fuzz) must be refused with PositionError, the previous
 game intact, or accepted and then played to the end with the invariants holding and the position
 round-tripping. Prints progress, a table per env (tried / refused / accepted-and-fine / crashed)
 and per operator, and the first crashes; exits with status 1 if anything crashed.
@@ -16,7 +16,7 @@ import time
 
 from players import GAMES, PLAYER_KINDS, make_players
 
-from reborn_env.common.position_fuzz import MutationReport, collect_positions, fuzz_positions
+from reborn_env.core.position_fuzz import MutationReport, collect_positions, fuzz_positions
 
 
 def main(argv: list[str] | None = None) -> int:

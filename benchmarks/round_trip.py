@@ -4,7 +4,7 @@ Run: ``python benchmarks/round_trip.py [--env NAME ...] [--games 2000]``. The ga
 shared among every ordered pair of player kinds (random, heuristic, the shipped policy); before
 each decision the position is saved, sent through JSON, restored into a twin environment and
 required to give the same position, observations and masks, and after the same action the same
-position, rewards and ends (reborn_env.common.round_trip); the ruleset's invariants and exact
+position, rewards and ends (reborn_env.core.round_trip); the ruleset's invariants and exact
 masks are checked too. Prints progress and a table per pair; exits with status 1 on any failure.
 """
 
@@ -17,7 +17,7 @@ import time
 
 from players import GAMES, PLAYER_KINDS, make_players
 
-from reborn_env.common.round_trip import play_round_trip_game
+from reborn_env.core.round_trip import play_round_trip_game
 
 
 def main(argv: list[str] | None = None) -> int:

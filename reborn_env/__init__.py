@@ -1,9 +1,9 @@
 """reborn_env: tactical board games with hidden information as PettingZoo environments.
 
 ``from reborn_env import earth_reborn_v0`` gives the Earth Reborn environment and
-``from reborn_env import haven_v0`` the cooperative haven environment; the rules engines themselves
-(``reborn_env.earth_reborn``, ``reborn_env.haven``) are pure Python and can be used without any RL
-library.
+``from reborn_env import haven_v0`` the cooperative haven environment; the rules engines
+themselves (``reborn_env.games.earth_reborn.rules``, ``reborn_env.games.haven.rules``) are pure
+Python and can be used without any RL library.
 """
 
 from __future__ import annotations

@@ -51,7 +51,7 @@ decision and the legal choices and leaves the game unchanged (ER-ENV-8); with
 `illegal_action="penalize"` the game ends instead and the offender gets -1 (PettingZoo's way).
 
 **Observation** (egocentric, scaled to [0, 1]; `observation_layout(scenario)` in
-`reborn_env.earth_reborn.observation` lists the blocks): my faction; turn, phase and decision;
+`reborn_env.games.earth_reborn.observation` lists the blocks): my faction; turn, phase and decision;
 whether I decide, hold the initiative, am active; pass count; both CP pools (public, ER-HID-4) and
 MP; hand sizes, bag and discard counts; who redrew; duel bids once revealed; **my** hand's tiles;
 the discard's tiles only at my own `CHOOSE_DISCARD`; doors, terminals, cache; the round in progress
@@ -73,6 +73,6 @@ gained, default 0), `max_steps` (truncation as a draw, default 5000, ER-ENV-9).
 
 from __future__ import annotations
 
-from .earth_reborn.env import env, raw_env
+from .games.earth_reborn.env import env, raw_env
 
 __all__ = ["env", "raw_env"]

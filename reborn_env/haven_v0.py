@@ -48,7 +48,8 @@ prompt and the legal actions and leaves the game unchanged (HV-API-5); with
 `illegal_action="penalize"` the game ends instead and the offender gets -1 (PettingZoo's way).
 
 **Observation** (egocentric, scaled to [0, 1]; `observation_layout(scenario)` in
-`reborn_env.haven.observation` lists the blocks as (name, start, size)): which character I am; the
+`reborn_env.games.haven.observation` lists the blocks as (name, start, size)): which character I
+am; the
 public board, 26 features per cell (terrain, coins, treasure, figure kind, mine, elite, number, HP,
 max HP, shield and retaliate totals, 8 conditions, acted); round, phase, outcome, elements and
 pending infusions; the revealed turn sequence with initiatives; each monster type's current card,
@@ -81,6 +82,6 @@ keys of 16.8: `allow_damage_negation` (True), `auto_forced` (True), `hide_other_
 
 from __future__ import annotations
 
-from .haven.env import env, raw_env
+from .games.haven.env import env, raw_env
 
 __all__ = ["env", "raw_env"]

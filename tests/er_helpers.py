@@ -14,13 +14,13 @@ from typing import Any
 
 import numpy as np
 
-from reborn_env.earth_reborn import dice
-from reborn_env.earth_reborn.engine import apply_action, legal_actions, new_game
-from reborn_env.earth_reborn.observation import Observer, observation_layout
-from reborn_env.earth_reborn.positions import state_from_dict, state_to_dict
-from reborn_env.earth_reborn.scenario import DIRECTION_NAMES
-from reborn_env.earth_reborn.scenario_file import load_scenario
-from reborn_env.earth_reborn.state import GameState
+from reborn_env.games.earth_reborn.observation import Observer, observation_layout
+from reborn_env.games.earth_reborn.positions import state_from_dict, state_to_dict
+from reborn_env.games.earth_reborn.rules import dice
+from reborn_env.games.earth_reborn.rules.engine import apply_action, legal_actions, new_game
+from reborn_env.games.earth_reborn.rules.state import GameState
+from reborn_env.games.earth_reborn.scenario.loader import load_scenario
+from reborn_env.games.earth_reborn.scenario.model import DIRECTION_NAMES
 
 
 @lru_cache(maxsize=1)

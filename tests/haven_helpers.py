@@ -14,11 +14,10 @@ import copy
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from reborn_env.haven import actions
-from reborn_env.haven.engine import HavenConfig, HavenGame, new_game
-from reborn_env.haven.prompts import Event
-from reborn_env.haven.scenario import ELEMENTS
-from reborn_env.haven.state import (
+from reborn_env.games.haven import actions
+from reborn_env.games.haven.rules.engine import HavenConfig, HavenGame, new_game
+from reborn_env.games.haven.rules.prompts import Event
+from reborn_env.games.haven.rules.state import (
     CHARACTER_SLOT,
     ELEMENT_STATE_NAMES,
     MONSTER_SLOT,
@@ -27,6 +26,7 @@ from reborn_env.haven.state import (
     MonsterState,
     SummonState,
 )
+from reborn_env.games.haven.scenario.model import ELEMENTS
 
 AGENTS = ("bulwark", "conjurer")
 BULWARK, CONJURER = 0, 1
@@ -346,7 +346,7 @@ def round_ended(number: int) -> Callable[[HavenGame], bool]:
 def env_run(fixture: dict[str, Any], steps: Iterable[tuple[Any, ...]], **config: Any) -> Any:
     """Play ``steps`` (as for :func:`play`) through the PettingZoo environment reset to
     ``fixture`` with seed 0; the selected agent must be the prompt's agent at every step."""
-    from reborn_env.haven.env import raw_env
+    from reborn_env.games.haven.env import raw_env
 
     env = raw_env(**config)
     env.reset(seed=0, options={"fixture": fixture})

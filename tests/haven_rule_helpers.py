@@ -14,8 +14,8 @@ import copy
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from reborn_env.haven import actions
-from reborn_env.haven.engine import HavenConfig, HavenGame, new_game
+from reborn_env.games.haven import actions
+from reborn_env.games.haven.rules.engine import HavenConfig, HavenGame, new_game
 from tests.haven_helpers import (
     AGENTS,
     BOTTOM,

@@ -1,4 +1,4 @@
-"""Animations of saved game logs (reborn_env.animate): GIF and PNG-folder output.
+"""Animations of saved game logs (reborn_env.frontends.animate): GIF and PNG-folder output.
 
 A short logged game (30 random moves) must give one frame per position (or per K moves, plus the
 last), of the render's size plus the caption strip, and the PNG frames must be exactly the
@@ -11,16 +11,17 @@ import numpy as np
 import pytest
 
 from reborn_env import earth_reborn_v0
-from reborn_env.animate import (
-    CAPTION_H,
-    HOLD_LAST_MS,
-    frame_count,
-    log_frames,
-    main,
-)
 from reborn_env.bots import RandomBot
-from reborn_env.earth_reborn.render import render_rgb
-from reborn_env.game_log import GameLogError, load_log, new_log, record_move, replay, save_log
+from reborn_env.frontends.animate import CAPTION_H, HOLD_LAST_MS, frame_count, log_frames, main
+from reborn_env.frontends.game_log import (
+    GameLogError,
+    load_log,
+    new_log,
+    record_move,
+    replay,
+    save_log,
+)
+from reborn_env.games.earth_reborn.render import render_rgb
 
 Image = pytest.importorskip("PIL.Image")
 
@@ -128,7 +129,7 @@ def test_bad_log_is_reported(tmp_path, capsys):
 
 
 def test_outcome_words():
-    from reborn_env.animate import _outcome
+    from reborn_env.frontends.animate import _outcome
 
     assert _outcome({"norad": -1.0, "salemite": 1.0}) == "salemite WINS"
     assert _outcome({"norad": 0.0, "salemite": 0.0}) == "DRAW"
@@ -140,7 +141,7 @@ def test_a_haven_game_animates_to_its_positions(tmp_path):
     """haven logs animate too: one frame per position, each the env's public rgb render above
     the caption, the last one captioned with the team's result."""
     from reborn_env import haven_v0
-    from reborn_env.bots.haven_scripted import HavenScriptedBot
+    from reborn_env.games.haven.bots import HavenScriptedBot
 
     env = haven_v0.env(render_mode="rgb_array")
     env.reset(seed=0)

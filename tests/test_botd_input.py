@@ -20,7 +20,8 @@ from typing import Any
 
 import pytest
 
-from reborn_env.botd import (
+from reborn_env.bots import RandomBot
+from reborn_env.frontends.botd import (
     MAX_DEPTH,
     MAX_ERROR_CHARS,
     MAX_LINE_BYTES,
@@ -32,11 +33,10 @@ from reborn_env.botd import (
     nests_too_deep,
     read_lines,
 )
-from reborn_env.bots import RandomBot
-from reborn_env.play import GAMES
+from reborn_env.frontends.play import GAMES
 from tests.test_botd_play import TIMEOUT_S, Botd
 
-VAULT_RAID = resources.files("reborn_env.earth_reborn") / "data" / "vault_raid.toml"
+VAULT_RAID = resources.files("reborn_env.games.earth_reborn.scenario") / "data" / "vault_raid.toml"
 
 
 def server(env_name: str = "earth_reborn_v0") -> BotServer:
@@ -337,7 +337,7 @@ def test_a_seed_outside_0_to_max_seed_is_refused(seed: Any) -> None:
 
 def run_botd(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "reborn_env.botd", *args],
+        [sys.executable, "-m", "reborn_env.frontends.botd", *args],
         input="",
         capture_output=True,
         text=True,

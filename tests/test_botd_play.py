@@ -17,8 +17,8 @@ import pytest
 
 from reborn_env import earth_reborn_v0
 from reborn_env.bots import RandomBot
-from reborn_env.game_log import load_log, replay
-from reborn_env.play import parse_choice
+from reborn_env.frontends.game_log import load_log, replay
+from reborn_env.frontends.play import parse_choice
 
 TIMEOUT_S = 60
 
@@ -31,7 +31,16 @@ class Botd:
     ) -> None:
         self.stderr = stderr_path.open("w")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "reborn_env.botd", "--bot", spec, "--seed", "1", *extra],
+            [
+                sys.executable,
+                "-m",
+                "reborn_env.frontends.botd",
+                "--bot",
+                spec,
+                "--seed",
+                "1",
+                *extra,
+            ],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=self.stderr,
@@ -218,7 +227,7 @@ def test_parse_choice_takes_list_numbers_indices_and_names(mirror: Any) -> None:
 
 def run_play(*args: str, stdin: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "reborn_env.play", *args],
+        [sys.executable, "-m", "reborn_env.frontends.play", *args],
         input=stdin,
         capture_output=True,
         text=True,

@@ -17,8 +17,8 @@ import pytest
 from reborn_env import earth_reborn_v0
 from reborn_env.bots import Bot, EarthRebornHeuristicBot, MatchResult, RandomBot, play_match
 from reborn_env.bots.arena import Record, wilson_interval
-from reborn_env.bots.earth_reborn_heuristic import ObservationReader
-from reborn_env.earth_reborn.state import DECISIONS
+from reborn_env.games.earth_reborn.bots import ObservationReader
+from reborn_env.games.earth_reborn.rules.state import DECISIONS
 
 
 def _play_checked(bots: dict[str, Bot], seed: int) -> int:

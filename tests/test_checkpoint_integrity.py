@@ -20,7 +20,7 @@ import torch
 from checkpoint_helpers import tiny_payload
 
 from reborn_env.bots.loading import load_bot
-from reborn_env.common.files import stale_temp_files
+from reborn_env.core.files import stale_temp_files
 from training import checkpoint as ckpt
 from training.checkpoint import (
     CheckpointError,

@@ -19,8 +19,9 @@ from typing import Any
 import pytest
 import torch
 
-from reborn_env import animate, demo, earth_reborn_v0, play
-from reborn_env.game_log import new_log, save_log
+from reborn_env import earth_reborn_v0
+from reborn_env.frontends import animate, demo, play
+from reborn_env.frontends.game_log import new_log, save_log
 from training import evaluate, export, ppo
 from training.checkpoint import load_checkpoint, save_checkpoint
 from training.config import load_config
@@ -313,7 +314,7 @@ def test_animate_refuses_a_missing_log_and_an_unwritable_out(tmp_path: Path, cap
     ("module", "argv", "fragment"),
     [
         ("training.ppo", ["--config", "bad.yaml"], "key 'env_kwargs'"),
-        ("reborn_env.play", ["--scenario", "nowhere"], "no bundled scenario"),
+        ("reborn_env.frontends.play", ["--scenario", "nowhere"], "no bundled scenario"),
     ],
 )
 def test_the_real_process_prints_one_line_and_no_traceback(

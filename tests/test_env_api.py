@@ -18,9 +18,9 @@ from er_helpers import load, move_tiles, position, tiles
 from pettingzoo.test import api_test, render_test, seed_test
 
 from reborn_env import earth_reborn_v0
-from reborn_env.common.errors import IllegalActionError, PositionError
-from reborn_env.earth_reborn.engine import legal_actions
-from reborn_env.earth_reborn.observation import Observer
+from reborn_env.core.errors import IllegalActionError, PositionError
+from reborn_env.games.earth_reborn.observation import Observer
+from reborn_env.games.earth_reborn.rules.engine import legal_actions
 
 
 def test_pettingzoo_api_test_passes():
@@ -234,7 +234,8 @@ def test_positions_are_plain_json():
 def test_the_rules_engine_imports_no_rl_library():
     """design.md: the rules engine imports no gymnasium, pettingzoo or torch."""
     code = (
-        "import sys; import reborn_env.earth_reborn.engine, reborn_env.earth_reborn.positions; "
+        "import sys; import reborn_env.games.earth_reborn.rules.engine; "
+        "import reborn_env.games.earth_reborn.positions; "
         "rl = ('gymnasium', 'pettingzoo', 'torch', 'numpy'); "
         "print(sorted(m for m in rl if m in sys.modules))"
     )

@@ -13,7 +13,7 @@ import pytest
 
 from reborn_env import earth_reborn_v0, haven_v0
 from reborn_env.bots.loading import load_bot
-from reborn_env.common.errors import IllegalActionError
+from reborn_env.core.errors import IllegalActionError
 
 # Each environment with the option that gives rewards during the game (so a pending reward exists).
 SHAPED = {

@@ -15,19 +15,19 @@ import numpy as np
 import pytest
 
 from reborn_env.bots.loading import load_bot
-from reborn_env.common.errors import PositionError
-from reborn_env.common.position_fuzz import paths
-from reborn_env.earth_reborn import engine
-from reborn_env.earth_reborn.invariants import (
+from reborn_env.core.errors import PositionError
+from reborn_env.core.position_fuzz import paths
+from reborn_env.games.earth_reborn.invariants import (
     STEP_BOUND,
     check_invariants,
     game_step_bound,
     turn_step_bound,
 )
-from reborn_env.earth_reborn.observation import observer_for
-from reborn_env.earth_reborn.positions import VERSION, state_from_dict, state_to_dict
-from reborn_env.earth_reborn.scenario_file import load_scenario
-from reborn_env.earth_reborn.state import GameState
+from reborn_env.games.earth_reborn.observation import observer_for
+from reborn_env.games.earth_reborn.positions import VERSION, state_from_dict, state_to_dict
+from reborn_env.games.earth_reborn.rules import engine
+from reborn_env.games.earth_reborn.rules.state import GameState
+from reborn_env.games.earth_reborn.scenario.loader import load_scenario
 from tests.er_helpers import (
     char,
     inject_next,

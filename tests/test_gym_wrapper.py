@@ -17,7 +17,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 from reborn_env.bots import EarthRebornHeuristicBot, RandomBot
-from reborn_env.common.errors import IllegalActionError
+from reborn_env.core.errors import IllegalActionError
 from reborn_env.wrappers import SingleAgentEnv
 
 

@@ -9,7 +9,7 @@ import pytest
 from reborn_env import haven_v0
 from reborn_env.bots import HavenScriptedBot, RandomBot
 from reborn_env.bots.loading import load_bot
-from reborn_env.haven.hexgrid import cell_id
+from reborn_env.games.haven.rules.hexgrid import cell_id
 from training.evaluate import TeamResult, evaluate_team, play_team
 
 SEED = 7000  # first seed of the fixed games below

@@ -15,9 +15,9 @@ import pytest
 from pettingzoo.test import api_test, render_test, seed_test
 
 from reborn_env import haven_v0
-from reborn_env.common.errors import IllegalActionError
-from reborn_env.haven import actions
-from reborn_env.haven.observation import observation_size
+from reborn_env.core.errors import IllegalActionError
+from reborn_env.games.haven import actions
+from reborn_env.games.haven.observation import observation_size
 from tests.haven_helpers import fixture_env
 
 AGENTS = ["bulwark", "conjurer"]

@@ -19,10 +19,10 @@ import numpy as np
 import pytest
 
 from reborn_env import haven_v0
-from reborn_env.common.fuzz import play_random_games, uniform_policy
-from reborn_env.haven.engine import HavenGame, new_game
-from reborn_env.haven.fuzz_policies import busy_choice, busy_policy, check_step
-from reborn_env.haven.invariants import check_invariants
+from reborn_env.core.fuzz import play_random_games, uniform_policy
+from reborn_env.games.haven.fuzz_policies import busy_choice, busy_policy, check_step
+from reborn_env.games.haven.invariants import check_invariants
+from reborn_env.games.haven.rules.engine import HavenGame, new_game
 
 GAMES = int(os.environ.get("REBORN_HAVEN_FUZZ_GAMES", "400"))
 ROUND_TRIP_GAMES = int(os.environ.get("REBORN_HAVEN_ROUND_TRIP_GAMES", "40"))

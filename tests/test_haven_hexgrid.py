@@ -14,7 +14,7 @@ from fractions import Fraction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reborn_env.haven.hexgrid import (
+from reborn_env.games.haven.rules.hexgrid import (
     HEIGHT,
     WIDTH,
     RangeTable,

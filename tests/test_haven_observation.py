@@ -13,9 +13,8 @@ import numpy as np
 import pytest
 
 from reborn_env import haven_v0
-from reborn_env.haven import actions
-from reborn_env.haven.engine import HavenGame, new_game
-from reborn_env.haven.observation import (
+from reborn_env.games.haven import actions
+from reborn_env.games.haven.observation import (
     CHAR_CARD_BLOCKS,
     CHAR_SCALARS,
     Observer,
@@ -24,9 +23,10 @@ from reborn_env.haven.observation import (
     observation_size,
     observer_for,
 )
-from reborn_env.haven.prompts import PROMPT_KINDS, Prompt
-from reborn_env.haven.scenario import CONDITIONS
-from reborn_env.haven.scenario_file import load_scenario
+from reborn_env.games.haven.rules.engine import HavenGame, new_game
+from reborn_env.games.haven.rules.prompts import PROMPT_KINDS, Prompt
+from reborn_env.games.haven.scenario.loader import load_scenario
+from reborn_env.games.haven.scenario.model import CONDITIONS
 from tests.haven_helpers import fixture_env
 
 SCN = load_scenario()

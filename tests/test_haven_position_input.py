@@ -21,10 +21,10 @@ import pytest
 
 from reborn_env import haven_v0
 from reborn_env.bots.loading import load_bot
-from reborn_env.common.errors import PositionError
-from reborn_env.haven.engine import HavenGame, new_game
-from reborn_env.haven.invariants import check_invariants
-from reborn_env.haven.position_rules import rounds_left
+from reborn_env.core.errors import PositionError
+from reborn_env.games.haven.invariants import check_invariants
+from reborn_env.games.haven.position_rules import rounds_left
+from reborn_env.games.haven.rules.engine import HavenGame, new_game
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "haven_position_format.md"
 FAR_MARAUDER = {"type": "marauder", "standee": 1, "cell": [8, 6]}

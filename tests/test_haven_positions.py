@@ -1,6 +1,7 @@
 """haven positions and fixtures: exact JSON round trips and clear refusals of bad input.
 
-A position is the last quiet point plus the answers since (reborn_env.haven.positions); loading
+A position is the last quiet point plus the answers since (reborn_env.games.haven.positions);
+loading
 validates the state (each class card in one zone, HP bounds, one figure per floor hex, complete
 decks) and replays each answer as a legal action. HV-API-5: an illegal action changes nothing.
 """
@@ -14,9 +15,9 @@ import sys
 
 import pytest
 
-from reborn_env.common.errors import IllegalActionError, PositionError
-from reborn_env.haven import actions
-from reborn_env.haven.engine import HavenConfig, HavenGame, new_game
+from reborn_env.core.errors import IllegalActionError, PositionError
+from reborn_env.games.haven import actions
+from reborn_env.games.haven.rules.engine import HavenConfig, HavenGame, new_game
 
 
 def _played(game: HavenGame, count: int) -> HavenGame:
@@ -155,7 +156,8 @@ def test_the_haven_rules_engine_imports_no_rl_library():
     """design.md: the rules engine (play, positions, fixtures, invariants) imports no gymnasium,
     pettingzoo, torch or numpy; only the environment wraps it."""
     code = (
-        "import sys; from reborn_env.haven import engine, positions, fixtures, invariants; "
+        "import sys; from reborn_env.games.haven import positions, fixtures, invariants; "
+        "from reborn_env.games.haven.rules import engine; "
         "engine.new_game(seed=0, fixture={'phase': 'select'}).apply; "
         "rl = ('gymnasium', 'pettingzoo', 'torch', 'numpy'); "
         "print(sorted(m for m in rl if m in sys.modules))"

@@ -11,9 +11,8 @@ import copy
 import numpy as np
 
 from reborn_env import haven_v0
-from reborn_env.haven import actions
-from reborn_env.haven.engine import new_game
-from reborn_env.haven.render import (
+from reborn_env.games.haven import actions
+from reborn_env.games.haven.render import (
     CHARACTER_COLOURS,
     IMAGE_H,
     IMAGE_W,
@@ -23,6 +22,7 @@ from reborn_env.haven.render import (
     render_ansi,
     render_rgb,
 )
+from reborn_env.games.haven.rules.engine import new_game
 
 # Spec 15.1, verbatim.
 MAP_15_1 = """\

@@ -17,9 +17,9 @@ from collections import Counter
 
 import pytest
 
-from reborn_env.common.errors import PositionError
-from reborn_env.haven.scenario import ELEMENTS
-from reborn_env.haven.state import SUMMON_SLOT
+from reborn_env.core.errors import PositionError
+from reborn_env.games.haven.rules.state import SUMMON_SLOT
+from reborn_env.games.haven.scenario.model import ELEMENTS
 from tests.haven_rule_helpers import (
     BOTTOM,
     BOX,

@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from reborn_env.haven import scenario_file
-from reborn_env.haven.scenario import (
+from reborn_env.games.haven.scenario import loader as scenario_file
+from reborn_env.games.haven.scenario.loader import ScenarioError, load_scenario
+from reborn_env.games.haven.scenario.model import (
     FLOOR,
     OBSTACLE,
     WALL,
@@ -22,7 +23,6 @@ from reborn_env.haven.scenario import (
     Scenario,
     cell_id,
 )
-from reborn_env.haven.scenario_file import ScenarioError, load_scenario
 
 DATA_FILE = Path(scenario_file.__file__).parent / "data" / "raider_camp.toml"
 

@@ -22,10 +22,10 @@ import torch
 
 from reborn_env import earth_reborn_v0, haven_v0
 from reborn_env.bots.loading import load_bot
-from reborn_env.common.position_fuzz import collect_positions, fuzz_positions
-from reborn_env.common.round_trip import play_round_trip_game
-from reborn_env.earth_reborn import fuzz_policies as er_fuzz
-from reborn_env.haven import fuzz_policies as haven_fuzz
+from reborn_env.core.position_fuzz import collect_positions, fuzz_positions
+from reborn_env.core.round_trip import play_round_trip_game
+from reborn_env.games.earth_reborn import fuzz_policies as er_fuzz
+from reborn_env.games.haven import fuzz_policies as haven_fuzz
 
 torch.set_num_threads(1)
 

@@ -16,11 +16,11 @@ import random
 import pytest
 
 from reborn_env import earth_reborn_v0
-from reborn_env.common.fuzz import play_random_games, uniform_policy
-from reborn_env.earth_reborn.engine import apply_action, legal_actions, new_game
-from reborn_env.earth_reborn.fuzz_policies import busy_policy, check_step
-from reborn_env.earth_reborn.invariants import STEP_BOUND
-from reborn_env.earth_reborn.positions import state_to_dict
+from reborn_env.core.fuzz import play_random_games, uniform_policy
+from reborn_env.games.earth_reborn.fuzz_policies import busy_policy, check_step
+from reborn_env.games.earth_reborn.invariants import STEP_BOUND
+from reborn_env.games.earth_reborn.positions import state_to_dict
+from reborn_env.games.earth_reborn.rules.engine import apply_action, legal_actions, new_game
 
 GAMES = int(os.environ.get("REBORN_FUZZ_GAMES", "200"))
 ROUND_TRIP_GAMES = int(os.environ.get("REBORN_ROUND_TRIP_GAMES", str(GAMES)))
@@ -76,7 +76,7 @@ def test_a_game_replays_from_its_seed_and_actions():
 def test_cached_character_blocks_give_the_observation_built_from_scratch():
     """The shared observer caches character blocks; along random games every observation it
     gives is byte-identical to one built by a fresh observer with an empty cache."""
-    from reborn_env.earth_reborn.observation import Observer, observer_for
+    from reborn_env.games.earth_reborn.observation import Observer, observer_for
 
     for seed in range(3):
         state = new_game(seed=seed)

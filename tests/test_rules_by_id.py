@@ -20,13 +20,18 @@ from typing import Any
 import numpy as np
 import pytest
 
-from reborn_env.earth_reborn import dice, scenario_file
-from reborn_env.earth_reborn.actions import MAX_CP
-from reborn_env.earth_reborn.engine import apply_action, legal_actions, new_game
-from reborn_env.earth_reborn.observation import observation_layout
-from reborn_env.earth_reborn.orders import SAW_DOOR_ABILITY
-from reborn_env.earth_reborn.positions import state_to_dict
-from reborn_env.earth_reborn.scenario import (
+from reborn_env.games.earth_reborn.actions import MAX_CP
+from reborn_env.games.earth_reborn.observation import observation_layout
+from reborn_env.games.earth_reborn.positions import state_to_dict
+from reborn_env.games.earth_reborn.rules import dice
+from reborn_env.games.earth_reborn.rules.engine import apply_action, legal_actions, new_game
+from reborn_env.games.earth_reborn.rules.orders import SAW_DOOR_ABILITY
+from reborn_env.games.earth_reborn.rules.state import DOOR_STATES, GameState
+from reborn_env.games.earth_reborn.rules.turn import command_point_income
+from reborn_env.games.earth_reborn.rules.wounds import wound
+from reborn_env.games.earth_reborn.scenario import loader as scenario_file
+from reborn_env.games.earth_reborn.scenario.loader import load_scenario
+from reborn_env.games.earth_reborn.scenario.model import (
     ARC_COLOUR_NAMES,
     DIRECTION_NAMES,
     DOOR_KINDS,
@@ -34,10 +39,6 @@ from reborn_env.earth_reborn.scenario import (
     WALL,
     Scenario,
 )
-from reborn_env.earth_reborn.scenario_file import load_scenario
-from reborn_env.earth_reborn.state import DOOR_STATES, GameState
-from reborn_env.earth_reborn.turn import command_point_income
-from reborn_env.earth_reborn.wounds import wound
 from tests.er_helpers import (
     char,
     cp,

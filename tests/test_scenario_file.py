@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from reborn_env.earth_reborn import scenario_file
-from reborn_env.earth_reborn.scenario import (
+from reborn_env.games.earth_reborn.scenario import loader as scenario_file
+from reborn_env.games.earth_reborn.scenario.loader import ScenarioError, load_scenario, parse_map
+from reborn_env.games.earth_reborn.scenario.model import (
     DARK_BLUE,
     GREY,
     LIGHT_BLUE,
@@ -25,7 +26,6 @@ from reborn_env.earth_reborn.scenario import (
     Scenario,
     W,
 )
-from reborn_env.earth_reborn.scenario_file import ScenarioError, load_scenario, parse_map
 
 DATA_FILE = Path(scenario_file.__file__).parent / "data" / "vault_raid.toml"
 

@@ -13,7 +13,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reborn_env.earth_reborn.scenario import (
+from reborn_env.games.earth_reborn.rules.sight import (
+    ORANGE,
+    RED,
+    WHITE,
+    fire_arc,
+    has_line_of_sight,
+    range_to,
+)
+from reborn_env.games.earth_reborn.scenario.model import (
     DX,
     DY,
     MAGNETIC_SLIDING,
@@ -28,14 +36,6 @@ from reborn_env.earth_reborn.scenario import (
     N,
     S,
     W,
-)
-from reborn_env.earth_reborn.sight import (
-    ORANGE,
-    RED,
-    WHITE,
-    fire_arc,
-    has_line_of_sight,
-    range_to,
 )
 
 # ER-SCN-1, copied from the spec.

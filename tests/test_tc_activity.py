@@ -16,11 +16,11 @@ from typing import Any
 import numpy as np
 import pytest
 
-from reborn_env.earth_reborn.actions import MAX_CP
-from reborn_env.earth_reborn.engine import new_game
-from reborn_env.earth_reborn.env import raw_env
-from reborn_env.earth_reborn.positions import state_to_dict
-from reborn_env.earth_reborn.state import GameState
+from reborn_env.games.earth_reborn.actions import MAX_CP
+from reborn_env.games.earth_reborn.env import raw_env
+from reborn_env.games.earth_reborn.positions import state_to_dict
+from reborn_env.games.earth_reborn.rules.engine import new_game
+from reborn_env.games.earth_reborn.rules.state import GameState
 from tests.er_helpers import (
     char,
     cp,

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from reborn_env.earth_reborn.positions import state_to_dict
-from reborn_env.earth_reborn.sight import ORANGE, RED, fire_arc, range_to
+from reborn_env.games.earth_reborn.positions import state_to_dict
+from reborn_env.games.earth_reborn.rules.sight import ORANGE, RED, fire_arc, range_to
 from tests.er_helpers import (
     char,
     cp,

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from reborn_env.earth_reborn.positions import state_to_dict
+from reborn_env.games.earth_reborn.positions import state_to_dict
 from tests.er_helpers import (
     char,
     cp,

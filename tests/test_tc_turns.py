@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from reborn_env.earth_reborn import tiles as tile_piles
-from reborn_env.earth_reborn.engine import new_game
-from reborn_env.earth_reborn.env import raw_env
+from reborn_env.games.earth_reborn.env import raw_env
+from reborn_env.games.earth_reborn.rules import tiles as tile_piles
+from reborn_env.games.earth_reborn.rules.engine import new_game
 from tests.er_helpers import (
     char,
     cp,

@@ -62,7 +62,7 @@ from typing import Any
 
 import torch
 
-from reborn_env.common.files import atomic_write
+from reborn_env.core.files import atomic_write
 
 from .model import build_model
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from reborn_env.common.files import check_writable_dir, remove_stale_temp_files
+from reborn_env.core.files import check_writable_dir, remove_stale_temp_files
 
 if TYPE_CHECKING:
     from .config import TrainConfig

@@ -11,9 +11,9 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
+from ..games.earth_reborn.bots import EarthRebornHeuristicBot
+from ..games.haven.bots import HavenScriptedBot
 from .arena import MatchResult, play_match
-from .earth_reborn_heuristic import EarthRebornHeuristicBot
-from .haven_scripted import HavenScriptedBot
 
 __all__ = [
     "Bot",

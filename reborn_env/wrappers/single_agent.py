@@ -24,7 +24,7 @@ from pettingzoo import AECEnv
 
 from .. import earth_reborn_v0
 from ..bots import Bot, RandomBot
-from ..common.errors import IllegalActionError
+from ..core.errors import IllegalActionError
 
 ILLEGAL_ACTION_MODES = ("raise", "penalize")
 
@@ -56,7 +56,7 @@ class SingleAgentEnv(gymnasium.Env):
 
     Illegal actions (``action_masks()[action]`` False, or not an integer of the action space):
 
-    * ``illegal_action="raise"`` (default): :class:`~reborn_env.common.errors.IllegalActionError`
+    * ``illegal_action="raise"`` (default): :class:`~reborn_env.core.errors.IllegalActionError`
       naming the action and the legal ones; nothing changes, the agent may step again.
     * ``illegal_action="penalize"``: the episode ends (``terminated``) with reward -1 and
       ``info["illegal_action"]`` saying why; the AEC game is abandoned as it stands.

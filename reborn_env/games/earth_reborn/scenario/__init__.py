@@ -1,0 +1,1 @@
+"""Earth Reborn's scenarios: the data files (data/*.toml), their model and their loader."""
