@@ -232,8 +232,3 @@ class GameState:
             if i != exclude and ch.square == square and not ch.dead:
                 return i
         return -1
-
-    @property
-    def current_player(self) -> int | None:
-        """The player who must decide now, or None once the game is over."""
-        return None if self.decision == GAME_OVER else self.decider

@@ -14,7 +14,6 @@ from .hexgrid import RangeTable, SightTable, neighbours
 from .state import (
     CHARACTER_SLOT,
     MONSTER_SLOT,
-    SUMMON_SLOT,
     CharacterState,
     HavenState,
     MonsterState,
@@ -167,8 +166,3 @@ def turn_position(state: HavenState, fig: Figure) -> tuple[int, int, int]:
         len(state.sequence),
     )
     return position, 0 if isinstance(fig, SummonState) else 1, within
-
-
-def summon_slot_exists(state: HavenState, number: int) -> bool:
-    """Whether summon ``number`` has a slot in this round's sequence (HV-INIT-4/5)."""
-    return any(s.kind == SUMMON_SLOT and s.index == number for s in state.sequence)

@@ -46,39 +46,6 @@ PROMPT_KINDS = (
     SHORT_REST_REROLL,
 ) = PROMPT_KINDS
 
-# HV-API-8: event types.
-EVENT_TYPES = (
-    "ROUND_START",
-    "REVEAL",
-    "TURN_START",
-    "WOUND",
-    "STUN_SKIP",
-    "BOX",
-    "MOVE",
-    "ATTACK",
-    "DRAW",
-    "DAMAGE",
-    "NEGATE",
-    "HEAL",
-    "COND_ADD",
-    "COND_REMOVE",
-    "CARD_TO",
-    "ITEM_USE",
-    "INFUSE_PENDING",
-    "ELEMENT",
-    "CONSUME",
-    "LOOT",
-    "SUMMON",
-    "DEATH",
-    "EXHAUSTED",
-    "TURN_END",
-    "LONG_REST",
-    "SHORT_REST",
-    "ROUND_END",
-    "OUTCOME",
-    "AUTO_ACTION",
-)
-
 
 @dataclass(frozen=True)
 class Prompt:
