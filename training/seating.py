@@ -22,16 +22,35 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .envs import COMPETITIVE, COOPERATIVE, make_env
 
 if TYPE_CHECKING:
+    import numpy as np
     from pettingzoo import AECEnv
 
     from .config import TrainConfig
     from .evaluate import TeamResult
-    from .ppo import Trainer
+
+
+class Trainer(Protocol):
+    """What a seating reads of the trainer (``training.ppo.Trainer``), so this module needs no
+    import of the loop that uses it: the run's config, its generator, its progress counters, the
+    opponent draw and the policy payload."""
+
+    cfg: TrainConfig
+    np_rng: np.random.Generator
+    global_step: int
+    update: int
+
+    def draw_opponent(self) -> str:
+        """The opponent of a new episode: ``self``, ``poolN`` or ``bot:<name>``."""
+        ...
+
+    def payload(self, full: bool = True) -> dict[str, Any]:
+        """What a checkpoint holds; ``full=False`` keeps only what a bot needs."""
+        ...
 
 
 class Competitive:
