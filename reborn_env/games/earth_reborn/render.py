@@ -13,10 +13,9 @@ and paints the doors, terminals, caches, figures and status gauges on top.
 
 from __future__ import annotations
 
-from functools import cache
-
 import numpy as np
 
+from ...core.drawing import ADVANCE, GLYPH, Colour, draw_text
 from ...core.per_scenario import PerScenario
 from .rules.state import CLOSED, DESTROYED, GAME_OVER, OPENED, AssignedTile, GameState
 from .scenario.model import (
@@ -177,15 +176,11 @@ def _result(state: GameState) -> str:
 
 # --- RGB image: geometry and colours --------------------------------------------------------------
 
-Colour = tuple[int, int, int]
-
 CELL = 48  # px per square
 PAD = 8  # margin around the map, wide enough for the outer walls
 WALL_PX = 6  # wall thickness, centred on the edge line
 DOOR_PX = 10  # door thickness
 RADIUS = 15  # figure disc
-GLYPH = 2  # font scale: glyphs are 6 x 10 px, 8 px apart
-ADVANCE = 4 * GLYPH
 ROW_PITCH = 16  # status strip rows
 BAR_H = 10
 STRIP_H = 6 + 4 * ROW_PITCH + 2
@@ -245,38 +240,6 @@ def _figure_masks() -> dict[str, np.ndarray]:
 
 
 _MASKS = _figure_masks()
-
-# A tiny 3 x 5 bitmap font, rows top to bottom; characters missing from it draw as blanks.
-_FONT = {
-    "0": "111101101101111", "1": "010110010010111", "2": "110001010100111",
-    "3": "110001010001110", "4": "101101111001001", "5": "111100110001110",
-    "6": "011100110101010", "7": "111001010010010", "8": "010101010101010",
-    "9": "010101011001110", "A": "010101111101101", "B": "110101110101110",
-    "C": "011100100100011", "D": "110101101101110", "E": "111100110100111",
-    "F": "111100110100100", "G": "011100101101011", "H": "101101111101101",
-    "I": "111010010010111", "J": "001001001101010", "K": "101101110101101",
-    "L": "100100100100111", "M": "101111111101101", "N": "110101101101101",
-    "O": "010101101101010", "P": "110101110100100", "Q": "010101101110011",
-    "R": "110101110101101", "S": "011100010001110", "T": "111010010010010",
-    "U": "101101101101111", "V": "101101101101010", "W": "101101111111101",
-    "X": "101101010101101", "Y": "101101010010010", "Z": "111001010100111",
-    "/": "001001010100100",
-}  # fmt: skip
-
-
-@cache
-def _glyph(char: str) -> np.ndarray:
-    bits = np.array([b == "1" for b in _FONT.get(char, "0" * 15)]).reshape(5, 3)
-    return np.kron(bits, np.ones((GLYPH, GLYPH), dtype=bool)).astype(bool)
-
-
-def draw_text(img: np.ndarray, x: int, y: int, text: str, colour: Colour) -> None:
-    """Write ``text`` (upper-cased) with its top-left corner at (x, y), clipped at the right."""
-    for i, char in enumerate(text.upper()):
-        gx = x + i * ADVANCE
-        if gx + 3 * GLYPH > img.shape[1]:
-            break
-        img[y : y + 5 * GLYPH, gx : gx + 3 * GLYPH][_glyph(char)] = colour
 
 
 def _gauge_layout(gauges: tuple[Gauge, ...], x: int) -> list[tuple[int, int, int]]:

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ...core.drawing import GLYPH, Colour, draw_text, text_width
 from ...core.per_scenario import PerScenario
-from ..earth_reborn.render import ADVANCE, GLYPH, draw_text
 from .actions import CARD_SLOTS
 from .rules.hexgrid import HEIGHT, WIDTH
 from .rules.prompts import SELECT_LEAD, SELECT_SECOND
@@ -198,8 +198,6 @@ def _status_lines(game: HavenGame) -> list[str]:
 
 # --- RGB image ------------------------------------------------------------------------------------
 
-Colour = tuple[int, int, int]
-
 RADIUS = 22  # hex circumradius in px
 PITCH_X = 38  # horizontal distance of hex centres (about sqrt(3) * RADIUS)
 PITCH_Y = 33  # vertical distance of rows (1.5 * RADIUS)
@@ -298,10 +296,6 @@ def _box(img: np.ndarray, cell: int) -> np.ndarray:
     return img[cy - RADIUS : cy + RADIUS + 1, cx - RADIUS : cx + RADIUS + 1]
 
 
-def _text_width(text: str) -> int:
-    return len(text) * ADVANCE - GLYPH
-
-
 def render_rgb(game: HavenGame) -> np.ndarray:
     """The hex map with tokens and figures over a status strip, as ``uint8`` (H, W, 3)."""
     state: HavenState = game.state
@@ -357,7 +351,7 @@ def _figure(
     if highlight:
         box[_disc(DISC + 3)] = HIGHLIGHT
     box[_disc(DISC)] = colour
-    x = RADIUS - _text_width(text) // 2
+    x = RADIUS - text_width(text) // 2
     draw_text(box, x, RADIUS - 5 * GLYPH // 2, text, TEXT)
     bar_w = 2 * DISC
     filled = round(bar_w * max(hp, 0) / max(max_hp, 1))
@@ -375,7 +369,7 @@ def _status(img: np.ndarray, game: HavenGame) -> None:
     scn: Scenario = game.scenario
     y = MAP_H + 4
     draw_text(img, PAD, y, f"R{state.round} {state.phase} {state.outcome}", TEXT)
-    x = PAD + _text_width(f"R{state.round} {state.phase} {state.outcome}") + 12
+    x = PAD + text_width(f"R{state.round} {state.phase} {state.outcome}") + 12
     for e, level in enumerate(state.elements):  # strong: full square, waning: half, inert: none
         img[y : y + 10, x : x + 10] = INK
         if level != INERT:
