@@ -1,53 +1,151 @@
-"""What every ruleset's AEC environment does the same way around its rules engine.
+"""The one PettingZoo AEC environment, written once over the game contract (:mod:`.contract`).
 
-Rendering by mode, the missing-reset guard, and the two ways of refusing an illegal action
-(ER-ENV-8, HV-API-5): raise with the state unchanged, or PettingZoo's convention of ending the game
-with -1 for the offender. Each environment names its render module and keeps its rules, rewards
-and observations to itself.
+Every game's environment is this class given the game's :class:`~.contract.Rules`: the agents and
+masked spaces, ``reset`` from a seed or a position, the mask (exactly the legal actions of the
+agent to move, zeros for the others), rewards (the game's shaping, then its final rewards),
+termination and truncation, infos, positions, rendering by mode, and the two ways of refusing an
+illegal action (ER-ENV-8, HV-API-5): raise with nothing changed, or PettingZoo's convention of
+ending the game with -1 for the offender. PettingZoo's standard wrappers would only repeat these
+checks and cost 2-4x per step on games this size, so ``env()`` is this class itself.
 """
 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
-from importlib import import_module
 from typing import Any
 
 import gymnasium
 import numpy as np
 from pettingzoo import AECEnv
 
+from .contract import RUNNING, TRUNCATED, Match, Rules
 from .errors import IllegalActionError
 
 ILLEGAL_ACTION_MODES = ("raise", "penalize")
-MAX_SEED = 2**64 - 1  # a seed is the whole state of the 64-bit generator (common.rng)
+MAX_SEED = 2**64 - 1  # a seed is the whole state of the 64-bit generator (core.rng)
+RENDER_MODES = ["human", "ansi", "rgb_array"]
 
 
 class GameEnv(AECEnv):
-    """An AEC environment around one rules engine's game object (``self.game``)."""
+    """An AEC environment around one match of the game ``rules`` describes."""
 
-    render_module = ""  # module with ``render_ansi(game)`` and ``render_rgb(game)``
-    game: Any = None
-    illegal_action = "raise"
+    metadata: dict[str, Any] = {"render_modes": RENDER_MODES, "is_parallelizable": False}
 
-    def _set_spaces(self, agents: list[str], obs_size: int, n_actions: int) -> None:
-        """The agents, each with a masked observation space (``Dict(observation=Box(0, 1),
-        action_mask=Box(0, 1, int8))``) and a ``Discrete(n_actions)`` action space."""
-        self.possible_agents = agents
-        self.agent_index = {a: i for i, a in enumerate(agents)}
-        obs_box = gymnasium.spaces.Box(0.0, 1.0, (obs_size,), np.float32)
-        mask_box = gymnasium.spaces.Box(0, 1, (n_actions,), np.int8)
+    def __init__(
+        self, rules: Rules, render_mode: str | None = None, illegal_action: str = "raise"
+    ) -> None:
+        super().__init__()
+        self._set_modes(render_mode, illegal_action)
+        self.rules = rules
+        self.possible_agents = list(rules.agents)
+        self.agent_index = {a: i for i, a in enumerate(self.possible_agents)}
+        obs_box = gymnasium.spaces.Box(0.0, 1.0, (rules.obs_size,), np.float32)
+        mask_box = gymnasium.spaces.Box(0, 1, (rules.n_actions,), np.int8)
         self.observation_spaces = {
             a: gymnasium.spaces.Dict({"observation": obs_box, "action_mask": mask_box})
-            for a in agents
+            for a in self.possible_agents
         }
-        self.action_spaces = {a: gymnasium.spaces.Discrete(n_actions) for a in agents}
+        self.action_spaces = {
+            a: gymnasium.spaces.Discrete(rules.n_actions) for a in self.possible_agents
+        }
+        self.match: Match | None = None
+
+    # --- PettingZoo API -------------------------------------------------------------------------
 
     def observation_space(self, agent: str) -> gymnasium.spaces.Space:
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> gymnasium.spaces.Space:
         return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """A new match from ``seed`` (random if None); ``options={"position": dict}`` restores a
+        saved position (:meth:`get_state`); a game may take options of its own; others are
+        ignored, as PettingZoo's api_test expects."""
+        options = self._options_of(options)
+        seed = self._seed_of(seed)
+        if options.get("position") is not None:
+            self._start(self.rules.from_position(options["position"], options))
+        else:
+            self._start(self.rules.new_match(seed, options))
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """The agent's observation and its mask: the legal actions if it is to move, else zeros."""
+        match = self._require_match()
+        seat = self.agent_index[agent]
+        mask = np.zeros(self.rules.n_actions, dtype=np.int8)
+        if match.to_move() == seat:
+            legal = match.legal_actions()
+            if legal:
+                mask[list(legal)] = 1
+        return {"observation": match.observe(seat), "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        checked = self._action_of_step(action)
+        if checked is None:
+            return
+        agent, action = checked
+        match = self._require_match()
+        try:
+            match.apply(action)
+        except IllegalActionError as err:
+            self._refuse(agent, str(err))
+            return
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        shaped = match.shaped_rewards()
+        if shaped is not None:
+            for a, i in self.agent_index.items():
+                self.rewards[a] += shaped[i]
+        if match.status() != RUNNING:
+            self._finish()
+        else:
+            self._sync_selection()
+        self._update_infos()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | np.ndarray | None:
+        """The public picture: text (``ansi``, printed in ``human`` mode) or an RGB array."""
+        match = self._require_match()
+        if self.render_mode == "ansi":
+            return match.render_ansi()
+        if self.render_mode == "rgb_array":
+            return match.render_rgb()
+        if self.render_mode == "human":
+            print(match.render_ansi())
+        else:
+            gymnasium.logger.warn("render() called without a render_mode; pass one to env()")
+        return None
+
+    def close(self) -> None:
+        """Nothing to release (no window is opened)."""
+
+    # --- Positions and names --------------------------------------------------------------------
+
+    def get_state(self) -> dict[str, Any]:
+        """The full position as JSON-ready data (the game's position format)."""
+        return self._require_match().to_position()
+
+    def set_state(self, position: dict[str, Any]) -> None:
+        """Restore a position; on a bad one PositionError names the field and nothing changes."""
+        self._start(self.rules.from_position(position))
+
+    def action_name(self, action: int) -> str:
+        """Readable name of an action integer, e.g. ``STEP(N)``."""
+        return self.rules.action_name(int(action))
+
+    def action_from_name(self, name: str) -> int:
+        """The action integer of a readable name (inverse of :meth:`action_name`)."""
+        return self.rules.parse_action(name)
+
+    @property
+    def game(self) -> Any:
+        """The rules engine's own game object of the match (its state), for game-specific code."""
+        return None if self.match is None else self.match.state
+
+    # --- Internals ------------------------------------------------------------------------------
 
     def _set_modes(self, render_mode: str | None, illegal_action: str) -> None:
         """Check and keep the render mode and the illegal-action mode, naming what is allowed."""
@@ -64,38 +162,53 @@ class GameEnv(AECEnv):
         self.render_mode = render_mode
         self.illegal_action = illegal_action
 
-    def render(self) -> str | np.ndarray | None:
-        """The public picture: text (``ansi``, printed in ``human`` mode) or an RGB array."""
-        module = import_module(self.render_module)
-        game = self._require_game()
-        if self.render_mode == "ansi":
-            return module.render_ansi(game)
-        if self.render_mode == "rgb_array":
-            return module.render_rgb(game)
-        if self.render_mode == "human":
-            print(module.render_ansi(game))
-        else:
-            gymnasium.logger.warn("render() called without a render_mode; pass one to env()")
-        return None
-
-    def close(self) -> None:
-        """Nothing to release (no window is opened)."""
-
-    def _require_game(self) -> Any:
-        if self.game is None:
-            raise RuntimeError("call reset() before using the environment")
-        return self.game
-
-    def _new_episode(self, game: Any, info: Callable[[], dict[str, Any]] = dict) -> None:
-        """Fresh AEC bookkeeping around ``game`` (a new game or a restored position): every
-        agent back, no reward, not ended, ``info()`` as each agent's infos."""
-        self.game = game
+    def _start(self, match: Match) -> None:
+        """A new episode around ``match`` (a new game or a restored position): every agent back,
+        no reward, the agent to move selected, and a finished match finished at once."""
+        self.match = match
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: info() for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection = self.agents[0]
+        self._sync_selection()
+        if match.status() != RUNNING:
+            self._finish()
+        self._accumulate_rewards()
+        self._update_infos()
+
+    def _sync_selection(self) -> None:
+        seat = self._require_match().to_move()
+        if seat is not None:
+            self.agent_selection = self.possible_agents[seat]
+
+    def _finish(self) -> None:
+        """The end: each agent's final reward, everyone terminated (or truncated)."""
+        match = self._require_match()
+        final = match.final_rewards()
+        for a, i in self.agent_index.items():
+            if a in self.rewards:
+                self.rewards[a] += final[i]
+        ended = dict.fromkeys(self.agents, True)
+        if match.status() == TRUNCATED:
+            self.truncations = ended
+        else:
+            self.terminations = ended
+
+    def _update_infos(self) -> None:
+        """Each agent's infos: what the match tells it, on top of what it was told before."""
+        match = self._require_match()
+        for a in self.agents:
+            told = match.infos(self.agent_index[a])
+            if told:
+                self.infos[a] = {**self.infos.get(a, {}), **told}
+
+    def _require_match(self) -> Match:
+        if self.match is None:
+            raise RuntimeError("call reset() before using the environment")
+        return self.match
 
     @staticmethod
     def _seed_of(seed: Any) -> int:
@@ -112,17 +225,12 @@ class GameEnv(AECEnv):
 
     @staticmethod
     def _options_of(options: Any) -> dict[str, Any]:
-        """``reset``'s options: a dict (keys this env does not use are ignored, as PettingZoo's
-        api_test expects) or None."""
+        """``reset``'s options: a dict or None."""
         if options is None:
             return {}
         if not isinstance(options, dict):
             raise ValueError(f"reset options must be a dict or None, got {type(options).__name__}")
         return options
-
-    def _decision_text(self) -> str:
-        """The decision in progress and its legal actions, for error messages."""
-        raise NotImplementedError
 
     def _action_of_step(self, action: Any) -> tuple[str, int] | None:
         """The deciding agent and ``action`` as an int, or None once the step is dealt with.
@@ -132,7 +240,7 @@ class GameEnv(AECEnv):
         naming the decision and its legal actions. Nothing is changed before the action is known
         to be an integer, so a refusal in ``raise`` mode keeps even the pending rewards.
         """
-        self._require_game()
+        match = self._require_match()
         if not self.agents:
             raise RuntimeError(
                 "step() called after the game ended and every agent has left; call reset()"
@@ -142,11 +250,10 @@ class GameEnv(AECEnv):
             self._was_dead_step(action)
             return None
         if isinstance(action, bool | np.bool_) or not isinstance(action, int | np.integer):
-            n_actions = self.action_spaces[agent].n
             self._refuse(
                 agent,
-                f"action must be an integer in 0..{n_actions - 1}, got {action!r}; "
-                f"{self._decision_text()}",
+                f"action must be an integer in 0..{self.rules.n_actions - 1}, got {action!r}; "
+                f"{match.describe()}",
             )
             return None
         return agent, int(action)

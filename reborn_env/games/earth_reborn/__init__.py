@@ -1,5 +1,23 @@
-"""The Earth Reborn rules engine: pure Python, no gymnasium, pettingzoo or torch (design.md).
+"""Earth Reborn: the rules engine (``rules/``, pure Python, no gymnasium, pettingzoo or torch),
+its scenarios, positions, observation, render, environment and heuristic bot.
 
-``engine.new_game``, ``engine.legal_actions`` and ``engine.apply_action`` play a game;
-``positions`` saves and loads it; ``env`` (imported separately) wraps it for PettingZoo.
+``rules.engine.new_game``, ``legal_actions`` and ``apply_action`` play a game; ``positions`` saves
+and loads it; ``env`` (imported only when asked for) wraps it for PettingZoo. Importing this
+package registers the game (:mod:`reborn_env.core.registry`); nothing heavier is imported.
 """
+
+from ...core.registry import GameSpec, register
+
+register(
+    GameSpec(
+        name="earth_reborn_v0",
+        title="Earth Reborn",
+        env=f"{__name__}.env:env",
+        scenarios=f"{__name__}.scenario",
+        default_scenario="vault_raid",
+        bots={"heuristic": f"{__name__}.bots:EarthRebornHeuristicBot"},
+        cooperative=False,
+        seat="norad",
+        colours=f"{__name__}.render:FACTION_COLOURS",
+    )
+)

@@ -1,1 +1,22 @@
-"""The haven ruleset: Gloomhaven-style turn execution (spec: haven.md)."""
+"""haven: Gloomhaven-style turn execution (spec: haven.md): the rules engine (``rules/``, pure
+Python), its scenarios, positions and fixtures, observation, render, environment and scripted bot.
+
+Importing this package registers the game (:mod:`reborn_env.core.registry`); nothing heavier is
+imported.
+"""
+
+from ...core.registry import GameSpec, register
+
+register(
+    GameSpec(
+        name="haven_v0",
+        title="haven",
+        env=f"{__name__}.env:env",
+        scenarios=f"{__name__}.scenario",
+        default_scenario="raider_camp",
+        bots={"heuristic": f"{__name__}.bots:HavenScriptedBot"},
+        cooperative=True,
+        seat="bulwark",
+        colours=f"{__name__}.render:CHARACTER_COLOURS",
+    )
+)

@@ -1,0 +1,107 @@
+"""The registry of games: each game registers itself; front-ends, trainers and tests ask here.
+
+Why: nothing outside a game's package names the game. A game package calls :func:`register` in
+its ``__init__`` with a :class:`GameSpec` whose factories are ``"module:attribute"`` strings,
+imported only when used, so importing a game's rules stays as light as the rules themselves.
+:func:`names` and :func:`get` find the games: every package under :mod:`reborn_env.games`, those
+other distributions declare under the ``reborn_env.games`` entry-point group, and any registered
+directly (a test's toy game).
+"""
+
+from __future__ import annotations
+
+import pkgutil
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from importlib import import_module, metadata
+from typing import Any
+
+ENTRY_POINT_GROUP = "reborn_env.games"
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """What the rest of the project needs to know of one game."""
+
+    name: str  # the environment's name, e.g. "earth_reborn_v0"
+    title: str  # for people, e.g. "Earth Reborn"
+    env: str  # "module:attribute" of the ``env(**kwargs)`` factory (a PettingZoo AECEnv)
+    scenarios: str  # the package whose data/*.toml files are the bundled scenarios
+    default_scenario: str
+    bots: Mapping[str, str] = field(default_factory=dict)  # kind -> "module:Class" (seed=...)
+    cooperative: bool = False  # one team sharing every reward (no opponent)
+    seat: str = ""  # the seat a person takes by default in terminal play
+    colours: str = ""  # "module:attribute": one RGB colour per agent, for pictures
+
+    def make_env(self, **kwargs: Any) -> Any:
+        """A new environment of this game (``scenario=``, options, ``render_mode=`` ...)."""
+        return resolve(self.env)(**kwargs)
+
+    def make_bot(self, kind: str, seed: int | None = None) -> Any:
+        """This game's bot of ``kind`` (e.g. ``"heuristic"``); ValueError listing the kinds."""
+        if kind not in self.bots:
+            raise ValueError(
+                f"no {kind!r} bot for {self.name}; it has {', '.join(self.bots) or 'none'}"
+            )
+        return resolve(self.bots[kind])(seed=seed)
+
+    def agent_colours(self) -> list[tuple[int, int, int]]:
+        """One RGB colour per agent (seat order), as the game's pictures draw them."""
+        return list(resolve(self.colours)) if self.colours else []
+
+    def scenario_names(self) -> list[str]:
+        """The scenarios bundled with the game, by name."""
+        from .data_files import bundled_names
+
+        return bundled_names(self.scenarios)
+
+
+_GAMES: dict[str, GameSpec] = {}
+_discovered = False
+
+
+def register(spec: GameSpec) -> None:
+    """Add a game; registering the same name twice with another spec is an error."""
+    known = _GAMES.get(spec.name)
+    if known is not None and known != spec:
+        raise ValueError(f"a game named {spec.name!r} is already registered ({known.title})")
+    _GAMES[spec.name] = spec
+
+
+def unregister(name: str) -> None:
+    """Remove a game (for tests that register a toy game)."""
+    _GAMES.pop(name, None)
+
+
+def names() -> list[str]:
+    """Every registered game's environment name, sorted."""
+    _discover()
+    return sorted(_GAMES)
+
+
+def get(name: str) -> GameSpec:
+    """The game registered as ``name``; ValueError listing the games there are."""
+    _discover()
+    if name not in _GAMES:
+        raise ValueError(f"no game named {name!r}; the games are {', '.join(sorted(_GAMES))}")
+    return _GAMES[name]
+
+
+def resolve(target: str) -> Callable[..., Any]:
+    """The object a ``"module:attribute"`` string names."""
+    module, _, attribute = target.partition(":")
+    return getattr(import_module(module), attribute)
+
+
+def _discover() -> None:
+    """Import every game package once: those under reborn_env.games and the entry points."""
+    global _discovered
+    if _discovered:
+        return
+    _discovered = True
+    games = import_module("reborn_env.games")
+    for info in pkgutil.iter_modules(games.__path__, f"{games.__name__}."):
+        if info.ispkg:
+            import_module(info.name)
+    for entry in metadata.entry_points(group=ENTRY_POINT_GROUP):
+        entry.load()

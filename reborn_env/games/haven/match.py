@@ -1,0 +1,233 @@
+"""haven behind the game contract (:mod:`reborn_env.core.contract`), section 16.
+
+:class:`HavenRules` is a scenario with the 16.8 options; :class:`HavenMatch` is one game: the rules
+engine's :class:`HavenGame` and what the contract asks of it: who answers (HV-API-1), the legal
+answers (16.4), one shared +1 / -1 / 0 at the end and optional shaping (HV-API-6), termination or
+truncation (HV-API-7), and each character's event feed with the other's secret selection withheld
+until the reveal (HV-API-8).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import fields
+from typing import Any
+
+import numpy as np
+
+from ...core.contract import RUNNING, TERMINATED, TRUNCATED
+from ...core.errors import IllegalActionError
+from . import actions, render
+from .observation import observer_for
+from .rules.engine import HavenConfig, HavenGame, new_game
+from .scenario.loader import load_scenario
+
+ENV_NAME = "haven_v0"
+# 16.8: the config keys and their defaults (all booleans but max_rounds), as HavenConfig has them.
+CONFIG_DEFAULTS: dict[str, Any] = {f.name: f.default for f in fields(HavenConfig)}
+SHAPING_PER_HP = 0.02  # HV-API-6
+OUTCOME_REWARDS = {"win": 1.0, "loss": -1.0, "truncated": 0.0}  # HV-API-6
+
+
+def make_config(**kwargs: Any) -> HavenConfig:
+    """16.8: a :class:`HavenConfig` from keyword arguments, each checked with a clear error."""
+    unknown = sorted(set(kwargs) - set(CONFIG_DEFAULTS))
+    if unknown:
+        raise TypeError(
+            f"unknown haven config key(s) {unknown}; the keys are {sorted(CONFIG_DEFAULTS)}"
+        )
+    values = {**CONFIG_DEFAULTS, **kwargs}
+    for key, value in values.items():
+        if key == "max_rounds":
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+                raise ValueError(f"max_rounds must be a positive integer (HV-END-4), got {value!r}")
+            values[key] = int(value)
+        elif not isinstance(value, (bool, np.bool_)):
+            raise ValueError(f"{key} must be True or False (16.8), got {value!r}")
+        else:
+            values[key] = bool(value)
+    return HavenConfig(**values)
+
+
+class HavenRules:
+    """A scenario and its 16.8 options (``reward_shaping`` is the environment's own: a restored
+    position follows the rules config it carries, but shaping stays as configured here)."""
+
+    name = ENV_NAME
+
+    def __init__(self, scenario: str = "raider_camp", **config: Any) -> None:
+        self.config = make_config(**config)
+        self.scenario = load_scenario(scenario)
+        self.observer = observer_for(self.scenario)
+        # HV-API-1, 16.3, 16.5: the characters; Discrete(87); the observation and its mask
+        self.agents = tuple(c.id for c in self.scenario.characters)
+        self.n_actions = actions.N_ACTIONS
+        self.obs_size = self.observer.size
+
+    def new_match(self, seed: int, options: Mapping[str, Any]) -> HavenMatch:
+        """HV-API-9/10: a new game from ``seed``, or the fixture ``options["fixture"]``."""
+        game = new_game(
+            scenario=self.scenario, seed=seed, config=self.config, fixture=options.get("fixture")
+        )
+        return HavenMatch(self, game)
+
+    def from_position(self, position: Any, options: Mapping[str, Any] | None = None) -> HavenMatch:
+        """The game ``position`` holds (docs/haven_position_format.md), validated."""
+        if options and options.get("fixture") is not None:
+            raise ValueError("reset options 'fixture' and 'position' exclude each other")
+        return HavenMatch(self, HavenGame.from_position(position, scenario=self.scenario))
+
+    def action_name(self, action: int) -> str:
+        return actions.name(action)
+
+    def parse_action(self, name: str) -> int:
+        return actions.parse(name)
+
+
+class HavenMatch:
+    """One game of haven; ``state`` is the rules engine's :class:`HavenGame`."""
+
+    def __init__(self, rules: HavenRules, game: HavenGame) -> None:
+        self.rules = rules
+        self.state = game
+        seats = range(len(rules.agents))
+        # HV-API-8: per seat, the first event not yet handed over and the withheld ones before it.
+        self._cursor = {s: 0 for s in seats}
+        self._held: dict[int, list[int]] = {s: [] for s in seats}
+        self._event_dicts: list[dict[str, Any]] = []
+        self._last_reveal = -1  # where the last REVEAL, which releases withheld events, is
+        self._shaped: list[float] = [0.0] * len(rules.agents)
+
+    def to_move(self) -> int | None:
+        """HV-API-1: whoever must answer the pending prompt; None once the game is over."""
+        prompt = self.state.prompt
+        return prompt.agent if prompt is not None and self.state.outcome == "running" else None
+
+    def legal_actions(self) -> Sequence[int]:
+        return self.state.legal_actions()
+
+    def apply(self, action: int) -> None:
+        """HV-API-5: an illegal answer is refused, nothing changed; then HV-API-8's bookkeeping
+        and HV-API-6's shaping for the answer and everything it set off."""
+        game = self.state
+        seat = game.prompt.agent if game.prompt is not None else 0
+        if action not in game.legal_actions():
+            raise IllegalActionError(self._illegal_message(seat, action))
+        before = len(game.events)
+        held = self._still_held(seat)
+        try:
+            game.apply(action)
+        except IllegalActionError as err:
+            raise IllegalActionError(f"{self._illegal_message(seat, action)}: {err}") from None
+        self._held[seat], self._cursor[seat] = held, before
+        if self.rules.config.reward_shaping:
+            self._shaped = [self._shaping(game.events[before:])] * len(self.rules.agents)
+
+    def status(self) -> str:
+        outcome = self.state.outcome
+        if outcome == "running":
+            return RUNNING
+        return TRUNCATED if outcome == "truncated" else TERMINATED
+
+    def final_rewards(self) -> Sequence[float]:
+        """HV-API-6: one shared +1 (win), -1 (loss) or 0 (truncated)."""
+        return [OUTCOME_REWARDS.get(self.state.outcome, 0.0)] * len(self.rules.agents)
+
+    def shaped_rewards(self) -> Sequence[float] | None:
+        return self._shaped if self.rules.config.reward_shaping else None
+
+    def observe(self, seat: int) -> np.ndarray:
+        return self.rules.observer.observe(self.state, seat)
+
+    def infos(self, seat: int) -> Mapping[str, Any]:
+        """HV-API-8: ``{"events": [...]}``, what ``seat`` may see since its previous step."""
+        self._sync_events()
+        events = [self._event_dicts[i] for i in self._pending(seat) if self._visible(seat, i)]
+        return {"events": events}
+
+    def hand(self, seat: int) -> list[str]:
+        """The cards in ``seat``'s hand (hidden from the other character), by id."""
+        ch = self.state.state.characters[seat]
+        return self.state.card_ids(ch, ch.hand)
+
+    def result(self) -> dict[str, Any]:
+        """The team's outcome: ``win``, ``loss`` or ``truncated``."""
+        return {"outcome": self.state.outcome}
+
+    def summary(self) -> str:
+        verdict = {"win": "wins", "loss": "loses"}.get(self.state.outcome, "runs out of rounds")
+        return f"the team {verdict} in round {self.state.state.round}"
+
+    def describe(self) -> str:
+        legal = ", ".join(actions.name(a) for a in self.state.legal_actions())
+        return f"{self._prompt_text()}; legal actions: {legal or 'none'}"
+
+    def to_position(self) -> dict[str, Any]:
+        return self.state.to_position()
+
+    def render_ansi(self) -> str:
+        return render.render_ansi(self.state)
+
+    def render_rgb(self) -> np.ndarray:
+        return render.render_rgb(self.state)
+
+    # --- HV-API-6: shaping ----------------------------------------------------------------------
+
+    def _shaping(self, events: list[Any]) -> float:
+        """+0.02 per monster HP lost, -0.02 per character HP lost, shared."""
+        monster_types = {t.id for t in self.rules.scenario.monster_types}
+        total = 0.0
+        for event in events:
+            if event.type != "DAMAGE":
+                continue
+            figure = str(event.data.get("figure", ""))
+            amount = int(event.data.get("amount", 0))
+            if figure in self.rules.agents:
+                total -= SHAPING_PER_HP * amount
+            elif figure.split("#")[0] in monster_types:
+                total += SHAPING_PER_HP * amount
+        return total
+
+    # --- HV-API-8: the event feed ---------------------------------------------------------------
+
+    def _visible(self, me: int, index: int) -> bool:
+        """HV-API-8 / HV-SEL-3: another character's selection events wait for a later REVEAL;
+        private ones (the second pick under ``reveal_second_card_at_turn``, 16.8) are never
+        shown: a public REVEAL names that card when its owner's turn starts."""
+        event = self.state.events[index]
+        if event.secret_of is None or event.secret_of == me:
+            return True
+        return not event.private and self._last_reveal > index
+
+    def _sync_events(self) -> None:
+        """Convert new log lines to dicts once and note the last REVEAL."""
+        events = self.state.events
+        for index in range(len(self._event_dicts), len(events)):
+            event = events[index]
+            self._event_dicts.append({"type": event.type, **event.data})
+            if event.type == "REVEAL":
+                self._last_reveal = index
+
+    def _pending(self, seat: int) -> list[int]:
+        """Indices of the events not yet handed to ``seat`` (withheld ones first, in order)."""
+        return self._held[seat] + list(range(self._cursor[seat], len(self._event_dicts)))
+
+    def _still_held(self, seat: int) -> list[int]:
+        """The events ``seat`` was not shown so far (withheld): they stay pending after its step,
+        while everything it was shown, and the private events it may never see, are spent."""
+        self._sync_events()
+        events = self.state.events
+        return [
+            i for i in self._pending(seat) if not self._visible(seat, i) and not events[i].private
+        ]
+
+    def _prompt_text(self) -> str:
+        prompt = self.state.prompt
+        if prompt is None:
+            return f"the game is over ({self.state.outcome})"
+        return f"{self.rules.agents[prompt.agent]}'s {prompt.kind} prompt"
+
+    def _illegal_message(self, seat: int, action: int) -> str:
+        """HV-API-5: name the prompt, the refused action and the legal actions."""
+        shown = actions.name(action) if 0 <= action < actions.N_ACTIONS else str(action)
+        return f"illegal action {shown} for {self.rules.agents[seat]} at {self.describe()}"
