@@ -3,9 +3,10 @@
 What: :class:`EarthRebornHeuristicBot` plays either faction of a scenario (Vault Raid by default)
 by fixed rules of thumb. Why: a readable, reproducible opponent that is clearly stronger than
 random play, to measure learned agents against, and a proof that a seat can play with sense from
-what the environment shows it. It decodes the observation with ``observation_layout`` and reads
-only public scenario data (map, doors, character cards, tile sections); it never sees the game
-state, so the opponent's hand and the bag stay hidden (ER-HID-1..12).
+what the environment shows it. It reads the observation by block name through the scenario's
+layout (``observation.layout_for``), scales included, and reads only public scenario data (map,
+doors, character cards, tile sections); it never sees the game state, so the opponent's hand and
+the bag stay hidden (ER-HID-1..12).
 
 How it plays. NORAD sends each figure to its own unhacked terminal; the card carrier first opens a
 magnetic wooden door (that kind stays open) when a friend's way to its terminal needs it, hands
@@ -31,8 +32,10 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from .actions import MAX_CP, SECTION_SLOTS, codec_for
-from .observation import CHAR_SCALARS, SECTION_FEATURES, observation_layout
+from ...core.observation_views import ObservationView, Records
+from .actions import codec_for
+from .observation import SECTION_MAX_CP, layout_for
+from .rules.orders import SAW_DOOR_ABILITY
 from .rules.sight import has_line_of_sight, range_to
 from .rules.state import (
     ACTIVATION,
@@ -40,7 +43,6 @@ from .rules.state import (
     CHOOSE_DISCARD,
     CLOSED,
     CP,
-    DECISIONS,
     DISCARD,
     DUEL_ANSWER,
     DUEL_ASK,
@@ -55,7 +57,6 @@ from .scenario.model import (
     INTERACT,
     MOVE,
     OPEN_EDGE,
-    ORDER_TYPES,
     SEARCH,
     SHOOT,
     CharacterSpec,
@@ -66,10 +67,7 @@ UNREACHABLE = 10**6
 DOOR_COST = 2  # a closed door the mover can open: OPEN (1 MVP), then STEP (1 MVP)
 LOCKED_COST = 8  # a door the mover cannot open: a route to walk up to and wait, not to take
 SAW_COST = 3  # Jack Saw cuts a door for 1 CP, then steps through
-MVP_SCALE = 20.0  # observation.py's scale of the MVP left in a Move order
-SAW_ABILITY = "saw_door"
 INTERACT_CP = 2  # CP a hacker keeps for the Interact order at the end of its walk
-ORDER_CP_CAP = 4  # the most CP one non-Move order takes (ER-ENV-5)
 
 T = TypeVar("T")
 
@@ -146,94 +144,61 @@ class View:
 
 
 class ObservationReader:
-    """Turns one scenario's observation vector into a :class:`View` (``observation_layout``)."""
+    """Turns one scenario's observation into a :class:`View`, reading its blocks by name."""
 
     def __init__(self, scn: Scenario) -> None:
         self.scn = scn
-        self.offsets: dict[str, tuple[int, int]] = {}
-        start = 0
-        for name, width in observation_layout(scn):
-            self.offsets[name] = (start, start + width)
-            start += width
-        self.size = start
-        self.scalar = {name: i for i, name in enumerate(CHAR_SCALARS)}
-        board = scn.board
-        self.pos = len(CHAR_SCALARS)
-        self.tried = self.pos + board.width + board.height + 4
-        self.tiles = self.tried + len(scn.terminals)
-        width = self.offsets[f"character {scn.characters[0].id}"]
-        assert width[1] - width[0] == self.tiles + SECTION_SLOTS * SECTION_FEATURES
-
-    def block(self, obs: np.ndarray, prefix: str) -> np.ndarray:
-        """The block whose name starts with ``prefix``."""
-        for name, (start, stop) in self.offsets.items():
-            if name.startswith(prefix):
-                return obs[start:stop]
-        raise KeyError(prefix)
+        self.layout = layout_for(scn)
 
     def read(self, obs: np.ndarray) -> View:
-        assert obs.shape == (self.size,), f"observation of shape {obs.shape}, not ({self.size},)"
-        round_info = self.block(obs, "round")
-        selected = self.block(obs, "selected section")
-        target = self.block(obs, "target character")
-        doors = self.block(obs, "doors").reshape(-1, 3)
+        view = self.layout.view(obs)
         return View(
-            me=int(np.argmax(self.block(obs, "faction"))),
-            decision=DECISIONS[int(np.argmax(self.block(obs, "decision")))],
-            cp=round(float(self.block(obs, "cp")[0]) * MAX_CP),
-            hand=_ones(self.block(obs, "my hand")),
-            discard=_ones(self.block(obs, "discard")),
-            doors=tuple(int(np.argmax(row)) for row in doors),
-            hacked=tuple(bool(v > 0.5) for v in self.block(obs, "terminals hacked")),
-            mvp=round(float(round_info[3]) * MVP_SCALE),
-            section=int(np.argmax(selected)) if selected.any() else -1,
-            target=int(np.argmax(target)) if target.any() else -1,
-            figures=tuple(self._figure(obs, c) for c in range(len(self.scn.characters))),
+            me=view.index("faction"),
+            decision=view.label("decision"),
+            cp=view["cp"].amount("mine"),
+            hand=view.indices("hand"),
+            discard=view.indices("discard"),
+            doors=tuple(int(np.argmax(door)) for door in view["doors"]),
+            hacked=tuple(bool(v > 0.5) for v in view["hacked"]),
+            mvp=view["round"].amount("mvp"),
+            section=view.index("section"),
+            target=view.index("target_character"),
+            figures=tuple(self._figure(c, fig) for c, fig in enumerate(view["characters"])),
         )
 
-    def _figure(self, obs: np.ndarray, c: int) -> Figure:
+    def _figure(self, c: int, fig: ObservationView) -> Figure:
+        """Character ``c``'s record; its wounds and CP are fractions of its card's stats."""
         spec = self.scn.characters[c]
-        board = self.scn.board
-        v = self.block(obs, f"character {spec.id}")
-
-        def scalar(name: str) -> float:
-            return float(v[self.scalar[name]])
-
-        wounded = scalar("wounded") > 0.5
+        wounded = fig.flag("wounded")
         lp = spec.wounded.lp if wounded else spec.healthy.lp
-        life = lp - round(scalar("wounds") * lp) + (0 if wounded else spec.wounded.lp)
-        x = int(np.argmax(v[self.pos : self.pos + board.width]))
-        y = int(np.argmax(v[self.pos + board.width : self.tried - 4]))
+        life = lp - round(float(fig["wounds"]) * lp) + (0 if wounded else spec.wounded.lp)
+        x, y = int(np.argmax(fig["x"])), int(np.argmax(fig["y"]))
         return Figure(
             index=c,
-            mine=scalar("mine") > 0.5,
-            alive=scalar("alive") > 0.5,
+            mine=fig.flag("mine"),
+            alive=fig.flag("alive"),
             wounded=wounded,
             life=life,
-            engaged=scalar("engaged") > 0.5,
-            cp_left=round(scalar("cp_left") * spec.healthy.maxcp),
-            has_card=scalar("cards") > 0,
-            weapon_ready=scalar("weapon_ready") > 0.5,
-            active=scalar("activated") > 0.5,
-            square=board.square(x, y),
-            facing=int(np.argmax(v[self.tried - 4 : self.tried])),
-            tried=frozenset(_ones(v[self.tried : self.tiles])),
-            sections=self._sections(v[self.tiles :]),
+            engaged=fig.flag("engaged"),
+            cp_left=round(float(fig["cp_left"]) * spec.healthy.maxcp),
+            has_card=float(fig["cards"]) > 0,
+            weapon_ready=fig.flag("weapon_ready"),
+            active=fig.flag("activated"),
+            square=self.scn.board.square(x, y),
+            facing=int(np.argmax(fig["facing"])),
+            tried=frozenset(fig.indices("tried")),
+            sections=_sections(fig["sections"]),
         )
 
-    def _sections(self, v: np.ndarray) -> tuple[SectionView, ...]:
-        n_types = len(ORDER_TYPES)
-        found = []
-        for s in range(SECTION_SLOTS):
-            f = v[s * SECTION_FEATURES : (s + 1) * SECTION_FEATURES]
-            if f[n_types + 2] > 0.5:
-                kind = ORDER_TYPES[int(np.argmax(f[:n_types]))]
-                found.append(SectionView(s, kind, round(f[n_types] * 4), round(f[n_types + 1] * 4)))
-        return tuple(found)
 
-
-def _ones(v: np.ndarray) -> tuple[int, ...]:
-    return tuple(int(i) for i in np.flatnonzero(v > 0.5))
+def _sections(sections: Records) -> tuple[SectionView, ...]:
+    """The sections of the tiles assigned to a figure (ER-TILE-5), slot by slot."""
+    found = []
+    for s in np.flatnonzero(sections.column("present") > 0.5):
+        section = sections[s]
+        kind = section.label("type")
+        found.append(SectionView(int(s), kind, section.amount("max"), section.amount("cp")))
+    return tuple(found)
 
 
 # --- Routes on the map --------------------------------------------------------------------------
@@ -352,7 +317,7 @@ class EarthRebornHeuristicBot:
         return (spec.wounded if fig.wounded else spec.healthy).mov
 
     def _can_saw(self, fig: Figure) -> bool:
-        return SAW_ABILITY in self._spec(fig).abilities
+        return SAW_DOOR_ABILITY in self._spec(fig).abilities
 
     def _open(self, view: View, sq: int, d: int) -> bool:
         """Edge ``d`` of ``sq`` lets figures through now: no wall, no closed door (ER-MOV-3)."""
@@ -745,9 +710,9 @@ class EarthRebornHeuristicBot:
             needs[INTERACT] = INTERACT_CP - fig.room(INTERACT)
         spare = self._spare_cp(view, fig, plans, routes)
         if self._can_shoot(fig) and self._visible_enemies(view, fig):
-            needs[SHOOT] = min(spare, ORDER_CP_CAP) - fig.room(SHOOT)
+            needs[SHOOT] = min(spare, SECTION_MAX_CP) - fig.room(SHOOT)
         if self._adjacent_enemies(view, fig) or (not self._can_shoot(fig) and moves <= 2):
-            needs[CLOSE_COMBAT] = min(spare, ORDER_CP_CAP) - fig.room(CLOSE_COMBAT)
+            needs[CLOSE_COMBAT] = min(spare, SECTION_MAX_CP) - fig.room(CLOSE_COMBAT)
         return {kind: n for kind, n in needs.items() if n > 0}
 
     def _visible_enemies(self, view: View, fig: Figure) -> list[Figure]:
