@@ -13,43 +13,33 @@ import numpy as np
 import pytest
 
 from reborn_env import haven_v0
+from reborn_env.core.observation_views import ObservationView
 from reborn_env.games.haven import actions
-from reborn_env.games.haven.observation import (
-    CHAR_CARD_BLOCKS,
-    CHAR_SCALARS,
-    Observer,
-    cell_features,
-    observation_layout,
-    observation_size,
-    observer_for,
-)
+from reborn_env.games.haven.observation import Observer, layout_for, observation_size, observer_for
 from reborn_env.games.haven.rules.engine import HavenGame, new_game
 from reborn_env.games.haven.rules.prompts import PROMPT_KINDS, Prompt
 from reborn_env.games.haven.scenario.loader import load_scenario
-from reborn_env.games.haven.scenario.model import CONDITIONS
 from tests.haven_helpers import fixture_env
 
 SCN = load_scenario()
-LAYOUT = {name.split(":")[0]: (start, size) for name, start, size in observation_layout(SCN)}
+LAYOUT = layout_for(SCN)
 
 
 def card(k: int) -> int:
     return actions.card_action(k)
 
 
-def block(obs: np.ndarray, name: str) -> np.ndarray:
-    start, size = LAYOUT[name]
-    return obs[start : start + size]
+def view(obs: np.ndarray) -> ObservationView:
+    return LAYOUT.view(obs)
 
 
 def cards_in(obs: np.ndarray, who: str, zone: str) -> set[int]:
     """The card indices set in a character block's card bitmask ``zone``."""
-    start = len(CHAR_SCALARS) + len(CONDITIONS) + 10 * CHAR_CARD_BLOCKS.index(zone)
-    return set(np.flatnonzero(block(obs, who)[start : start + 10]))
+    return set(view(obs)[who].indices(zone))
 
 
 def scalar(obs: np.ndarray, who: str, name: str) -> float:
-    return float(block(obs, who)[CHAR_SCALARS.index(name)])
+    return float(view(obs)[who][name])
 
 
 def same(a: np.ndarray, b: np.ndarray) -> bool:
@@ -60,57 +50,60 @@ def same(a: np.ndarray, b: np.ndarray) -> bool:
 
 
 def test_layout_blocks_are_contiguous_and_cover_the_vector():
-    """16.5: the listed blocks tile the observation exactly, in the egocentric order."""
-    layout = observation_layout(SCN)
+    """16.5: the named blocks tile the observation exactly, in the egocentric order."""
     start = 0
-    for _name, block_start, size in layout:
-        assert block_start == start and size > 0
-        start += size
-    assert start == observation_size(SCN) == Observer(SCN).size
-    names = [name.split(":")[0] for name, _, _ in layout]
-    assert names.index("me") + 1 == names.index("other")
-    assert names[:2] == ["agent", "board"] and names[-1] == "prompt"
-    assert LAYOUT["board"][1] == 63 * len(cell_features(SCN))
-    assert LAYOUT["prompt"][1] >= len(PROMPT_KINDS) + 63
+    for field in LAYOUT:
+        assert field.offset == start and field.width > 0
+        start += field.width
+    assert start == LAYOUT.size == observation_size(SCN) == Observer(SCN).size
+    assert LAYOUT.names == (
+        "agent",
+        "board",
+        "round",
+        "elements",
+        "pending_infusions",
+        "turn_sequence",
+        "monster_decks",
+        "monster_modifiers",
+        "me",
+        "other",
+        "prompt",
+    )
+    assert LAYOUT["board"].shape == (63,) and LAYOUT["board"].item.size == 26
+    assert LAYOUT["prompt"].width >= len(PROMPT_KINDS) + 63
+    assert LAYOUT["me"].item.names == LAYOUT["other"].item.names
 
 
 def test_board_features_name_the_five_figure_kinds():
     """16.5 public board: figure kind one-hot over Bulwark, Conjurer, Wisp, Marauder, Slinger."""
-    kinds = [f for f in cell_features(SCN) if f.startswith("figure:")]
-    assert kinds == [
-        "figure:bulwark",
-        "figure:conjurer",
-        "figure:ember_wisp",
-        "figure:marauder",
-        "figure:slinger",
-    ]
-    assert sum(f.startswith("cond:") for f in cell_features(SCN)) == 8
+    cell = LAYOUT["board"].item
+    assert cell["figure"].labels == ("bulwark", "conjurer", "ember_wisp", "marauder", "slinger")
+    assert len(cell["conditions"].labels) == 8
+    assert cell.entry_names()[:4] == ("terrain:floor", "terrain:obstacle", "terrain:wall", "coins")
 
 
-def test_observer_is_cached_per_scenario():
+def test_observer_and_layout_are_cached_per_scenario():
     assert observer_for(SCN) is observer_for(SCN)
+    assert layout_for(SCN) is layout_for(SCN) is observer_for(SCN).layout
 
 
 def test_start_board_shows_terrain_tokens_and_figures():
     """16.5 public board at the start of Raider Camp (15.1)."""
     game = new_game(seed=0)
-    obs = observer_for(SCN).observe(game, 0)
-    features = cell_features(SCN)
-    board = block(obs, "board").reshape(63, len(features))
-    f = {name: i for i, name in enumerate(features)}
-    assert board[9 * 2 + 6, f["terrain:wall"]] == 1.0
-    assert board[9 * 1 + 4, f["terrain:obstacle"]] == 1.0
-    assert board[8, f["treasure"]] == 1.0
-    assert board[9 * 5 + 0, f["coins"]] > 0
+    board = view(observer_for(SCN).observe(game, 0))["board"]
+    assert board[9 * 2 + 6].label("terrain") == "wall"
+    assert board[9 * 1 + 4].label("terrain") == "obstacle"
+    assert board[8].flag("treasure")
+    assert board[9 * 5 + 0]["coins"] > 0
     bulwark = board[9 * 2 + 1]
-    assert bulwark[f["figure:bulwark"]] == 1.0 and bulwark[f["mine"]] == 1.0
-    assert bulwark[f["hp"]] == bulwark[f["max_hp"]] == 1.0
+    assert bulwark.label("figure") == "bulwark" and bulwark.flag("mine")
+    assert bulwark["hp"] == bulwark["max_hp"] == 1.0
     conjurer = board[9 * 4 + 1]
-    assert conjurer[f["figure:conjurer"]] == 1.0 and conjurer[f["mine"]] == 0.0
+    assert conjurer.label("figure") == "conjurer" and not conjurer.flag("mine")
     elite = board[9 * 4 + 7]  # M3: elite marauder with Shield 1 on its stat line
-    assert elite[f["figure:marauder"]] == 1.0 and elite[f["elite"]] == 1.0
-    assert elite[f["shield"]] > 0
-    assert board[9 * 3 + 8, f["figure:slinger"]] == 1.0
+    assert elite.label("figure") == "marauder" and elite.flag("elite")
+    assert elite.amount("shield") == 1
+    assert board[9 * 3 + 8].label("figure") == "slinger"
 
 
 def test_observations_are_float32_in_unit_range_along_a_random_game():
@@ -139,9 +132,9 @@ def test_observation_is_egocentric():
         env.observe("bulwark")["observation"],
         env.observe("conjurer")["observation"],
     )
-    assert block(bulwark, "agent").tolist() == [1.0, 0.0]
-    assert block(conjurer, "agent").tolist() == [0.0, 1.0]
-    assert same(block(bulwark, "me"), block(conjurer, "other")) is False  # hand is private
+    assert view(bulwark)["agent"].tolist() == [1.0, 0.0]
+    assert view(conjurer)["agent"].tolist() == [0.0, 1.0]
+    assert not same(view(bulwark)["me"].array, view(conjurer)["other"].array)  # hand is private
     assert scalar(bulwark, "me", "max_hp") == scalar(conjurer, "other", "max_hp") == 1.0
     assert scalar(conjurer, "me", "max_hp") == pytest.approx(0.7)
     assert cards_in(bulwark, "me", "hand") == set(range(9))
@@ -194,7 +187,7 @@ def test_own_picks_are_visible_before_the_reveal_and_the_others_after():
     env.step(card(1))  # reveal
     obs = env.observe("conjurer")["observation"]
     assert cards_in(obs, "other", "lead") == {3} and cards_in(obs, "other", "second") == {5}
-    assert block(obs, "turn sequence").any()
+    assert view(obs)["turn_sequence"].array.any()
 
 
 def test_a_hidden_long_rest_looks_like_a_pick():
@@ -277,8 +270,9 @@ def test_other_agents_selection_prompt_shows_its_kind_only():
     a = observer.observe(_with_prompt(game, plain), 1)
     b = observer.observe(_with_prompt(game, hinted), 1)
     assert same(a, b)
-    kinds = block(a, "prompt")[: len(PROMPT_KINDS)]
-    assert kinds[PROMPT_KINDS.index("SELECT_SECOND")] == 1.0 and kinds.sum() == 1.0
+    prompt = view(a)["prompt"]
+    assert prompt.label("kind") == "SELECT_SECOND" and prompt["kind"].sum() == 1.0
+    assert prompt.label("whose") == "other" and prompt.array.sum() == 2.0
 
 
 def test_short_rest_card_is_shown_to_its_owner_only():
@@ -302,10 +296,10 @@ def test_prompt_context_shows_targets_and_pending_damage():
     prompt = Prompt("ATTACK_TARGET", 0, (actions.NO,), card=2, half=0, ability="attack", value=4,
                     targets=(22,))  # fmt: skip
     obs = observer.observe(_with_prompt(game, prompt), 0)
-    p = block(obs, "prompt")
-    assert p[PROMPT_KINDS.index("ATTACK_TARGET")] == 1.0
-    assert p[len(PROMPT_KINDS)] == 1.0  # mine
-    assert p.sum() > 4
+    p = view(obs)["prompt"]
+    assert p.label("kind") == "ATTACK_TARGET" and p.label("whose") == "mine"
+    assert (p.index("card"), p.label("half"), p.label("ability")) == (2, "top", "attack")
+    assert p.indices("targets") == (22,) and p.amount("value") == 4
     damage = Prompt("DAMAGE_RESPONSE", 0, (actions.NO,), value=2)
     more = Prompt("DAMAGE_RESPONSE", 0, (actions.NO,), value=3)
     assert not same(

@@ -3,10 +3,10 @@
 What: :class:`HavenScriptedBot` plays either character of a haven scenario (Raider Camp by default)
 by fixed rules of thumb; one instance may play both characters, since it keeps no memory between
 decisions. Why: a readable, reproducible team to measure learned agents against, clearly stronger
-than random play. Like :class:`~reborn_env.bots.EarthRebornHeuristicBot` it decodes the observation
-(``reborn_env.games.haven.observation``'s layout) and reads only public scenario data (map, cards,
-items); it never sees the game state, so it knows of its partner only what the partner's
-observation block shows (HV-SEL-3).
+than random play. Like :class:`~reborn_env.bots.EarthRebornHeuristicBot` it reads the observation
+by block name through the scenario's layout (``observation.layout_for``), scales included, and
+reads only public scenario data (map, cards, items); it never sees the game state, so it knows of
+its partner only what the partner's observation block shows (HV-SEL-3).
 
 How it plays.
 
@@ -45,25 +45,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ...core.observation_views import ObservationView, Records
 from . import actions as A
-from .actions import CARD_SLOTS, N_CELLS
-from .observation import (
-    BONUS_SCALE,
-    CHAR_CARD_BLOCKS,
-    CHAR_SCALARS,
-    MAX_ITEMS,
-    VALUE_SCALE,
-    Observer,
-)
+from .actions import N_CELLS
+from .observation import layout_for
 from .rules.hexgrid import RangeTable, SightTable, hex_distance, neighbours
-from .rules.prompts import PROMPT_KINDS
-from .rules.state import ELEMENT_STATE_NAMES, ITEM_STATES, READY
+from .rules.state import READY
 from .scenario.loader import load_scenario
 from .scenario.model import (
-    ABILITY_KINDS,
     ATTACK,
     CONDITION,
-    CONDITIONS,
     ELEMENTS,
     HEAL,
     LOST,
@@ -145,109 +136,72 @@ class View:
 
 
 class ObservationReader:
-    """Turns one scenario's observation vector into a :class:`View` (``observation_layout``)."""
+    """Turns one scenario's observation into a :class:`View`, reading its blocks by name."""
 
     def __init__(self, scn: Scenario) -> None:
         self.scn = scn
-        obs = Observer(scn)
-        self.obs = obs
-        self.n_chars = len(scn.characters)
-        self.kinds: list[tuple[int, str, str]] = []  # (feature index, kind id, side)
-        for c in scn.characters:
-            self.kinds.append((obs.feature[f"figure:{c.id}"], c.id, "character"))
-        for s in scn.summons:
-            self.kinds.append((obs.feature[f"figure:{s.id}"], s.id, "summon"))
-        for t in scn.monster_types:
-            self.kinds.append((obs.feature[f"figure:{t.id}"], t.id, "monster"))
+        self.layout = layout_for(scn)
+        sides = ["character"] * len(scn.characters) + ["summon"] * len(scn.summons)
+        sides += ["monster"] * len(scn.monster_types)
+        # (kind id, side) of each entry of a cell's figure one-hot
+        self.kinds = tuple(zip(self.layout["board"]["figure"].labels, sides, strict=True))
 
     def read(self, observation: np.ndarray) -> View:
-        v = np.asarray(observation, dtype=np.float32).reshape(-1)
-        obs, f = self.obs, self.obs.feature
-        me = int(np.argmax(v[: self.n_chars]))
-        board = v[obs.start["board"] : obs.start["board"] + N_CELLS * obs.n_features]
-        board = board.reshape(N_CELLS, obs.n_features)
-        figures = []
-        for cell in range(N_CELLS):
-            row = board[cell]
-            for index, kind, side in self.kinds:
-                if row[index] > 0.5:
-                    conditions = frozenset(c for c in CONDITIONS if row[f[f"cond:{c}"]] > 0.5)
-                    figures.append(
-                        Figure(
-                            cell=cell,
-                            kind=kind,
-                            side=side,
-                            mine=bool(row[f["mine"]] > 0.5),
-                            elite=bool(row[f["elite"]] > 0.5),
-                            hp=round(float(row[f["hp"]]) * obs.hp_scale),
-                            max_hp=round(float(row[f["max_hp"]]) * obs.hp_scale),
-                            shield=round(float(row[f["shield"]]) * BONUS_SCALE),
-                            conditions=conditions,
-                        )
-                    )
-                    break
-        i = obs.start["elements"]
-        n_states = len(ELEMENT_STATE_NAMES)
-        elements = tuple(
-            int(np.argmax(v[i + n_states * e : i + n_states * (e + 1)]))
-            for e in range(len(ELEMENTS))
-        )
-        p = obs.start["prompt"]
-        kinds = v[p : p + len(PROMPT_KINDS)]
-        prompt = PROMPT_KINDS[int(np.argmax(kinds))] if kinds.max() > 0.5 else None
-        p += len(PROMPT_KINDS) + 2
-        card = _one(v[p : p + CARD_SLOTS])
-        p += CARD_SLOTS
-        half = _one(v[p : p + 2])
-        p += 2
-        ability_index = _one(v[p : p + len(ABILITY_KINDS)])
-        ability = ABILITY_KINDS[ability_index] if ability_index >= 0 else ""
-        p += len(ABILITY_KINDS)
-        value = round(float(v[p]) * VALUE_SCALE)
+        view = self.layout.view(np.asarray(observation, dtype=np.float32).reshape(-1))
+        prompt = view["prompt"]
         return View(
-            me=me,
-            prompt=prompt,
-            card=card,
-            half=half,
-            ability=ability,
-            value=value,
-            figures=tuple(figures),
-            mine=self._character(v, obs.start["me"]),
-            elements=elements,
+            me=int(np.argmax(view["agent"])),
+            prompt=prompt.label("kind"),
+            card=prompt.index("card"),
+            half=prompt.index("half"),
+            ability=prompt.label("ability") or "",
+            value=prompt.amount("value"),
+            figures=self._figures(view["board"]),
+            mine=_character(view["me"]),
+            elements=tuple(int(np.argmax(states)) for states in view["elements"]),
         )
 
-    def _character(self, v: np.ndarray, i: int) -> Character:
-        scalars = dict(zip(CHAR_SCALARS, v[i : i + len(CHAR_SCALARS)], strict=True))
-        i += len(CHAR_SCALARS)
-        conditions = frozenset(c for k, c in enumerate(CONDITIONS) if v[i + k] > 0.5)
-        i += len(CONDITIONS)
-        blocks = {}
-        for name in CHAR_CARD_BLOCKS:
-            blocks[name] = tuple(int(k) for k in np.flatnonzero(v[i : i + CARD_SLOTS] > 0.5))
-            i += CARD_SLOTS
-        items = []
-        for _ in range(MAX_ITEMS):
-            states = v[i : i + len(ITEM_STATES)]
-            items.append(ITEM_STATES[int(np.argmax(states))] if states.max() > 0.5 else "")
-            i += len(ITEM_STATES)
-        return Character(
-            hp=round(float(scalars["hp"]) * self.obs.hp_scale),
-            max_hp=round(float(scalars["max_hp"]) * self.obs.hp_scale),
-            on_map=bool(scalars["on_map"] > 0.5),
-            hand=blocks["hand"],
-            lead=blocks["lead"][0] if blocks["lead"] else None,
-            second=blocks["second"][0] if blocks["second"] else None,
-            played=blocks["played"],
-            discard=blocks["discard"],
-            lost=blocks["lost"],
-            items=tuple(items),
-            conditions=conditions,
-        )
+    def _figures(self, board: Records) -> tuple[Figure, ...]:
+        """The figure standing on each cell, cell by cell (16.5 public board)."""
+        standing = board.column("figure") > 0.5
+        figures = []
+        for cell in np.flatnonzero(standing.any(axis=1)):
+            kind, side = self.kinds[int(np.argmax(standing[cell]))]
+            row = board[cell]
+            figures.append(
+                Figure(
+                    cell=int(cell),
+                    kind=kind,
+                    side=side,
+                    mine=row.flag("mine"),
+                    elite=row.flag("elite"),
+                    hp=row.amount("hp"),
+                    max_hp=row.amount("max_hp"),
+                    shield=row.amount("shield"),
+                    conditions=frozenset(row.members("conditions")),
+                )
+            )
+        return tuple(figures)
 
 
-def _one(values: np.ndarray) -> int:
-    """The index of a one-hot block, -1 when it is all zeros."""
-    return int(np.argmax(values)) if values.max() > 0.5 else -1
+def _character(block: ObservationView) -> Character:
+    """A character block; an item slot the character lacks reads as ``""``."""
+    states = block.layout["items"].labels
+    items = tuple(states[int(np.argmax(s))] if s.max() > 0.5 else "" for s in block["items"])
+    lead, second = block.indices("lead"), block.indices("second")
+    return Character(
+        hp=block.amount("hp"),
+        max_hp=block.amount("max_hp"),
+        on_map=block.flag("on_map"),
+        hand=block.indices("hand"),
+        lead=lead[0] if lead else None,
+        second=second[0] if second else None,
+        played=block.indices("played"),
+        discard=block.indices("discard"),
+        lost=block.indices("lost"),
+        items=items,
+        conditions=frozenset(block.members("conditions")),
+    )
 
 
 # --- Geometry -----------------------------------------------------------------------------------

@@ -6,7 +6,8 @@ prompt. The other character's hand contents and its unrevealed picks never enter
 its block is built from public facts only (hand size, played cards once revealed, piles, items,
 modifier deck composition), and the prompt's context is withheld while it is the other agent's
 secret selection. Counts and HP are scaled by fixed maxima and clipped, so every value lies in
-[0, 1]. :func:`observation_layout` lists the blocks (name, start, size).
+[0, 1]. :func:`build_layout` names every block (``layout_for`` caches it per scenario); read an
+observation by name with ``layout_for(scn).view(obs)``.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ...core.observation_views import Field, Layout, group
 from ...core.per_scenario import PerScenario
 from .actions import CARD_SLOTS, N_CELLS
 from .rules.prompts import PROMPT_KINDS, SELECT_LEAD, SELECT_SECOND, Prompt
@@ -67,34 +69,17 @@ CHAR_SCALARS = (
 # Card bitmask blocks of a character, in order (each CARD_SLOTS wide).
 CHAR_CARD_BLOCKS = ("hand", "lead", "second", "played", "discard", "lost", "active")
 SLOT_ENTITIES = ("me", "other", "my_summon", "other_summon")  # then one per monster type
+_N_ELEMENT_STATES = len(ELEMENT_STATE_NAMES)
 
 
-def _card_features(names: list[str], prefix: str) -> list[str]:
-    return [f"{prefix}:{n}" for n in names]
+def _hp_scale(scn: Scenario) -> float:
+    """The HP scale: the most HP any figure of the scenario can have, at least HP_SCALE_MIN."""
+    hps = [c.max_hp for c in scn.characters] + [s.hp for s in scn.summons]
+    hps += [t.stats(rank).hp for t in scn.monster_types for rank in ("normal", ELITE)]
+    return float(max(max(hps), HP_SCALE_MIN))
 
 
-def cell_features(scn: Scenario) -> tuple[str, ...]:
-    """The names of the per-cell board features (16.5 public board), in order."""
-    kinds = [c.id for c in scn.characters] + [s.id for s in scn.summons]
-    kinds += [t.id for t in scn.monster_types]
-    return (
-        *[f"terrain:{k}" for k in CELL_KINDS],
-        "coins",
-        "treasure",
-        *[f"figure:{k}" for k in kinds],
-        "mine",
-        "elite",
-        "number",
-        "hp",
-        "max_hp",
-        "shield",
-        "retaliate",
-        *[f"cond:{c}" for c in CONDITIONS],
-        "acted",
-    )
-
-
-def modifier_names(scn: Scenario) -> tuple[str, ...]:
+def _modifier_names(scn: Scenario) -> tuple[str, ...]:
     """Distinct attack modifier card names of the scenario's decks, in first-seen order."""
     names: dict[str, None] = {}
     for card in scn.character_modifier_deck + scn.monster_modifier_deck:
@@ -102,77 +87,195 @@ def modifier_names(scn: Scenario) -> tuple[str, ...]:
     return tuple(names)
 
 
-def observation_layout(scn: Scenario) -> list[tuple[str, int, int]]:
-    """(block name, start, size) in order; the last start + size is the observation size."""
-    n_mod = len(modifier_names(scn))
-    n_types = len(scn.monster_types)
+def _modifier_deck(scn: Scenario, name: str, doc: str) -> Field:
+    """A modifier deck's composition: draw pile and discard as counts per card name."""
+    names = _modifier_names(scn)
+    total = float(max(len(scn.monster_modifier_deck), 1))
+    return group(
+        name,
+        [
+            Field("draw", (len(names),), "cards of each name in the draw pile", names, total),
+            Field("discard", (len(names),), "cards of each name in the discard", names, total),
+            Field("shuffle_due", doc="a shuffle card was drawn"),
+        ],
+        doc=doc,
+    )
+
+
+def _cell_fields(scn: Scenario, hp: float) -> list[Field]:
+    """One board cell's features (16.5 public board)."""
+    kinds = [c.id for c in scn.characters] + [s.id for s in scn.summons]
+    kinds += [t.id for t in scn.monster_types]
+    return [
+        Field("terrain", (len(CELL_KINDS),), "terrain", CELL_KINDS),
+        Field("coins", doc="coins lying there", scale=COIN_SCALE),
+        Field("treasure", doc="a treasure lies there"),
+        Field("figure", (len(kinds),), "the kind of figure standing there", tuple(kinds)),
+        Field("mine", doc="my character or my summon"),
+        Field("elite", doc="an elite monster"),
+        Field("number", doc="standee or summon number", scale=NUMBER_SCALE),
+        Field("hp", scale=hp),
+        Field("max_hp", scale=hp),
+        Field("shield", doc="shield total", scale=BONUS_SCALE),
+        Field("retaliate", doc="retaliate total", scale=BONUS_SCALE),
+        Field("conditions", (len(CONDITIONS),), "conditions", CONDITIONS),
+        Field("acted", doc="the figure took its turn this round"),
+    ]
+
+
+def _character_fields(scn: Scenario, hp: float) -> list[Field]:
+    """A character's record: scalars, conditions, card bitmasks, items, modifier deck."""
+    scales = {
+        "hp": hp,
+        "max_hp": hp,
+        "gold": GOLD_SCALE,
+        "hand_size": CARD_SLOTS,
+        "discard_count": CARD_SLOTS,
+        "lost_count": CARD_SLOTS,
+        "active_count": CARD_SLOTS,
+        "initiative": INITIATIVE_SCALE,
+        "revealed": 2.0,
+        "shield": BONUS_SCALE,
+        "retaliate": BONUS_SCALE,
+    }
+    fields = [Field(name, scale=scales.get(name)) for name in CHAR_SCALARS]
+    fields.append(Field("conditions", (len(CONDITIONS),), "conditions", CONDITIONS))
+    fields += [Field(name, (CARD_SLOTS,), f"cards: {name}") for name in CHAR_CARD_BLOCKS]
+    fields.append(Field("items", (MAX_ITEMS, len(ITEM_STATES)), "ITEM(0), ITEM(1)", ITEM_STATES))
+    return [*fields, _modifier_deck(scn, "modifiers", "the character's attack modifier deck")]
+
+
+def build_layout(scn: Scenario) -> Layout:
+    """The named blocks of ``scn``'s observation, in the egocentric order of 16.5."""
+    hp = _hp_scale(scn)
+    types = tuple(t.id for t in scn.monster_types)
     deck_size = max(len(t.deck) for t in scn.monster_types)
-    slot_width = len(SLOT_ENTITIES) + n_types + 2
-    char_width = len(CHAR_SCALARS) + len(CONDITIONS) + CARD_SLOTS * len(CHAR_CARD_BLOCKS)
-    char_width += MAX_ITEMS * len(ITEM_STATES) + 2 * n_mod + 1
-    sizes = [
-        ("agent: which character I am", len(scn.characters)),
-        ("board: cells x features", N_CELLS * len(cell_features(scn))),
-        ("round: round, phase, outcome, win met", 1 + len(PHASES) + len(OUTCOMES) + 1),
-        ("elements: state one-hot per element", len(ELEMENTS) * len(ELEMENT_STATE_NAMES)),
-        ("pending infusions", len(ELEMENTS)),
-        ("turn sequence: slots x (entity, initiative, done)", MAX_SLOTS * slot_width),
-        ("monster decks: current, discard, draw size", n_types * (2 * deck_size + 1)),
-        ("monster modifier deck: draw, discard, shuffle due", 2 * n_mod + 1),
-        ("me: character block", char_width),
-        ("other: character block (public only)", char_width),
-        (
-            "prompt: kind, whose, card, half, ability, value, element, targets, rest card",
-            len(PROMPT_KINDS) + 2 + CARD_SLOTS + 2 + len(ABILITY_KINDS) + 1 + len(ELEMENTS)
-            + N_CELLS + CARD_SLOTS,
-        ),
-    ]  # fmt: skip
-    layout = []
-    start = 0
-    for name, size in sizes:
-        layout.append((name, start, size))
-        start += size
-    return layout
+    return Layout(
+        [
+            Field(
+                "agent",
+                (len(scn.characters),),
+                "which character I am",
+                tuple(c.id for c in scn.characters),
+            ),
+            group("board", _cell_fields(scn, hp), N_CELLS, "cells x features"),
+            group(
+                "round",
+                [
+                    Field("round", doc="round number", scale=scn.rules.round_cap),
+                    Field("phase", (len(PHASES),), "phase", PHASES),
+                    Field("outcome", (len(OUTCOMES),), "outcome", OUTCOMES),
+                    Field("win_met", doc="the win condition is met"),
+                ],
+                doc="round, phase, outcome, win met",
+            ),
+            Field(
+                "elements",
+                (len(ELEMENTS), len(ELEMENT_STATE_NAMES)),
+                "state one-hot per element",
+                ELEMENT_STATE_NAMES,
+            ),
+            Field("pending_infusions", (len(ELEMENTS),), "elements infused this turn", ELEMENTS),
+            group(
+                "turn_sequence",
+                [
+                    Field(
+                        "entity",
+                        (len(SLOT_ENTITIES) + len(types),),
+                        "whose slot",
+                        SLOT_ENTITIES + types,
+                    ),
+                    Field("initiative", scale=INITIATIVE_SCALE),
+                    Field("done", doc="the slot's turn is over"),
+                ],
+                MAX_SLOTS,
+                "slots x (entity, initiative, done)",
+            ),
+            group(
+                "monster_decks",
+                [
+                    Field("current", (deck_size,), "the ability card drawn this round"),
+                    Field("discard", (deck_size,), "ability cards discarded"),
+                    Field("draw", doc="draw pile size", scale=deck_size),
+                ],
+                len(types),
+                "current, discard, draw size per monster type",
+                types,
+            ),
+            _modifier_deck(scn, "monster_modifiers", "draw, discard, shuffle due"),
+            group("me", _character_fields(scn, hp), doc="my character block"),
+            group("other", _character_fields(scn, hp), doc="the other's block (public only)"),
+            group(
+                "prompt",
+                [
+                    Field("kind", (len(PROMPT_KINDS),), "prompt kind", PROMPT_KINDS),
+                    Field("whose", (2,), "mine or the other's", ("mine", "other")),
+                    Field("card", (CARD_SLOTS,), "the card whose box is executed"),
+                    Field("half", (2,), "the box", ("top", "bottom")),
+                    Field("ability", (len(ABILITY_KINDS),), "the ability", ABILITY_KINDS),
+                    Field(
+                        "value",
+                        doc="move points, attack or heal value, pending damage",
+                        scale=VALUE_SCALE,
+                    ),
+                    Field("element", (len(ELEMENTS),), "the element offered", ELEMENTS),
+                    Field("targets", (N_CELLS,), "targets already chosen"),
+                    Field("rest_card", (CARD_SLOTS,), "the short-rest card, for its owner"),
+                ],
+                doc="kind, whose, card, half, ability, value, element, targets, rest card",
+            ),
+        ]
+    )
+
+
+layout_for = PerScenario(build_layout)
+"""layout_for(scenario): the one layout of a scenario object, shared by its observer and bots."""
 
 
 def observation_size(scn: Scenario) -> int:
     """The length of the observation vector for ``scn``."""
-    _, start, size = observation_layout(scn)[-1]
-    return start + size
+    return layout_for(scn).size
 
 
 class Observer:
-    """Builds the observations of one scenario (16.5); stateless apart from lookup tables."""
+    """Builds the observations of one scenario (16.5), each block where :func:`build_layout` puts
+    it; stateless apart from lookup tables."""
 
     def __init__(self, scn: Scenario) -> None:
         self.scn = scn
-        self.layout = observation_layout(scn)
-        self.size = observation_size(scn)
-        self.start = {name.split(":")[0]: start for name, start, _ in self.layout}
-        self.features = cell_features(scn)
-        self.n_features = len(self.features)
+        self.layout = layout_for(scn)
+        self.size = self.layout.size
+        self.start = {f.name: f.offset for f in self.layout}
+        self.round_at = _offsets(self.layout["round"])
+        self.sequence_at = _offsets(self.layout["turn_sequence"])
+        self.slot_width = self.layout["turn_sequence"].item.size
+        self.deck_at = _offsets(self.layout["monster_decks"])
+        self.deck_width = self.layout["monster_decks"].item.size
+        self.modifiers_at = _offsets(self.layout["monster_modifiers"])
+        self.char_at = _offsets(self.layout["me"])
+        self.prompt_at = _offsets(self.layout["prompt"])
+        cell = self.layout["board"].item
+        self.features = cell.entry_names()
+        self.n_features = cell.size
         self.feature = {name: i for i, name in enumerate(self.features)}
-        self.mod_names = modifier_names(scn)
+        self.mod_names = self.layout["monster_modifiers"]["draw"].labels
         self.mod_index = {n: i for i, n in enumerate(self.mod_names)}
         self.deck_size = max(len(t.deck) for t in scn.monster_types)
         self.card_index = [{c.id: i for i, c in enumerate(t.deck)} for t in scn.monster_types]
-        hps = [c.max_hp for c in scn.characters] + [s.hp for s in scn.summons]
-        hps += [t.stats(rank).hp for t in scn.monster_types for rank in ("normal", ELITE)]
-        self.hp_scale = float(max(max(hps), HP_SCALE_MIN))
+        self.hp_scale = cell["hp"].scale
         figures = self.feature["figure:" + scn.characters[0].id]  # first figure-kind feature
         self.summon_kind = {
             s.id: figures + len(scn.characters) + i for i, s in enumerate(scn.summons)
         }
         self.type_kind = figures + len(scn.characters) + len(scn.summons)
-        self.slot_width = len(SLOT_ENTITIES) + len(scn.monster_types) + 2
         self.prompt_index = {k: i for i, k in enumerate(PROMPT_KINDS)}
         self.ability_index = {k: i for i, k in enumerate(ABILITY_KINDS)}
         self.phase_index = {p: i for i, p in enumerate(PHASES)}
         self.outcome_index = {o: i for i, o in enumerate(OUTCOMES)}
         self.cond_index = {c: i for i, c in enumerate(CONDITIONS)}
         self.terrain = np.zeros(N_CELLS * self.n_features, dtype=np.float32)
-        for cell, kind in enumerate(scn.map.cells):
-            self.terrain[cell * self.n_features + CELL_KINDS.index(kind)] = 1.0
+        for c, kind in enumerate(scn.map.cells):
+            self.terrain[c * self.n_features + self.feature["terrain:" + kind]] = 1.0
 
     def observe(self, game: HavenGame, me: int) -> np.ndarray:
         """16.5: the observation of character ``me`` (0 bulwark, 1 conjurer) in ``game``.
@@ -183,37 +286,37 @@ class Observer:
         state: HavenState = game.state
         scn = self.scn
         v = np.zeros(self.size, dtype=np.float32)
-        ix: list[int] = [me]
+        ix: list[int] = [self.start["agent"] + me]
         vx: list[float] = [1.0]
         self._board(state, me, v)
-        i = self.start["round"]
+        i, at = self.start["round"], self.round_at
         ix += (
-            i,
-            i + 1 + self.phase_index[state.phase],
-            i + 1 + len(PHASES) + self.outcome_index[state.outcome],
-            i + 1 + len(PHASES) + len(OUTCOMES),
+            i + at["round"],
+            i + at["phase"] + self.phase_index[state.phase],
+            i + at["outcome"] + self.outcome_index[state.outcome],
+            i + at["win_met"],
         )
         vx += (min(state.round / scn.rules.round_cap, 1.0), 1.0, 1.0, float(state.win_met))
         i = self.start["elements"]
-        ix += [i + 3 * e + s for e, s in enumerate(state.elements)]
+        ix += [i + _N_ELEMENT_STATES * e + s for e, s in enumerate(state.elements)]
         vx += [1.0] * len(state.elements)
-        i = self.start["pending infusions"]
+        i = self.start["pending_infusions"]
         ix += [i + e for e in set(state.pending_infusions)]
         vx += [1.0] * len(set(state.pending_infusions))
         if state.phase != SELECT:  # HV-SEL-3: the sequence exists only after the reveal
             self._sequence(state, me, ix, vx)
-        i = self.start["monster decks"]
+        i, at = self.start["monster_decks"], self.deck_at
         for t, deck in enumerate(state.monster_decks):
-            j = i + t * (2 * self.deck_size + 1)
+            j = i + t * self.deck_width
             if deck.current is not None:
-                ix.append(j + self.card_index[t][deck.current])
+                ix.append(j + at["current"] + self.card_index[t][deck.current])
                 vx.append(1.0)
             for card in deck.discard:
-                ix.append(j + self.deck_size + self.card_index[t][card])
+                ix.append(j + at["discard"] + self.card_index[t][card])
                 vx.append(1.0)
-            ix.append(j + 2 * self.deck_size)
+            ix.append(j + at["draw"])
             vx.append(min(len(deck.draw) / self.deck_size, 1.0))
-        self._modifier_deck(state.monster_amd, self.start["monster modifier deck"], ix, vx)
+        self._modifier_deck(state.monster_amd, self.start["monster_modifiers"], ix, vx)
         hide_piles = bool(getattr(game.config, "hide_other_piles", False))
         for who, c in (("me", me), ("other", 1 - me)):
             ch = state.characters[c]
@@ -278,13 +381,12 @@ class Observer:
         row[f["shield"]] = min(shield / BONUS_SCALE, 1.0)
         row[f["retaliate"]] = min(retaliate / BONUS_SCALE, 1.0)
         for cond in conditions:
-            row[f["cond:" + cond]] = 1.0
+            row[f["conditions:" + cond]] = 1.0
 
     def _sequence(self, state: HavenState, me: int, ix: list[int], vx: list[float]) -> None:
         """16.5: the revealed turn sequence, slot by slot: whose slot, initiative, already run."""
         owners = {s.number: s.owner for s in state.summons}
-        base = self.start["turn sequence"]
-        n_ent = len(SLOT_ENTITIES) + len(self.scn.monster_types)
+        base, at = self.start["turn_sequence"], self.sequence_at
         for k, slot in enumerate(state.sequence[:MAX_SLOTS]):
             j = base + k * self.slot_width
             if slot.kind == "character":
@@ -293,18 +395,18 @@ class Observer:
                 entity = 2 if owners.get(slot.index, 1 - me) == me else 3
             else:
                 entity = len(SLOT_ENTITIES) + slot.index
-            ix += (j + entity, j + n_ent, j + n_ent + 1)
+            ix += (j + at["entity"] + entity, j + at["initiative"], j + at["done"])
             vx += (1.0, min(slot.initiative / INITIATIVE_SCALE, 1.0), float(k < state.slot))
 
     def _modifier_deck(self, deck: ModifierDeck, i: int, ix: list[int], vx: list[float]) -> None:
         """A modifier deck's draw pile and discard as counts per card name (order hidden)."""
-        n = len(self.mod_names)
         total = float(max(len(self.scn.monster_modifier_deck), 1))
-        for offset, pile in ((0, deck.draw), (n, deck.discard)):
+        at = self.modifiers_at
+        for pile_at, pile in ((at["draw"], deck.draw), (at["discard"], deck.discard)):
             for card, count in Counter(pile).items():
-                ix.append(i + offset + self.mod_index[card])
+                ix.append(i + pile_at + self.mod_index[card])
                 vx.append(min(count / total, 1.0))
-        ix.append(i + 2 * n)
+        ix.append(i + at["shuffle_due"])
         vx.append(float(deck.shuffle_due))
 
     def _character(
@@ -357,68 +459,68 @@ class Observer:
             min(ch.shield / BONUS_SCALE, 1.0),
             min(ch.retaliate / BONUS_SCALE, 1.0),
         )
-        ix += range(i, i + len(scalars))
+        at = self.char_at
+        ix += range(i, i + len(scalars))  # the record opens with its one-float fields
         vx += [float(x) for x in scalars]
-        i += len(CHAR_SCALARS)
-        ix += [i + self.cond_index[c] for c in ch.conditions]
+        ix += [i + at["conditions"] + self.cond_index[c] for c in ch.conditions]
         vx += [1.0] * len(ch.conditions)
-        i += len(CONDITIONS)
         show_piles = mine or not hide_piles
         blocks = (
-            ch.hand if mine else (),
-            () if lead is None else (lead,),
-            () if second is None else (second,),
-            ch.played if mine else [c for c in ch.played if c in public_picks],
-            ch.discard if show_piles else (),
-            ch.lost if show_piles else (),
-            ch.active if show_piles else (),
+            ("hand", ch.hand if mine else ()),
+            ("lead", () if lead is None else (lead,)),
+            ("second", () if second is None else (second,)),
+            ("played", ch.played if mine else [c for c in ch.played if c in public_picks]),
+            ("discard", ch.discard if show_piles else ()),
+            ("lost", ch.lost if show_piles else ()),
+            ("active", ch.active if show_piles else ()),
         )
-        for cards in blocks:
-            ix += [i + c for c in cards if 0 <= c < CARD_SLOTS]
+        for name, cards in blocks:
+            j = i + at[name]
+            ix += [j + c for c in cards if 0 <= c < CARD_SLOTS]
             vx += [1.0] * sum(1 for c in cards if 0 <= c < CARD_SLOTS)
-            i += CARD_SLOTS
+        j = i + at["items"]
         for k, item_state in enumerate(ch.items[:MAX_ITEMS]):
-            ix.append(i + 3 * k + ITEM_STATES.index(item_state))
+            ix.append(j + len(ITEM_STATES) * k + ITEM_STATES.index(item_state))
             vx.append(1.0)
-        i += MAX_ITEMS * len(ITEM_STATES)
-        self._modifier_deck(ch.amd, i, ix, vx)
+        self._modifier_deck(ch.amd, i + at["modifiers"], ix, vx)
 
     def _prompt(self, prompt: Prompt | None, me: int, ix: list[int], vx: list[float]) -> None:
         """16.5 prompt: kind and context; the other's selection prompts show their kind only."""
         if prompt is None:
             return
-        i = self.start["prompt"]
+        i, at = self.start["prompt"], self.prompt_at
         mine = prompt.agent == me
-        ix += (i + self.prompt_index[prompt.kind], i + len(PROMPT_KINDS) + (0 if mine else 1))
+        ix += (
+            i + at["kind"] + self.prompt_index[prompt.kind],
+            i + at["whose"] + (0 if mine else 1),
+        )
         vx += (1.0, 1.0)
         if not mine and prompt.kind in (SELECT_LEAD, SELECT_SECOND):
             return  # HV-SEL-3: nothing about the other's pending choice
-        i += len(PROMPT_KINDS) + 2
         if 0 <= prompt.card < CARD_SLOTS:
-            ix.append(i + prompt.card)
+            ix.append(i + at["card"] + prompt.card)
             vx.append(1.0)
-        i += CARD_SLOTS
         if prompt.half in (0, 1):
-            ix.append(i + prompt.half)
+            ix.append(i + at["half"] + prompt.half)
             vx.append(1.0)
-        i += 2
         if prompt.ability in self.ability_index:
-            ix.append(i + self.ability_index[prompt.ability])
+            ix.append(i + at["ability"] + self.ability_index[prompt.ability])
             vx.append(1.0)
-        i += len(ABILITY_KINDS)
-        ix.append(i)
+        ix.append(i + at["value"])
         vx.append(min(max(prompt.value, 0) / VALUE_SCALE, 1.0))
-        i += 1
         if 0 <= prompt.element < len(ELEMENTS):
-            ix.append(i + prompt.element)
+            ix.append(i + at["element"] + prompt.element)
             vx.append(1.0)
-        i += len(ELEMENTS)
-        ix += [i + t for t in prompt.targets if 0 <= t < N_CELLS]
+        ix += [i + at["targets"] + t for t in prompt.targets if 0 <= t < N_CELLS]
         vx += [1.0] * sum(1 for t in prompt.targets if 0 <= t < N_CELLS)
-        i += N_CELLS
         if mine and 0 <= prompt.rest_card < CARD_SLOTS:  # 16.5: only for its owner
-            ix.append(i + prompt.rest_card)
+            ix.append(i + at["rest_card"] + prompt.rest_card)
             vx.append(1.0)
+
+
+def _offsets(f: Field) -> dict[str, int]:
+    """Where each field of a group's record starts, from the start of the record."""
+    return {sub.name: sub.offset for sub in f.item}
 
 
 def _pending_lead(ch: CharacterState, prompt: Prompt | None) -> int | None:
