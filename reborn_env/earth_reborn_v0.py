@@ -50,15 +50,42 @@ all zeros for the agent not deciding. An illegal action raises `IllegalActionErr
 decision and the legal choices and leaves the game unchanged (ER-ENV-8); with
 `illegal_action="penalize"` the game ends instead and the offender gets -1 (PettingZoo's way).
 
-**Observation** (egocentric, scaled to [0, 1]; `observation_layout(scenario)` in
-`reborn_env.games.earth_reborn.observation` lists the blocks): my faction; turn, phase and decision;
-whether I decide, hold the initiative, am active; pass count; both CP pools (public, ER-HID-4) and
-MP; hand sizes, bag and discard counts; who redrew; duel bids once revealed; **my** hand's tiles;
-the discard's tiles only at my own `CHOOSE_DISCARD`; doors, terminals, cache; the round in progress
-(activated character, MVP, selected section, target, CP); the last dice rolled; and per character:
-mine or not, alive, square, facing, side, wounds, engaged, CP spent and left, cards, weapon,
-terminals tried, and the assigned tiles with the CP on each section. The opponent's tiles, the
-bag's contents and the generator never enter it (ER-HID-2, -6, -12).
+**Observation** (egocentric, scaled to [0, 1]). `layout_for(scenario)` in
+`reborn_env.games.earth_reborn.observation` names every block (offset, shape, labels, scale);
+`layout.view(obs)` reads them by name without copying: `view["hand"]`, `view.label("decision")`,
+`view["cp"].amount("mine")`, `view["characters"][4]["wounds"]`. The blocks in order, with their
+widths in Vault Raid:
+
+| block | width | contents |
+| --- | --- | --- |
+| `faction` | 2 | my faction (one-hot) |
+| `turn` | 6 | the turn (one-hot) |
+| `phase` | 4 | initiative, activity, final, over |
+| `decision` | 12 | the decision in progress |
+| `flags` | 4 | `i_decide`, `i_hold_initiative`, `i_am_active`, `passes` |
+| `cp` | 2 | CP pools, `mine` and `opponent` (public, ER-HID-4), / 40 |
+| `mp` | 2 | mission points, `mine` and `opponent`, / 20 |
+| `tile_counts` | 4 | `my_hand`, `opponent_hand`, `bag`, `discard` (counts only, ER-HID-3, -6) |
+| `redrew` | 2 | the turn-1 redraw, `mine` and `opponent` (ER-HID-9) |
+| `bids` | 2 | duel bids, `mine`, and `opponent` once both are chosen (ER-HID-10) |
+| `hand` | 24 | **my** hand's tiles (multi-hot, ER-HID-1) |
+| `discard` | 24 | the discard's tiles, only at my own `CHOOSE_DISCARD` (ER-HID-7) |
+| `doors` | 5 x 3 | closed / open / destroyed, per door |
+| `hacked` | 2 | terminals hacked |
+| `caches` | 1 | caches still full |
+| `round` | 6 | `reactivation`, `acted`, `decided`, `mvp` (/ 20), `transferred`, `order_cp` (/ 4) |
+| `section` | 16 | the section of the order being built (ER-ENV-6) |
+| `target_direction` | 4 | the close-combat target's direction |
+| `target_character` | 5 | the shot's target |
+| `last_roll` | 12 | dice per face Y1..Y6, B1..B6 of the last roll, / 6 (ER-HID-11) |
+| `characters` | 5 x 161 | one record per character (below) |
+
+A character's record: `mine`, `alive`, `wounded` (card side), `wounds` (/ its LP), `engaged`,
+`cp_spent` and `cp_left` (/ its MAXCP), `cards` (/ 2), `has_weapon`, `weapon_ready`, `activated`,
+then `x`, `y`, `facing` (one-hots), `tried` (terminals tried this turn) and `sections`: 16 records
+(`4 * slot + index`) of `type`, `max`, `cp` (/ 4) and `present`, the assigned tiles as on the
+table. The opponent's tiles, the bag's contents and the generator never enter it (ER-HID-2, -6,
+-12).
 
 **Arguments.** `render_mode` (`"human"`, `"ansi"`, `"rgb_array"`), `scenario` (bundled name or a
 `.toml` path), `illegal_action` (`"raise"` or `"penalize"`), `mp_shaping` (reward per net MP

@@ -47,18 +47,40 @@ agent; all zeros for the other agent. An illegal action raises `IllegalActionErr
 prompt and the legal actions and leaves the game unchanged (HV-API-5); with
 `illegal_action="penalize"` the game ends instead and the offender gets -1 (PettingZoo's way).
 
-**Observation** (egocentric, scaled to [0, 1]; `observation_layout(scenario)` in
-`reborn_env.games.haven.observation` lists the blocks as (name, start, size)): which character I
-am; the
-public board, 26 features per cell (terrain, coins, treasure, figure kind, mine, elite, number, HP,
-max HP, shield and retaliate totals, 8 conditions, acted); round, phase, outcome, elements and
-pending infusions; the revealed turn sequence with initiatives; each monster type's current card,
-ability discard and draw-pile size; the monster modifier deck's composition; **my** character block
-(hand, picks even before the reveal, played, discard, lost, active, items, HP, gold, modifier deck
-composition); the **other** character's public block (its hand size only, its picks only once
-revealed, piles reduced to counts with `hide_other_piles=True`); and the pending prompt (kind,
-whose, card and half, ability, value or pending damage, element, targets already chosen, and the
-short-rest card for its owner only). The other's hand contents and unrevealed picks never enter it.
+**Observation** (egocentric, scaled to [0, 1]). `layout_for(scenario)` in
+`reborn_env.games.haven.observation` names every block (offset, shape, labels, scale);
+`layout.view(obs)` reads them by name without copying: `view["me"]["hand"]`,
+`view["board"][cell].label("figure")`, `view["me"].amount("hp")`, `view["prompt"].label("kind")`.
+The blocks in order, with their widths in Raider Camp:
+
+| block | width | contents |
+| --- | --- | --- |
+| `agent` | 2 | which character I am |
+| `board` | 63 x 26 | one record per cell (below) |
+| `round` | 10 | `round`, `phase`, `outcome`, `win_met` |
+| `elements` | 6 x 3 | inert / waning / strong, per element |
+| `pending_infusions` | 6 | elements infused this turn |
+| `turn_sequence` | 8 x 8 | the revealed sequence, per slot: `entity`, `initiative`, `done` |
+| `monster_decks` | 2 x 15 | per monster type: `current` card, ability `discard`, `draw` pile size |
+| `monster_modifiers` | 15 | the monster modifier deck: `draw`, `discard`, `shuffle_due` |
+| `me` | 115 | **my** character block (below) |
+| `other` | 115 | the **other** character's public block (below) |
+| `prompt` | 119 | the pending prompt (below) |
+
+A cell's record: `terrain`, `coins`, `treasure`, the `figure` standing there (kind), `mine`,
+`elite`, `number`, `hp`, `max_hp`, `shield` and `retaliate` totals, 8 `conditions`, `acted`.
+
+The prompt: `kind`, `whose`, `card` and `half` being executed, `ability`, `value` (move points,
+attack or heal value, pending damage), `element`, `targets` already chosen, and `rest_card` (the
+short-rest card, for its owner only).
+
+A character block: `on_map`, `exhausted`, `hp`, `max_hp`, `gold`, `hand_size`, `discard_count`,
+`lost_count`, `active_count`, `long_rest`, `acted`, `sits_out`, `initiative`, `revealed`, `shield`,
+`retaliate`, its `conditions`, the card bitmasks `hand`, `lead`, `second`, `played`, `discard`,
+`lost`, `active`, its `items` (ready / spent / consumed) and its attack `modifiers` deck
+composition. In `other` the hand is its size only, the picks appear once revealed, and the piles
+are reduced to counts with `hide_other_piles=True`. The other's hand contents and unrevealed picks
+never enter the observation (HV-SEL-3).
 
 **Info.** `infos[agent]["events"]`: the event dicts (`{"type": ..., **data}`) logged since that
 agent's previous step; the other character's selection events are withheld until the reveal
