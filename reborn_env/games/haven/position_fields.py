@@ -8,18 +8,15 @@ and each reader below returns a checked value or raises PositionError, never ano
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ...core.errors import PositionError
 from ...core.positions import choice, fail, flag, int_range, items, obj, show
 from . import actions
 from .position_rules import limits_of
+from .rules.config import HavenConfig
 from .rules.state import ModifierDeck
 from .scenario.model import CONDITIONS, HEIGHT, WIDTH, Scenario, cell_id
-
-if TYPE_CHECKING:
-    from .rules.engine import HavenConfig
-
 
 # What any JSON value of a position may be: no valid position comes near these, and beyond them
 # an error message could not even show the value (Python refuses to print huge integers).
@@ -123,8 +120,6 @@ def read_modifier_deck(field: str, value: Any, expected: Counter) -> ModifierDec
 
 def read_config(value: Any) -> HavenConfig:
     """The 16.8 options: every field of :class:`HavenConfig` of its type, no other key."""
-    from .rules.engine import HavenConfig
-
     if not isinstance(value, dict):
         raise fail("config", f"must be an object, got {show(value)}")
     for key in HavenConfig.__dataclass_fields__:

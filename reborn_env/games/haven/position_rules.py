@@ -11,10 +11,11 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ...core.per_scenario import PerScenario
 from ...core.positions import fail
+from .rules.config import HavenConfig
 from .rules.state import (
     CHARACTER_SLOT,
     CLEANUP,
@@ -43,10 +44,6 @@ from .scenario.model import (
     Scenario,
     cell_xy,
 )
-
-if TYPE_CHECKING:
-    from .rules.engine import HavenConfig
-
 
 # --- What the scenario data allows ----------------------------------------------------------------
 

@@ -257,7 +257,7 @@ def dump_state(scenario: Scenario, state: HavenState) -> dict[str, Any]:
 
 def position_of(game: HavenGame) -> dict[str, Any]:
     """The game's position: scenario, config, last quiet point, answers since."""
-    from .rules.engine import config_dict
+    from .rules.config import config_dict
 
     return {
         "format": FORMAT,

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Generator
-from dataclasses import asdict, dataclass
 from typing import Any
 
 from ....core.errors import IllegalActionError
 from .. import actions
 from ..scenario.loader import load_scenario
 from ..scenario.model import ELEMENTS, ModifierCard, MonsterAbilityCard, Scenario
+from .config import HavenConfig
 from .damage import ScenarioEnded
 from .figures import Figure, all_figures, allies_of, board_for, enemies_of, label, on_map
 from .prompts import SELECT_LEAD, SELECT_SECOND, Event, Prompt
@@ -34,42 +34,6 @@ from .state import (
     CharacterState,
     HavenState,
 )
-
-
-@dataclass(frozen=True)
-class HavenConfig:
-    """The options of 16.8."""
-
-    allow_damage_negation: bool = True
-    auto_forced: bool = True
-    hide_other_piles: bool = False
-    reward_shaping: bool = False
-    max_rounds: int = 30
-    reveal_second_card_at_turn: bool = False
-
-    def __post_init__(self) -> None:
-        for name in (
-            "allow_damage_negation",
-            "auto_forced",
-            "hide_other_piles",
-            "reward_shaping",
-            "reveal_second_card_at_turn",
-        ):
-            if not isinstance(getattr(self, name), bool):
-                raise ValueError(f"{name} must be True or False, got {getattr(self, name)!r}")
-        if isinstance(self.max_rounds, bool) or not isinstance(self.max_rounds, int):
-            raise ValueError(f"max_rounds must be an integer >= 1, got {self.max_rounds!r}")
-        if self.max_rounds < 1:
-            raise ValueError(f"max_rounds must be an integer >= 1, got {self.max_rounds!r}")
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> HavenConfig:
-        """A config from its keys; unknown keys are refused with the list of known ones."""
-        known = set(cls.__dataclass_fields__)
-        unknown = sorted(map(str, set(data) - known))
-        if unknown:
-            raise ValueError(f"unknown config keys {unknown}; known keys: {sorted(known)}")
-        return cls(**data)
 
 
 class HavenGame:
@@ -331,8 +295,3 @@ def new_game(
 
         state = new_state(scenario, seed)
     return HavenGame(scenario, state, config)
-
-
-def config_dict(config: HavenConfig) -> dict[str, Any]:
-    """A config as plain data (positions carry it)."""
-    return asdict(config)
