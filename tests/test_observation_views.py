@@ -129,6 +129,7 @@ def test_decoding_helpers_give_flags_amounts_and_labels():
     assert view.label("phase") == "two" and view.index("phase") == 1
     assert view["cp"].amount("mine") == 7 and view["cp"].amount("theirs") == 0
     left, right = view["units"]
+    assert left.value("hp") == pytest.approx(0.3) and isinstance(left.value("hp"), float)
     assert left.amount("hp") == 3 and left.flag("hp") is False
     assert left.indices("cards") == (0, 2) and left.members("cards") == ("a", "c")
     assert right.label("cards") is None and right.index("cards") == -1
@@ -136,6 +137,8 @@ def test_decoding_helpers_give_flags_amounts_and_labels():
         view.amount("grid")
     with pytest.raises(ValueError, match="not one float"):
         left.flag("cards")
+    with pytest.raises(ValueError, match=r"'grid' has shape \(2, 3\), not one float"):
+        view.value("grid")
     with pytest.raises(ValueError, match="no labels"):
         view.label("grid")
 

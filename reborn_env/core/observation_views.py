@@ -101,7 +101,7 @@ def group(
 class Layout:
     """The ordered fields of a vector (or of one record of a group), with their offsets."""
 
-    __slots__ = ("fields", "size", "_by_name")
+    __slots__ = ("fields", "size", "_by_name", "_spans")
 
     def __init__(self, fields: Iterable[Field]) -> None:
         placed: list[Field] = []
@@ -113,6 +113,7 @@ class Layout:
         self.fields: tuple[Field, ...] = tuple(placed)
         self.size = offset
         self._by_name = {f.name: f for f in placed}
+        self._spans = {f.name: (f, f.offset, f.stop) for f in placed}  # read on every lookup
         if len(self._by_name) != len(placed):
             names = [f.name for f in placed]
             twice = sorted({n for n in names if names.count(n) > 1})
@@ -130,8 +131,12 @@ class Layout:
 
     def __getitem__(self, name: str) -> Field:
         """The field called ``name``; KeyError listing the names there are."""
+        return self._span(name)[0]
+
+    def _span(self, name: str) -> tuple[Field, int, int]:
+        """(field, start, stop) of ``name``; KeyError listing the names there are."""
         try:
-            return self._by_name[name]
+            return self._spans[name]
         except KeyError:
             raise KeyError(_unknown(name, self._by_name)) from None
 
@@ -176,8 +181,8 @@ class ObservationView:
 
     def __getitem__(self, name: str) -> np.ndarray | ObservationView | Records:
         """A block as an array of its shape (0-d for one float), a group as a view or records."""
-        f = self.layout[name]
-        data = self.array[f.offset : f.stop]
+        f, start, stop = self.layout._span(name)
+        data = self.array[start:stop]
         if f.item is not None:
             if f.shape:
                 return Records(f, data.reshape(f.count, f.item.size))
@@ -195,21 +200,28 @@ class ObservationView:
     def __repr__(self) -> str:
         return f"ObservationView({', '.join(self.layout.names)})"
 
+    def value(self, name: str) -> float:
+        """A one-float block as a Python float."""
+        f, start, _ = self.layout._span(name)
+        if f.shape or f.item is not None:
+            raise ValueError(f"block {name!r} has shape {f.shape}, not one float")
+        return float(self.array[start])
+
     def flag(self, name: str) -> bool:
         """A one-float block read as a yes/no: above one half."""
-        return bool(self._scalar(name) > 0.5)
+        return self.value(name) > 0.5
 
     def amount(self, name: str) -> int:
         """A scaled one-float block turned back into the whole quantity: round(value * scale)."""
         f = self.layout[name]
         if f.scale is None:
             raise ValueError(f"block {name!r} has no scale to read an amount with")
-        return round(self._scalar(name) * f.scale)
+        return round(self.value(name) * f.scale)
 
     def index(self, name: str) -> int:
         """The set entry of a one-hot block (its first largest), -1 when none is set."""
         values = self[name]
-        return int(np.argmax(values)) if values.max() > 0.5 else -1
+        return int(values.argmax()) if values.max() > 0.5 else -1
 
     def label(self, name: str) -> str | None:
         """The label of a one-hot block's set entry, None when none is set."""
@@ -229,12 +241,6 @@ class ObservationView:
         if not labels:
             raise ValueError(f"block {name!r} has no labels")
         return tuple(labels[i] for i in self.indices(name))
-
-    def _scalar(self, name: str) -> float:
-        f = self.layout[name]
-        if f.shape or f.item is not None:
-            raise ValueError(f"block {name!r} has shape {f.shape}, not one float")
-        return float(self.array[f.offset])
 
 
 class Records:

@@ -158,7 +158,7 @@ class ObservationReader:
             cp=view["cp"].amount("mine"),
             hand=view.indices("hand"),
             discard=view.indices("discard"),
-            doors=tuple(int(np.argmax(door)) for door in view["doors"]),
+            doors=tuple(int(door.argmax()) for door in view["doors"]),
             hacked=tuple(bool(v > 0.5) for v in view["hacked"]),
             mvp=view["round"].amount("mvp"),
             section=view.index("section"),
@@ -171,8 +171,8 @@ class ObservationReader:
         spec = self.scn.characters[c]
         wounded = fig.flag("wounded")
         lp = spec.wounded.lp if wounded else spec.healthy.lp
-        life = lp - round(float(fig["wounds"]) * lp) + (0 if wounded else spec.wounded.lp)
-        x, y = int(np.argmax(fig["x"])), int(np.argmax(fig["y"]))
+        life = lp - round(fig.value("wounds") * lp) + (0 if wounded else spec.wounded.lp)
+        x, y = int(fig["x"].argmax()), int(fig["y"].argmax())
         return Figure(
             index=c,
             mine=fig.flag("mine"),
@@ -180,12 +180,12 @@ class ObservationReader:
             wounded=wounded,
             life=life,
             engaged=fig.flag("engaged"),
-            cp_left=round(float(fig["cp_left"]) * spec.healthy.maxcp),
-            has_card=float(fig["cards"]) > 0,
+            cp_left=round(fig.value("cp_left") * spec.healthy.maxcp),
+            has_card=fig.value("cards") > 0,
             weapon_ready=fig.flag("weapon_ready"),
             active=fig.flag("activated"),
             square=self.scn.board.square(x, y),
-            facing=int(np.argmax(fig["facing"])),
+            facing=int(fig["facing"].argmax()),
             tried=frozenset(fig.indices("tried")),
             sections=_sections(fig["sections"]),
         )

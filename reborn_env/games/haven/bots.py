@@ -150,7 +150,7 @@ class ObservationReader:
         view = self.layout.view(np.asarray(observation, dtype=np.float32).reshape(-1))
         prompt = view["prompt"]
         return View(
-            me=int(np.argmax(view["agent"])),
+            me=int(view["agent"].argmax()),
             prompt=prompt.label("kind"),
             card=prompt.index("card"),
             half=prompt.index("half"),
@@ -158,7 +158,7 @@ class ObservationReader:
             value=prompt.amount("value"),
             figures=self._figures(view["board"]),
             mine=_character(view["me"]),
-            elements=tuple(int(np.argmax(states)) for states in view["elements"]),
+            elements=tuple(int(states.argmax()) for states in view["elements"]),
         )
 
     def _figures(self, board: Records) -> tuple[Figure, ...]:
@@ -166,7 +166,7 @@ class ObservationReader:
         standing = board.column("figure") > 0.5
         figures = []
         for cell in np.flatnonzero(standing.any(axis=1)):
-            kind, side = self.kinds[int(np.argmax(standing[cell]))]
+            kind, side = self.kinds[int(standing[cell].argmax())]
             row = board[cell]
             figures.append(
                 Figure(
@@ -187,7 +187,7 @@ class ObservationReader:
 def _character(block: ObservationView) -> Character:
     """A character block; an item slot the character lacks reads as ``""``."""
     states = block.layout["items"].labels
-    items = tuple(states[int(np.argmax(s))] if s.max() > 0.5 else "" for s in block["items"])
+    items = tuple(states[int(s.argmax())] if s.max() > 0.5 else "" for s in block["items"])
     lead, second = block.indices("lead"), block.indices("second")
     return Character(
         hp=block.amount("hp"),
