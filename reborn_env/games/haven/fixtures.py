@@ -21,7 +21,7 @@ from ...core.positions import choice, fail, int_range, items, show
 from .position_fields import check_json, id_list, read_cell, read_conditions
 from .position_rules import limits_of
 from .positions import TREASURE_KEYS, dump_state, state_from_dict
-from .rules.round import LONG_REST_INITIATIVE
+from .rules.round import LONG_REST_INITIATIVE, turn_sequence
 from .rules.setup import new_state
 from .rules.state import (
     CHARACTER_SLOT,
@@ -331,10 +331,8 @@ def _in_slot(fig: MonsterState | SummonState, slot: Slot) -> bool:
 def _sequence(scenario: Scenario, state: HavenState, names: Any) -> list[Slot]:
     """The fixture's turn sequence, or the default: listed characters with played cards or a
     long rest, and monster types with a current card, in initiative order (HV-INIT-1..4)."""
-    from .rules.round import turn_sequence
-
     if names is None:
-        return turn_sequence(_Sequencer(scenario, state))  # type: ignore[arg-type]
+        return turn_sequence(scenario, state)
     agents = [c.id for c in scenario.characters]
     types = [t.id for t in scenario.monster_types]
     slots = []
@@ -360,14 +358,3 @@ def _sequence(scenario: Scenario, state: HavenState, names: Any) -> list[Slot]:
         else:
             raise fail(f"sequence[{i}]", f"{show(name)} is not one of {agents + types} or summon:N")
     return slots
-
-
-class _Sequencer:
-    """Just enough of a game for :func:`.round.turn_sequence` to order a fixture's slots."""
-
-    def __init__(self, scenario: Scenario, state: HavenState) -> None:
-        self.scenario = scenario
-        self.state = state
-
-    def monster_card(self, type_index: int, card_id: str):  # noqa: ANN201
-        return next(c for c in self.scenario.monster_types[type_index].deck if c.id == card_id)

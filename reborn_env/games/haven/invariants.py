@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 
 from .rules.engine import HavenGame
+from .rules.figures import all_figures, board_for
 from .rules.state import OVER, RUNNING
 
 
@@ -26,6 +27,7 @@ def check_invariants(game: HavenGame) -> None:
 
 def _check_characters(game: HavenGame) -> None:
     state, scenario = game.state, game.scenario
+    standard_deck = Counter(c.name for c in scenario.character_modifier_deck)
     for ch in state.characters:
         cls = scenario.characters[ch.index]
         zones = ch.hand + ch.played + ch.discard + ch.lost + ch.round_bonus + ch.persistent
@@ -38,7 +40,7 @@ def _check_characters(game: HavenGame) -> None:
                 raise AssertionError(f"HV-EXH-3: exhausted {cls.id} keeps a round bonus")
         elif not 1 <= ch.hp <= ch.max_hp:
             raise AssertionError(f"HV-EXH-2: {cls.id} has HP {ch.hp} outside 1..{ch.max_hp}")
-        if Counter(ch.amd.draw + ch.amd.discard) != game.standard_deck:
+        if Counter(ch.amd.draw + ch.amd.discard) != standard_deck:
             raise AssertionError(f"HV-AMD-1: {cls.id}'s modifier deck lost or gained cards")
         if any(card not in (ch.lead, ch.second) for card in ch.played):
             raise AssertionError(f"HV-SEL-1: {cls.id} plays a card it did not pick this round")
@@ -75,10 +77,11 @@ def _check_summons(game: HavenGame) -> None:
 
 
 def _check_board(game: HavenGame) -> None:
-    cells = [f.cell for f in game.figures()]
+    cells = [f.cell for f in all_figures(game.state)]
     if len(cells) != len(set(cells)):
         raise AssertionError("HV-MAP-4: two figures share a hex")
-    if any(not game.board.floor[c] for c in cells + list(game.state.coins)):
+    floor = board_for(game.scenario).floor
+    if any(not floor[c] for c in cells + list(game.state.coins)):
         raise AssertionError("HV-MAP-3: a figure or coin off the floor")
 
 

@@ -15,10 +15,11 @@ from __future__ import annotations
 import copy
 import re
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import Any
 
 from ...core.data_files import ScenarioError
-from ...core.errors import IllegalActionError, PositionError
+from ...core.errors import PositionError
 from ...core.positions import choice, exact_keys, fail, flag, int_range, items, show
 from ...core.rng import SplitMix64
 from .position_fields import (
@@ -32,6 +33,7 @@ from .position_fields import (
     read_modifier_deck,
 )
 from .position_rules import check_config_fit, check_consistency, limits_of
+from .rules.config import HavenConfig, config_dict
 from .rules.state import (
     CHARACTER_SLOT,
     CLEANUP,
@@ -52,10 +54,6 @@ from .rules.state import (
 )
 from .scenario.loader import load_scenario
 from .scenario.model import ELEMENTS, RANKS, Scenario, cell_xy
-
-if TYPE_CHECKING:
-    from .rules.engine import HavenGame
-
 
 FORMAT = "reborn_env.haven.position"
 VERSION = 1
@@ -186,13 +184,9 @@ def _character(scenario: Scenario, ch: CharacterState) -> dict[str, Any]:
     }
 
 
-def state_to_dict(game: HavenGame) -> dict[str, Any]:
-    """The state as JSON-ready data (valid at quiet points, where no turn is half done)."""
-    return dump_state(game.scenario, game.state)
-
-
 def dump_state(scenario: Scenario, state: HavenState) -> dict[str, Any]:
-    """``state`` of ``scenario`` as JSON-ready data, the ``state`` field of a position."""
+    """``state`` of ``scenario`` as JSON-ready data, the ``state`` field of a position (valid at
+    quiet points, where no turn is half done)."""
     types = scenario.monster_types
     return {
         "round": state.round,
@@ -255,17 +249,18 @@ def dump_state(scenario: Scenario, state: HavenState) -> dict[str, Any]:
     }
 
 
-def position_of(game: HavenGame) -> dict[str, Any]:
-    """The game's position: scenario, config, last quiet point, answers since."""
-    from .rules.config import config_dict
-
+def position_of(
+    scenario: Scenario, config: HavenConfig, quiet: dict[str, Any], answers: Sequence[int]
+) -> dict[str, Any]:
+    """A game's position: scenario, config, last quiet point (:func:`dump_state` data, copied),
+    answers since."""
     return {
         "format": FORMAT,
         "version": VERSION,
-        "scenario": game.scenario.name,
-        "config": config_dict(game.config),
-        "state": copy.deepcopy(game.quiet_point),
-        "answers": list(game.answers_since_quiet),
+        "scenario": scenario.name,
+        "config": config_dict(config),
+        "state": copy.deepcopy(quiet),
+        "answers": list(answers),
     }
 
 
@@ -275,10 +270,11 @@ def position_of(game: HavenGame) -> dict[str, Any]:
 # --- Loading --------------------------------------------------------------------------------------
 
 
-def game_from_position(data: Any, scenario: Scenario | None = None) -> HavenGame:
-    """Rebuild a game: validate the state, then replay the answers (each must be legal)."""
-    from .rules.engine import HavenGame
-
+def read_position(
+    data: Any, scenario: Scenario | None = None
+) -> tuple[Scenario, HavenState, HavenConfig, list[int]]:
+    """The scenario, validated state, config and answers of position ``data``; the driver
+    (:meth:`.rules.engine.HavenGame.from_position`) replays the answers, each must be legal."""
     check_json(data)
     data = copy.deepcopy(data)  # the game must not share lists with the caller's data
     if data.get("format") != FORMAT or data.get("version") != VERSION:
@@ -300,23 +296,7 @@ def game_from_position(data: Any, scenario: Scenario | None = None) -> HavenGame
     state = state_from_dict(scenario, data["state"])
     check_config_fit(scenario, state, config)
     answers = read_answers(data["answers"], limits_of(scenario).max_answers)
-    game = HavenGame(scenario, state, config)
-    _replay(game, answers)
-    return game
-
-
-def _replay(game: HavenGame, answers: list[int]) -> None:
-    """Answer the prompts again, each legal at its moment, all before the next quiet point."""
-    for i, answer in enumerate(answers):
-        try:
-            game.apply(answer)
-        except IllegalActionError as err:
-            raise fail(f"answers[{i}]", str(err)) from None
-        if len(game.answers_since_quiet) != i + 1:
-            raise fail(
-                f"answers[{i}]",
-                "reaches the next quiet point; a position holds only the answers since its last",
-            )
+    return scenario, state, config, answers
 
 
 def state_from_dict(scenario: Scenario, data: Any) -> HavenState:

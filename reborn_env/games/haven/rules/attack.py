@@ -8,17 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Generator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from ..scenario.model import DOUBLE, NULL, ModifierCard
+from .context import RuleContext
 from .damage import add_condition, suffer_damage
 from .decks import draw_modifier
-from .figures import Figure, board_for, has, label, retaliate_of, shield_of
+from .figures import board_for, enemies_of, has, label, on_map, retaliate_of, shield_of
 from .prompts import Prompt
-from .state import CharacterState, ModifierDeck, SummonState
-
-if TYPE_CHECKING:
-    from .engine import HavenGame
+from .state import CharacterState, Figure, ModifierDeck, SummonState
 
 
 @dataclass(frozen=True)
@@ -34,13 +31,13 @@ class AttackSpec:
     advantage: bool = False  # Seer's Lens (HV-ITEM-4); strengthen is read from the attacker
 
 
-def deck_of(game: HavenGame, attacker: Figure) -> tuple[ModifierDeck, str]:
+def deck_of(ctx: RuleContext, attacker: Figure) -> tuple[ModifierDeck, str]:
     """HV-AMD-2: a character's own deck, the owner's deck for a summon, the monsters' deck."""
-    state = game.state
+    state = ctx.state
     if isinstance(attacker, CharacterState):
-        return attacker.amd, game.scenario.characters[attacker.index].id
+        return attacker.amd, ctx.scenario.characters[attacker.index].id
     if isinstance(attacker, SummonState):
-        return state.characters[attacker.owner].amd, game.scenario.characters[attacker.owner].id
+        return state.characters[attacker.owner].amd, ctx.scenario.characters[attacker.owner].id
     return state.monster_amd, "monsters"
 
 
@@ -53,19 +50,19 @@ def apply_modifier(value: int, card: ModifierCard) -> int:
     return max(0, value + card.value)
 
 
-def draw_value(game: HavenGame, attacker: Figure, spec: AttackSpec, target: Figure, value: int):
+def draw_value(ctx: RuleContext, attacker: Figure, spec: AttackSpec, target: Figure, value: int):
     """HV-ATK-2/3: one card, or two with advantage (better) or disadvantage (worse); having both
     is a single normal draw. Returns the value after the modifier and the cards drawn."""
-    board = board_for(game.scenario)
+    board = board_for(ctx.scenario)
     advantage = spec.advantage or has(attacker, "strengthen")
     adjacent = board.distance(attacker.cell, target.cell) <= 1
     disadvantage = has(attacker, "muddle") or (spec.ranged and adjacent)
-    deck, deck_name = deck_of(game, attacker)
-    first = draw_modifier(game, deck, deck_name)
+    deck, deck_name = deck_of(ctx, attacker)
+    first = draw_modifier(ctx, deck, deck_name)
     if advantage == disadvantage:
         return apply_modifier(value, first), [first.name]
     deck.discard.pop()  # [DEF] the first card is held aside until the second is drawn, so a
-    second = draw_modifier(game, deck, deck_name)  # reshuffle between them cannot draw it again
+    second = draw_modifier(ctx, deck, deck_name)  # reshuffle between them cannot draw it again
     deck.discard.insert(len(deck.discard) - 1, first.name)
     a, b = apply_modifier(value, first), apply_modifier(value, second)
     if advantage:
@@ -74,16 +71,16 @@ def draw_value(game: HavenGame, attacker: Figure, spec: AttackSpec, target: Figu
 
 
 def resolve_attack(
-    game: HavenGame, attacker: Figure, target: Figure, spec: AttackSpec
+    ctx: RuleContext, attacker: Figure, target: Figure, spec: AttackSpec
 ) -> Generator[Prompt, int, None]:
     """HV-ATK-1: value, poison bonus, modifier, shield less pierce, damage, added effects, then
     the target's retaliate against an attacker in range 1 (HV-ABL-5)."""
-    scenario = game.scenario
+    scenario = ctx.scenario
     value = spec.value + (1 if has(target, "poison") else 0)
-    value, cards = draw_value(game, attacker, spec, target, value)
+    value, cards = draw_value(ctx, attacker, spec, target, value)
     value = max(0, value - max(0, shield_of(scenario, target) - spec.pierce))
     attacker_cell = attacker.cell
-    game.log(
+    ctx.log(
         "ATTACK",
         attacker=label(scenario, attacker),
         target=label(scenario, target),
@@ -91,26 +88,26 @@ def resolve_attack(
         damage=value,
         cards=cards,
     )
-    yield from suffer_damage(game, target, value)
-    if not game.figure_on_map(target):
+    yield from suffer_damage(ctx, target, value)
+    if not on_map(ctx.state, target):
         return
     for condition in spec.conditions:  # HV-ABL-12
-        add_condition(game, target, condition)
+        add_condition(ctx, target, condition)
     retaliate = retaliate_of(scenario, target)
     board = board_for(scenario)
     if (
         retaliate
-        and game.figure_on_map(attacker)
+        and on_map(ctx.state, attacker)
         and board.distance(attacker_cell, target.cell) <= 1
     ):
-        yield from suffer_damage(game, attacker, retaliate)
+        yield from suffer_damage(ctx, attacker, retaliate)
 
 
-def valid_targets(game: HavenGame, attacker: Figure, reach: int) -> list[Figure]:
+def valid_targets(ctx: RuleContext, attacker: Figure, reach: int) -> list[Figure]:
     """HV-ABL-2, HV-COND-8: enemies on the map, not invisible, within reach and in sight."""
-    board = board_for(game.scenario)
+    board = board_for(ctx.scenario)
     found = []
-    for fig in game.enemies_of(attacker):
+    for fig in enemies_of(ctx.state, attacker):
         if has(fig, "invisible"):
             continue
         if board.in_range_and_sight(attacker.cell, fig.cell, reach):

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Generator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from .. import actions
 from ..scenario.model import (
     ATTACK,
     CONDITION,
     DISCARD,
+    ELEMENTS,
     HEAL,
     HEAL_SELF,
     INFUSE,
@@ -33,8 +33,10 @@ from ..scenario.model import (
     Ability,
 )
 from .attack import AttackSpec, resolve_attack, valid_targets
-from .damage import TurnAborted, add_condition, ask, heal, loot_cells, loot_in_reach, suffer_damage
-from .figures import board_for, has, label, occupant
+from .context import RuleContext
+from .damage import TurnAborted, add_condition, heal, loot_cells, loot_in_reach, suffer_damage
+from .elements import consume, infuse
+from .figures import allies_of, board_for, has, label, occupant
 from .monster_ai import PathGraph
 from .prompts import (
     ATTACK_TARGET,
@@ -47,11 +49,10 @@ from .prompts import (
     WINDOW_1,
     WINDOW_2,
     Prompt,
+    ask,
 )
 from .state import CONSUMED, READY, SPENT, CharacterState, SummonState
-
-if TYPE_CHECKING:
-    from .engine import HavenGame
+from .turns import abort_turn, begin_turn, end_turn
 
 Turn = Generator[Prompt, int, None]
 
@@ -76,7 +77,6 @@ class BoxContext:
 
 
 def ask_box(
-    game: HavenGame,
     ch: CharacterState,
     where: BoxContext,
     kind: str,
@@ -84,11 +84,10 @@ def ask_box(
     **context: object,
 ) -> Generator[Prompt, int, int]:
     """Pose a prompt of the box being executed; its card and half are the context (16.5)."""
-    return ask(game, kind, ch.index, legal, card=where.card, half=where.half, **context)
+    return ask(kind, ch.index, legal, card=where.card, half=where.half, **context)
 
 
 def ask_hex(
-    game: HavenGame,
     ch: CharacterState,
     where: BoxContext,
     kind: str,
@@ -97,100 +96,98 @@ def ask_hex(
 ) -> Generator[Prompt, int, int]:
     """A prompt of the box being executed: one of ``cells`` (HEX actions), or NO."""
     legal = [actions.hex_action(c) for c in cells] + [actions.NO]
-    return ask_box(game, ch, where, kind, legal, **context)
+    return ask_box(ch, where, kind, legal, **context)
 
 
-def character_turn(game: HavenGame, ch: CharacterState) -> Turn:
+def character_turn(ctx: RuleContext, ch: CharacterState) -> Turn:
     """HV-CTURN-1..4, HV-LREST-6: wound, then a long rest, a stunned skip, or the two cards;
     then the end of turn. A character removed mid-turn runs nothing more (HV-CTURN-4)."""
-    start = game.begin_turn(ch)
+    start = begin_turn(ctx, ch)
     if ch.revealed < 2:  # 16.8 variant: the other played card becomes public now
         ch.revealed = 2
         if ch.second is not None:
-            game.log(
-                "REVEAL", figure=label(game.scenario, ch), card=game.card_ids(ch, [ch.second])[0]
-            )
+            ctx.log("REVEAL", figure=label(ctx.scenario, ch), card=ctx.card_ids(ch, [ch.second])[0])
     try:
         if has(ch, "wound"):  # HV-CTURN-2
-            game.log("WOUND", figure=label(game.scenario, ch), amount=1)
-            yield from suffer_damage(game, ch, 1)
+            ctx.log("WOUND", figure=label(ctx.scenario, ch), amount=1)
+            yield from suffer_damage(ctx, ch, 1)
         if ch.long_rest:
-            yield from long_rest(game, ch)
+            yield from long_rest(ctx, ch)
         elif has(ch, "stun"):  # HV-CTURN-3
-            game.log("STUN_SKIP", figure=label(game.scenario, ch))
+            ctx.log("STUN_SKIP", figure=label(ctx.scenario, ch))
             for card in (ch.lead, ch.second):
-                move_card(game, ch, card, DISCARD)
+                move_card(ctx, ch, card, DISCARD)
         else:
-            yield from play_cards(game, ch)
-        loot_cells(game, ch, [ch.cell])  # HV-CEND-1
-        game.end_turn_conditions_and_elements(ch, start)  # HV-CEND-2/3
+            yield from play_cards(ctx, ch)
+        loot_cells(ctx, ch, [ch.cell])  # HV-CEND-1
+        end_turn(ctx, ch, start)  # HV-CEND-2/3
     except TurnAborted:
-        game.abort_turn(ch)
+        abort_turn(ctx)
     ch.acted = True
 
 
-def play_cards(game: HavenGame, ch: CharacterState) -> Turn:
+def play_cards(ctx: RuleContext, ch: CharacterState) -> Turn:
     """HV-BOX-1..3, HV-ITEM-1/2: item window, a first box of either card and half, item window,
     the other card's other half, item window."""
     effects = TurnEffects()
     cards = (ch.lead, ch.second)
     everything = [actions.box_action(s, h, m) for s in (0, 1) for h in (0, 1) for m in (0, 1)]
-    first = yield from item_window(game, ch, WINDOW_0, everything, effects)
+    first = yield from item_window(ctx, ch, WINDOW_0, everything, effects)
     _, (slot, half, mode) = actions.decode(first)
-    yield from execute_box(game, ch, cards[slot], half, mode, effects)
+    yield from execute_box(ctx, ch, cards[slot], half, mode, effects)
     rest = [actions.box_action(1 - slot, 1 - half, m) for m in (0, 1)]
-    second = yield from item_window(game, ch, WINDOW_1, rest, effects)
+    second = yield from item_window(ctx, ch, WINDOW_1, rest, effects)
     _, (_, half2, mode2) = actions.decode(second)
-    yield from execute_box(game, ch, cards[1 - slot], half2, mode2, effects)
-    yield from item_window(game, ch, WINDOW_2, [actions.NO], effects)
+    yield from execute_box(ctx, ch, cards[1 - slot], half2, mode2, effects)
+    yield from item_window(ctx, ch, WINDOW_2, [actions.NO], effects)
 
 
 def item_window(
-    game: HavenGame, ch: CharacterState, kind: str, choices: list[int], effects: TurnEffects
+    ctx: RuleContext, ch: CharacterState, kind: str, choices: list[int], effects: TurnEffects
 ) -> Generator[Prompt, int, int]:
     """HV-ITEM-1/2: any number of ready items, then one of ``choices`` (a box, or ending)."""
     while True:
         items = [actions.item_action(i) for i, s in enumerate(ch.items) if s == READY]
-        answer = yield from ask(game, kind, ch.index, choices + items)
+        answer = yield from ask(kind, ch.index, choices + items)
         if answer not in items:
             return answer
-        use_item(game, ch, answer - actions.ITEM_BASE, effects)
+        use_item(ctx, ch, answer - actions.ITEM_BASE, effects)
 
 
-def use_item(game: HavenGame, ch: CharacterState, index: int, effects: TurnEffects) -> None:
+def use_item(ctx: RuleContext, ch: CharacterState, index: int, effects: TurnEffects) -> None:
     """HV-ITEM-3/4: the item is spent or consumed and its effect applies at once."""
-    item = game.scenario.characters[ch.index].items[index]
+    item = ctx.scenario.characters[ch.index].items[index]
     ch.items[index] = SPENT if item.use == "spent" else CONSUMED
-    game.log("ITEM_USE", figure=label(game.scenario, ch), item=item.id)
+    ctx.log("ITEM_USE", figure=label(ctx.scenario, ch), item=item.id)
     if item.effect == NEXT_MOVE_BONUS:
         effects.move_bonus += item.value
     elif item.effect == NEXT_ATTACK_ADVANTAGE:
         effects.advantage = True
     elif item.effect == HEAL_SELF:
-        heal(game, ch, item.value)
+        heal(ctx, ch, item.value)
     elif item.effect == INFUSE_ELEMENT:
-        game.infuse(item.element)
+        infuse(ctx, item.element)
 
 
 def execute_box(
-    game: HavenGame, ch: CharacterState, card: int, half: int, mode: int, effects: TurnEffects
+    ctx: RuleContext, ch: CharacterState, card: int, half: int, mode: int, effects: TurnEffects
 ) -> Turn:
     """HV-BOX-4..9: the box's abilities top to bottom (or the default Attack 2 / Move 2), then
     the card moves to its pile before anything else happens (HV-BOX-8)."""
-    printed = game.scenario.characters[ch.index].cards[card]
+    printed = ctx.scenario.characters[ch.index].cards[card]
     box = printed.bottom if half else printed.top
     where = BoxContext(card, half)
-    game.log(
+    ctx.log(
         "BOX",
-        figure=label(game.scenario, ch),
+        figure=label(ctx.scenario, ch),
         card=printed.id,
         half=("top", "bottom")[half],
         mode=("printed", "default")[mode],
     )
     if mode == actions.DEFAULT:  # HV-BOX-5/6
         ability = DEFAULT_MOVE if half else DEFAULT_ATTACK
-        yield from perform(game, ch, ability, effects, where)
-        move_card(game, ch, card, DISCARD)
+        yield from perform(ctx, ch, ability, effects, where)
+        move_card(ctx, ch, card, DISCARD)
         return
     performed = False
     infusions = []
@@ -198,14 +195,14 @@ def execute_box(
         if ability.kind == INFUSE:
             infusions.append(ability.element)
             continue
-        performed = (yield from perform(game, ch, ability, effects, where)) or performed
+        performed = (yield from perform(ctx, ch, ability, effects, where)) or performed
     if performed:  # HV-ELEM-2: an infusion needs some part of the box performed
         for element in infusions:
-            game.infuse(element)
-    move_card(game, ch, card, box.fate if performed else DISCARD)  # HV-BOX-9
+            infuse(ctx, element)
+    move_card(ctx, ch, card, box.fate if performed else DISCARD)  # HV-BOX-9
 
 
-def move_card(game: HavenGame, ch: CharacterState, card: int, fate: str) -> None:
+def move_card(ctx: RuleContext, ch: CharacterState, card: int, fate: str) -> None:
     """HV-BOX-8/9: a played card goes to discard, lost, or the active area (round bonus or
     persistent, with the pile it goes to afterwards)."""
     ch.played.remove(card)
@@ -219,57 +216,57 @@ def move_card(game: HavenGame, ch: CharacterState, card: int, fate: str) -> None
     elif fate == PERSISTENT:
         ch.persistent.append(card)
         ch.active_fate[card] = LOST
-    game.log_card(ch, card, "active" if fate in (ROUND, PERSISTENT) else fate)
+    ctx.log_card(ch, card, "active" if fate in (ROUND, PERSISTENT) else fate)
 
 
 def perform(
-    game: HavenGame, ch: CharacterState, ability: Ability, effects: TurnEffects, where: BoxContext
+    ctx: RuleContext, ch: CharacterState, ability: Ability, effects: TurnEffects, where: BoxContext
 ) -> Generator[Prompt, int, bool]:
     """HV-BOX-7/10/11, section 7: one ability; returns whether it was carried out (HV-BOX-9)."""
     kind = ability.kind
     if kind == MOVE:
-        return (yield from perform_move(game, ch, ability, effects, where))
+        return (yield from perform_move(ctx, ch, ability, effects, where))
     if kind == ATTACK:
-        return (yield from perform_attack(game, ch, ability, effects, where))
+        return (yield from perform_attack(ctx, ch, ability, effects, where))
     if kind == HEAL:
-        return (yield from perform_heal(game, ch, ability, where))
+        return (yield from perform_heal(ctx, ch, ability, where))
     if kind == SUMMON:
-        return (yield from perform_summon(game, ch, ability, where))
+        return (yield from perform_summon(ctx, ch, ability, where))
     if kind == SHIELD:  # HV-ABL-4
         ch.shield += ability.value
     elif kind == RETALIATE:  # HV-ABL-5
         ch.retaliate += ability.value
     elif kind == CONDITION:  # HV-ABL-6
         for condition in ability.conditions:
-            add_condition(game, ch, condition)
+            add_condition(ctx, ch, condition)
     elif kind == LOOT:  # HV-ABL-8
-        loot_in_reach(game, ch, ability.value)
+        loot_in_reach(ctx, ch, ability.value)
     elif kind == SUFFER_DAMAGE:  # HV-ABL-11: mandatory
-        yield from suffer_damage(game, ch, ability.value)
+        yield from suffer_damage(ctx, ch, ability.value)
     return True
 
 
-def _consumable(game: HavenGame, ability: Ability) -> int | None:
+def _consumable(ctx: RuleContext, ability: Ability) -> int | None:
     """HV-ELEM-4: the element index a consume augment may use now (strong or waning), if any."""
     if ability.consume is None:
         return None
-    element = game.element_index(ability.consume.element)
-    return element if game.state.elements[element] >= 1 else None
+    element = ELEMENTS.index(ability.consume.element)
+    return element if ctx.state.elements[element] >= 1 else None
 
 
 def offer_consume(
-    game: HavenGame, ch: CharacterState, ability: Ability, where: BoxContext
+    ctx: RuleContext, ch: CharacterState, ability: Ability, where: BoxContext
 ) -> Generator[Prompt, int, bool]:
     """HV-BOX-11 step 2, HV-ELEM-4: ask first; a YES consumes the element at once."""
-    element = _consumable(game, ability)
+    element = _consumable(ctx, ability)
     if element is None:
         return False
     answer = yield from ask_box(
-        game, ch, where, CONSUME, [actions.YES, actions.NO], ability=ability.kind, element=element
+        ch, where, CONSUME, [actions.YES, actions.NO], ability=ability.kind, element=element
     )
     if answer != actions.YES:
         return False
-    game.consume(element, ch)
+    consume(ctx, element, ch)
     return True
 
 
@@ -280,51 +277,50 @@ def move_destinations(graph: PathGraph, points: int) -> list[int]:
 
 
 def perform_move(
-    game: HavenGame, ch: CharacterState, ability: Ability, effects: TurnEffects, where: BoxContext
+    ctx: RuleContext, ch: CharacterState, ability: Ability, effects: TurnEffects, where: BoxContext
 ) -> Generator[Prompt, int, bool]:
     """HV-ABL-1 with HV-BOX-10/11 and Swift Boots (HV-ITEM-4)."""
     if has(ch, "immobilize"):
         return False
-    graph = PathGraph(game, ch)
-    consume_bonus = ability.consume.bonus if _consumable(game, ability) is not None else 0
+    graph = PathGraph(ctx, ch)
+    consume_bonus = ability.consume.bonus if _consumable(ctx, ability) is not None else 0
     if not move_destinations(graph, ability.value + effects.move_bonus + consume_bonus):
         return False
     points = ability.value + effects.move_bonus
     effects.move_bonus = 0
-    if (yield from offer_consume(game, ch, ability, where)):
+    if (yield from offer_consume(ctx, ch, ability, where)):
         points += ability.consume.bonus  # type: ignore[union-attr]
     cells = move_destinations(graph, points)
-    answer = yield from ask_hex(game, ch, where, MOVE_DEST, cells, ability=MOVE, value=points)
+    answer = yield from ask_hex(ch, where, MOVE_DEST, cells, ability=MOVE, value=points)
     if answer == actions.NO:
         return False
-    game.log("MOVE", figure=label(game.scenario, ch), **{"from": ch.cell}, to=answer)
+    ctx.log("MOVE", figure=label(ctx.scenario, ch), **{"from": ch.cell}, to=answer)
     ch.cell = answer
     return True
 
 
 def perform_attack(
-    game: HavenGame, ch: CharacterState, ability: Ability, effects: TurnEffects, where: BoxContext
+    ctx: RuleContext, ch: CharacterState, ability: Ability, effects: TurnEffects, where: BoxContext
 ) -> Generator[Prompt, int, bool]:
     """HV-ABL-2 with HV-BOX-10/11, HV-ABL-12 and Seer's Lens (HV-ITEM-4): one target at a time,
     each resolved completely before the next is chosen."""
     reach = ability.range or 1
-    if has(ch, "disarm") or not valid_targets(game, ch, reach):
+    if has(ch, "disarm") or not valid_targets(ctx, ch, reach):
         return False
     advantage = effects.advantage
     effects.advantage = False
     value, conditions = ability.value, ability.conditions
-    if (yield from offer_consume(game, ch, ability, where)):
+    if (yield from offer_consume(ctx, ch, ability, where)):
         value += ability.consume.bonus  # type: ignore[union-attr]
         conditions = conditions + ability.consume.conditions  # type: ignore[union-attr]
     spec = AttackSpec(value, reach, ability.range > 0, ability.pierce, conditions, advantage)
     attacked: list[object] = []
     cells: list[int] = []
     while len(attacked) < ability.targets:
-        options = [t for t in valid_targets(game, ch, reach) if not any(t is a for a in attacked)]
+        options = [t for t in valid_targets(ctx, ch, reach) if not any(t is a for a in attacked)]
         if not options:
             break
         answer = yield from ask_hex(
-            game,
             ch,
             where,
             ATTACK_TARGET,
@@ -335,27 +331,26 @@ def perform_attack(
         )
         if answer == actions.NO:
             break
-        target = occupant(game.state, answer)
+        target = occupant(ctx.state, answer)
         attacked.append(target)
         cells.append(answer)
-        yield from resolve_attack(game, ch, target, spec)
+        yield from resolve_attack(ctx, ch, target, spec)
     return bool(attacked)
 
 
 def perform_heal(
-    game: HavenGame, ch: CharacterState, ability: Ability, where: BoxContext
+    ctx: RuleContext, ch: CharacterState, ability: Ability, where: BoxContext
 ) -> Generator[Prompt, int, bool]:
     """HV-ABL-3: Heal X on itself, or on itself or an ally in range and sight."""
-    board = board_for(game.scenario)
+    board = board_for(ctx.scenario)
     recipients = [ch]
     if ability.range:
         recipients += [
             f
-            for f in game.allies_of(ch)
+            for f in allies_of(ctx.state, ch)
             if board.in_range_and_sight(ch.cell, f.cell, ability.range)
         ]
     answer = yield from ask_hex(
-        game,
         ch,
         where,
         HEAL_TARGET,
@@ -365,25 +360,25 @@ def perform_heal(
     )
     if answer == actions.NO:
         return False
-    heal(game, occupant(game.state, answer), ability.value)
+    heal(ctx, occupant(ctx.state, answer), ability.value)
     return True
 
 
 def perform_summon(
-    game: HavenGame, ch: CharacterState, ability: Ability, where: BoxContext
+    ctx: RuleContext, ch: CharacterState, ability: Ability, where: BoxContext
 ) -> Generator[Prompt, int, bool]:
     """HV-ABL-7: the summon appears in an empty floor hex next to the summoner."""
-    board = board_for(game.scenario)
+    board = board_for(ctx.scenario)
     empty = [
-        c for c in board.neighbours[ch.cell] if board.floor[c] and occupant(game.state, c) is None
+        c for c in board.neighbours[ch.cell] if board.floor[c] and occupant(ctx.state, c) is None
     ]
     if not empty:
         return False
-    answer = yield from ask_hex(game, ch, where, SUMMON_HEX, empty, ability=SUMMON)
+    answer = yield from ask_hex(ch, where, SUMMON_HEX, empty, ability=SUMMON)
     if answer == actions.NO:
         return False
-    spec = game.scenario.summon(ability.summon)
-    state = game.state
+    spec = ctx.scenario.summon(ability.summon)
+    state = ctx.state
     summon = SummonState(
         owner=ch.index,
         summon=spec.id,
@@ -399,32 +394,32 @@ def perform_summon(
     )
     state.next_summon_number += 1
     state.summons.append(summon)
-    game.log(
+    ctx.log(
         "SUMMON",
-        figure=label(game.scenario, summon),
-        summoner=label(game.scenario, ch),
+        figure=label(ctx.scenario, summon),
+        summoner=label(ctx.scenario, ch),
         cell=answer,
     )
     return True
 
 
-def long_rest(game: HavenGame, ch: CharacterState) -> Turn:
+def long_rest(ctx: RuleContext, ch: CharacterState) -> Turn:
     """HV-LREST-2..5, in order: lose a chosen discard card (none if the pile is empty), take the
     rest back, Heal 2 on itself, refresh spent items (not consumed ones)."""
-    game.log("LONG_REST", figure=label(game.scenario, ch))
+    ctx.log("LONG_REST", figure=label(ctx.scenario, ch))
     if ch.discard:
         options = [actions.card_action(k) for k in ch.discard]
-        answer = yield from ask(game, LONG_REST_LOSE, ch.index, options)
+        answer = yield from ask(LONG_REST_LOSE, ch.index, options)
         card = answer - actions.CARD_BASE
         ch.discard.remove(card)
         ch.lost.append(card)
-        game.log_card(ch, card, "lost")
+        ctx.log_card(ch, card, "lost")
     for card in ch.discard:
-        game.log_card(ch, card, "hand")
+        ctx.log_card(ch, card, "hand")
     ch.hand.extend(ch.discard)
     ch.hand.sort()
     ch.discard.clear()
-    heal(game, ch, 2)
+    heal(ctx, ch, 2)
     for i, item_state in enumerate(ch.items):
         if item_state == SPENT:
             ch.items[i] = READY

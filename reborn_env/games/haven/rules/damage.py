@@ -9,17 +9,12 @@
 from __future__ import annotations
 
 from collections.abc import Generator
-from typing import TYPE_CHECKING
 
 from .. import actions
-from .figures import Figure, board_for, label
-from .prompts import DAMAGE_RESPONSE, PICK_DISCARD, Prompt
-from .state import LOSS, WIN, CharacterState, MonsterState, SummonState
-
-if TYPE_CHECKING:
-    from .engine import HavenGame
-
-Ask = Generator[Prompt, int, int]
+from .context import RuleContext
+from .figures import board_for, label, on_map
+from .prompts import DAMAGE_RESPONSE, PICK_DISCARD, Prompt, ask
+from .state import LOSS, WIN, CharacterState, Figure, MonsterState, SummonState
 
 
 class TurnAborted(Exception):
@@ -30,41 +25,37 @@ class ScenarioEnded(Exception):
     """The outcome is decided in the middle of a round (HV-END-3)."""
 
 
-def ask(game: HavenGame, kind: str, agent: int, legal: list[int], **context: object) -> Ask:
-    """Pose a prompt (HV-API-2) and return the answer the driver sends back."""
-    action = yield Prompt(kind, agent, tuple(sorted(legal)), **context)  # type: ignore[arg-type]
-    return action
-
-
 def suffer_damage(
-    game: HavenGame, fig: Figure, amount: int, negatable: bool = True
+    ctx: RuleContext, fig: Figure, amount: int, negatable: bool = True
 ) -> Generator[Prompt, int, None]:
     """HV-DMG-1..3: ``fig`` suffers ``amount`` damage; a character may negate it by losing cards."""
-    if amount <= 0 or not game.figure_on_map(fig):
+    if amount <= 0 or not on_map(ctx.state, fig):
         return
-    can_negate = negatable and game.config.allow_damage_negation
+    can_negate = negatable and ctx.config.allow_damage_negation
     if (
         isinstance(fig, CharacterState)
         and can_negate
-        and (yield from negate_damage(game, fig, amount))
+        and (yield from negate_damage(ctx, fig, amount))
     ):
         return
     lost = min(amount, fig.hp)
     fig.hp -= lost
-    game.log("DAMAGE", figure=label(game.scenario, fig), amount=lost, hp=fig.hp)
+    ctx.log("DAMAGE", figure=label(ctx.scenario, fig), amount=lost, hp=fig.hp)
     if fig.hp < 1:
         if isinstance(fig, CharacterState):
-            exhaust(game, fig)
+            exhaust(ctx, fig)
         else:
-            remove_figure(game, fig)
+            remove_figure(ctx, fig)
 
 
-def negate_damage(game: HavenGame, ch: CharacterState, amount: int) -> Generator[Prompt, int, bool]:
+def negate_damage(
+    ctx: RuleContext, ch: CharacterState, amount: int
+) -> Generator[Prompt, int, bool]:
     """HV-DMG-3: suffer (``NO``), lose one hand card, or lose two discard cards instead."""
     legal = [actions.NO] + [actions.card_action(k) for k in ch.hand]
     if len(ch.discard) >= 2:
         legal.append(actions.LOSE_TWO_DISCARDS)
-    answer = yield from ask(game, DAMAGE_RESPONSE, ch.index, legal, value=amount)
+    answer = yield from ask(DAMAGE_RESPONSE, ch.index, legal, value=amount)
     if answer == actions.NO:
         return False
     if answer == actions.LOSE_TWO_DISCARDS:
@@ -72,7 +63,7 @@ def negate_damage(game: HavenGame, ch: CharacterState, amount: int) -> Generator
         for _ in range(2):
             options = [actions.card_action(k) for k in ch.discard if k not in picked]
             first = picked[0] if picked else -1
-            pick = yield from ask(game, PICK_DISCARD, ch.index, options, value=amount, card=first)
+            pick = yield from ask(PICK_DISCARD, ch.index, options, value=amount, card=first)
             picked.append(pick - actions.CARD_BASE)
     else:
         picked = [answer - actions.CARD_BASE]
@@ -80,78 +71,76 @@ def negate_damage(game: HavenGame, ch: CharacterState, amount: int) -> Generator
         zone = ch.hand if card in ch.hand else ch.discard
         zone.remove(card)
         ch.lost.append(card)
-        game.log_card(ch, card, "lost")
-    game.log(
-        "NEGATE", figure=label(game.scenario, ch), amount=amount, cards=game.card_ids(ch, picked)
-    )
+        ctx.log_card(ch, card, "lost")
+    ctx.log("NEGATE", figure=label(ctx.scenario, ch), amount=amount, cards=ctx.card_ids(ch, picked))
     return True
 
 
-def heal(game: HavenGame, fig: Figure, amount: int) -> None:
+def heal(ctx: RuleContext, fig: Figure, amount: int) -> None:
     """HV-DMG-2, HV-COND-2/3: a heal removes poison (and then restores nothing) and wound."""
     poisoned = "poison" in fig.conditions
     for condition in ("poison", "wound"):
         if condition in fig.conditions:
-            remove_condition(game, fig, condition)
+            remove_condition(ctx, fig, condition)
     before = fig.hp
     if not poisoned:
         fig.hp = min(fig.max_hp, fig.hp + amount)
-    game.log("HEAL", figure=label(game.scenario, fig), amount=fig.hp - before, hp=fig.hp)
+    ctx.log("HEAL", figure=label(ctx.scenario, fig), amount=fig.hp - before, hp=fig.hp)
 
 
-def add_condition(game: HavenGame, fig: Figure, condition: str) -> None:
+def add_condition(ctx: RuleContext, fig: Figure, condition: str) -> None:
     """HV-COND-1: a figure has each condition at most once; re-applying refreshes it, which
     HV-CEND-2 honours for the figure whose turn is running."""
     if condition not in fig.conditions:
         fig.conditions.append(condition)
         fig.conditions.sort()
-    if fig is game.turn_figure:
-        game.fresh_conditions.add(condition)
-    game.log("COND_ADD", figure=label(game.scenario, fig), condition=condition)
+    if fig is ctx.turn_figure:
+        ctx.fresh_conditions.add(condition)
+    ctx.log("COND_ADD", figure=label(ctx.scenario, fig), condition=condition)
 
 
-def remove_condition(game: HavenGame, fig: Figure, condition: str) -> None:
+def remove_condition(ctx: RuleContext, fig: Figure, condition: str) -> None:
     """End a condition (HV-CEND-2, HV-COND-2/3)."""
     fig.conditions.remove(condition)
-    game.log("COND_REMOVE", figure=label(game.scenario, fig), condition=condition)
+    ctx.log("COND_REMOVE", figure=label(ctx.scenario, fig), condition=condition)
 
 
-def remove_figure(game: HavenGame, fig: MonsterState | SummonState) -> None:
+def remove_figure(ctx: RuleContext, fig: MonsterState | SummonState) -> None:
     """HV-DMG-1, HV-ATK-4, HV-LOOT-1: a monster dies and drops a coin; a summon is dismissed and
     its card goes to lost (HV-ABL-7)."""
-    state = game.state
-    game.log("DEATH", figure=label(game.scenario, fig), cell=fig.cell)
+    state = ctx.state
+    ctx.log("DEATH", figure=label(ctx.scenario, fig), cell=fig.cell)
     if isinstance(fig, MonsterState):
         state.monsters.remove(fig)
         state.coins[fig.cell] = state.coins.get(fig.cell, 0) + 1
         if not state.monsters:
             state.win_met = True  # HV-END-1/2
     else:
-        dismiss_summon(game, fig)
-    if fig is game.turn_figure:
+        dismiss_summon(ctx, fig)
+    if fig is ctx.turn_figure:
         raise TurnAborted
 
 
-def dismiss_summon(game: HavenGame, summon: SummonState) -> None:
+def dismiss_summon(ctx: RuleContext, summon: SummonState) -> None:
     """HV-ABL-7: the summon leaves the map and its card leaves the active area for lost."""
-    game.state.summons.remove(summon)
-    owner = game.state.characters[summon.owner]
+    ctx.state.summons.remove(summon)
+    owner = ctx.state.characters[summon.owner]
     if summon.card in owner.persistent and not any(
-        s.card == summon.card and s.owner == summon.owner for s in game.state.summons
+        s.card == summon.card and s.owner == summon.owner for s in ctx.state.summons
     ):
         owner.persistent.remove(summon.card)
         owner.lost.append(summon.card)
         owner.active_fate.pop(summon.card, None)
-        game.log_card(owner, summon.card, "lost")
+        ctx.log_card(owner, summon.card, "lost")
 
 
-def exhaust(game: HavenGame, ch: CharacterState) -> None:
+def exhaust(ctx: RuleContext, ch: CharacterState) -> None:
     """HV-EXH-2/3: every card of the character goes to lost, its summons go, it leaves the map;
     HV-END-3: the last exhaustion ends the scenario at once."""
-    state = game.state
+    state = ctx.state
     for summon in [s for s in state.summons if s.owner == ch.index]:
-        game.log("DEATH", figure=label(game.scenario, summon), cell=summon.cell)
-        dismiss_summon(game, summon)
+        ctx.log("DEATH", figure=label(ctx.scenario, summon), cell=summon.cell)
+        dismiss_summon(ctx, summon)
     for zone in (ch.hand, ch.played, ch.discard, ch.round_bonus, ch.persistent):
         ch.lost.extend(zone)
         zone.clear()
@@ -160,20 +149,20 @@ def exhaust(game: HavenGame, ch: CharacterState) -> None:
     ch.exhausted = True
     ch.cell = None
     ch.shield = ch.retaliate = 0
-    game.log("EXHAUSTED", figure=label(game.scenario, ch))
+    ctx.log("EXHAUSTED", figure=label(ctx.scenario, ch))
     if all(c.exhausted for c in state.characters):
         state.outcome = WIN if state.win_met else LOSS
-        game.log("OUTCOME", outcome=state.outcome)
+        ctx.log("OUTCOME", outcome=state.outcome)
         raise ScenarioEnded
-    if ch is game.turn_figure:
+    if ch is ctx.turn_figure:
         raise TurnAborted
 
 
-def loot_cells(game: HavenGame, ch: CharacterState, cells: list[int]) -> None:
+def loot_cells(ctx: RuleContext, ch: CharacterState, cells: list[int]) -> None:
     """HV-LOOT-2/3: take every coin (2 gold each) and treasure tile in ``cells``; a treasure is
     resolved at once (Heal and gold)."""
-    state = game.state
-    scenario = game.scenario
+    state = ctx.state
+    scenario = ctx.scenario
     for cell in cells:
         coins = state.coins.pop(cell, 0)
         treasure = state.treasures.pop(cell, None)
@@ -182,7 +171,7 @@ def loot_cells(game: HavenGame, ch: CharacterState, cells: list[int]) -> None:
         tile = next((t for t in scenario.map.treasures if t.number == treasure), None)
         gold = coins * scenario.rules.coin_gold + (tile.gold if tile else 0)
         ch.gold += gold
-        game.log(
+        ctx.log(
             "LOOT",
             figure=label(scenario, ch),
             cell=cell,
@@ -191,12 +180,12 @@ def loot_cells(game: HavenGame, ch: CharacterState, cells: list[int]) -> None:
             treasure=treasure,
         )
         if tile is not None:
-            heal(game, ch, tile.heal)
+            heal(ctx, ch, tile.heal)
 
 
-def loot_in_reach(game: HavenGame, ch: CharacterState, reach: int) -> None:
+def loot_in_reach(ctx: RuleContext, ch: CharacterState, reach: int) -> None:
     """HV-ABL-8: Loot X takes everything within range X and line of sight, own hex included."""
-    board = board_for(game.scenario)
-    cells = sorted(set(game.state.coins) | set(game.state.treasures))
+    board = board_for(ctx.scenario)
+    cells = sorted(set(ctx.state.coins) | set(ctx.state.treasures))
     assert ch.cell is not None
-    loot_cells(game, ch, [c for c in cells if board.in_range_and_sight(ch.cell, c, reach)])
+    loot_cells(ctx, ch, [c for c in cells if board.in_range_and_sight(ch.cell, c, reach)])

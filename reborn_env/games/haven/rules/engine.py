@@ -1,62 +1,69 @@
 """The haven game driver: one object that holds a game, poses its prompts and takes answers.
 
 The rules are written as generators that ``yield`` a :class:`~.prompts.Prompt` wherever an agent
-decides (16.2) and receive the answer, so rules code reads like the rulebook. :class:`HavenGame`
-runs them: it answers forced prompts itself (HV-API-4), refuses illegal actions before anything
-changes (HV-API-5) and remembers the last *quiet point* (the start of a round, of a turn-sequence
-slot, or of cleanup), where the state is plain data, plus the answers given since. A position
-(:mod:`.positions`) is exactly that pair, so it saves and loads exactly at any decision.
+decides (16.2) and receive the answer, so rules code reads like the rulebook. Each rule is given
+the game's :class:`~.context.RuleContext` (scenario, options, state, event log), never this
+driver. :class:`HavenGame` runs them: it answers forced prompts itself (HV-API-4), refuses illegal
+actions before anything changes (HV-API-5) and remembers the last *quiet point* (the start of a
+round, of a turn-sequence slot, or of cleanup), where the state is plain data, plus the answers
+given since. A position (``reborn_env.games.haven.positions``) is exactly that pair, so it saves
+and loads exactly at any decision.
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Generator
 from typing import Any
 
 from ....core.errors import IllegalActionError
+from ....core.positions import fail
 from .. import actions
+from ..fixtures import state_from_fixture
+from ..position_rules import check_config_fit
+from ..positions import dump_state, position_of, read_position
 from ..scenario.loader import load_scenario
-from ..scenario.model import ELEMENTS, ModifierCard, MonsterAbilityCard, Scenario
+from ..scenario.model import Scenario
 from .config import HavenConfig
+from .context import RuleContext
 from .damage import ScenarioEnded
-from .figures import Figure, all_figures, allies_of, board_for, enemies_of, label, on_map
 from .prompts import SELECT_LEAD, SELECT_SECOND, Event, Prompt
-from .round import cleanup, run_slot, start_round
-from .state import (
-    CLEANUP,
-    EXPIRING_CONDITIONS,
-    OVER,
-    RUNNING,
-    SELECT,
-    STRONG,
-    TURNS,
-    CharacterState,
-    HavenState,
-)
+from .round import cleanup, run_slot, slot_label, start_round
+from .setup import new_state
+from .state import CLEANUP, OVER, RUNNING, SELECT, TURNS, CharacterState, HavenState, Slot
 
 
 class HavenGame:
     """A running haven game: state, pending prompt, event log (HV-STATE-7, HV-API-1..5)."""
 
     def __init__(self, scenario: Scenario, state: HavenState, config: HavenConfig) -> None:
-        self.scenario = scenario
-        self.state = state
-        self.config = config
-        self.board = board_for(scenario)
-        self.modifier_cards: dict[str, ModifierCard] = _modifier_cards(scenario)
-        self._monster_cards = _monster_cards(scenario)
-        self.standard_deck = Counter(c.name for c in scenario.character_modifier_deck)
-        self.events: list[Event] = []
+        self.context = RuleContext(scenario, state, config)
         self.prompt: Prompt | None = None
-        self.turn_figure: Figure | None = None
-        self.fresh_conditions: set[str] = set()
         self._quiet: dict[str, Any] = {}
         self._answers: list[int] = []
         self._proc = self._run()
         self._advance(None)
 
     # --- Public API ---------------------------------------------------------------------------
+
+    @property
+    def scenario(self) -> Scenario:
+        """The scenario being played (read it, do not change it)."""
+        return self.context.scenario
+
+    @property
+    def state(self) -> HavenState:
+        """The whole state of the game (HV-STATE-1..7); the rules change it, callers read it."""
+        return self.context.state
+
+    @property
+    def config(self) -> HavenConfig:
+        """The options of 16.8."""
+        return self.context.config
+
+    @property
+    def events(self) -> list[Event]:
+        """The event log, oldest first (HV-API-8)."""
+        return self.context.events
 
     @property
     def outcome(self) -> str:
@@ -86,6 +93,14 @@ class HavenGame:
         self._answers.append(action)
         self._advance(action)
 
+    def card_ids(self, ch: CharacterState, cards: list[int]) -> list[str]:
+        """Printed ids (``B03``) of card indices of ``ch``."""
+        return self.context.card_ids(ch, cards)
+
+    def slot_label(self, slot: Slot) -> str:
+        """A turn-sequence slot as text: agent, monster type, or ``summon:N``."""
+        return slot_label(self.scenario, slot)
+
     @property
     def quiet_point(self) -> dict[str, Any]:
         """The state at the last quiet point, as position data (read it, do not change it)."""
@@ -98,16 +113,17 @@ class HavenGame:
 
     def to_position(self) -> dict[str, Any]:
         """The game as JSON-ready data: the last quiet point and the answers since."""
-        from ..positions import position_of
-
-        return position_of(self)
+        return position_of(self.scenario, self.config, self._quiet, self._answers)
 
     @classmethod
     def from_position(cls, data: Any, scenario: Scenario | None = None) -> HavenGame:
-        """Rebuild a game from :meth:`to_position` data; PositionError says what is wrong."""
-        from ..positions import game_from_position
-
-        return game_from_position(data, scenario)
+        """Rebuild a game from :meth:`to_position` data: the state is validated
+        (:func:`~..positions.read_position`), then the answers are replayed, each legal at its
+        moment and all before the next quiet point; PositionError says what is wrong."""
+        scenario, state, config, answers = read_position(data, scenario)
+        game = cls(scenario, state, config)
+        game._replay(answers)
+        return game
 
     def clone(self) -> HavenGame:
         """An independent copy at the same decision."""
@@ -115,13 +131,27 @@ class HavenGame:
 
     # --- Driver -------------------------------------------------------------------------------
 
+    def _replay(self, answers: list[int]) -> None:
+        """Answer the prompts again, each legal at its moment, all before the next quiet point."""
+        for i, answer in enumerate(answers):
+            try:
+                self.apply(answer)
+            except IllegalActionError as err:
+                raise fail(f"answers[{i}]", str(err)) from None
+            if len(self._answers) != i + 1:
+                raise fail(
+                    f"answers[{i}]",
+                    "reaches the next quiet point; a position holds only the answers "
+                    "since its last",
+                )
+
     def _advance(self, action: int | None) -> None:
         """Send ``action`` into the rules and answer forced prompts (HV-API-4) until one is open."""
         try:
             prompt = self._proc.send(action)  # type: ignore[arg-type]
             while self.config.auto_forced and len(prompt.legal) == 1:
                 secret = prompt.agent if prompt.kind in (SELECT_LEAD, SELECT_SECOND) else None
-                self.log(
+                self.context.log(
                     "AUTO_ACTION",
                     secret_of=secret,
                     private=prompt.kind == SELECT_SECOND and self.config.reveal_second_card_at_turn,
@@ -136,141 +166,32 @@ class HavenGame:
 
     def _run(self) -> Generator[Prompt, int, None]:
         """HV-ROUND-2: rounds of selection, turns and cleanup until the outcome is decided."""
-        state = self.state
+        context = self.context
+        state = context.state
         try:
             while state.outcome == RUNNING:
                 if state.phase == SELECT:
                     self._mark_quiet()
-                    yield from start_round(self)
+                    yield from start_round(context)
                 elif state.phase == TURNS:
                     while state.slot < len(state.sequence):
                         self._mark_quiet()
-                        yield from run_slot(self, state.sequence[state.slot])
+                        yield from run_slot(context, state.sequence[state.slot])
                         state.slot += 1
                     state.phase = CLEANUP
                 else:
                     self._mark_quiet()
-                    yield from cleanup(self)
+                    yield from cleanup(context)
         except ScenarioEnded:
             pass
         state.phase = OVER
-        self.turn_figure = None
+        context.turn_figure = None
         self._mark_quiet()
 
     def _mark_quiet(self) -> None:
-        from ..positions import state_to_dict
-
-        self._quiet = state_to_dict(self)
+        """A quiet point: the state as position data, and no answer since."""
+        self._quiet = dump_state(self.scenario, self.state)
         self._answers = []
-
-    # --- Services for the rules modules -------------------------------------------------------
-
-    def log(
-        self, type_: str, secret_of: int | None = None, private: bool = False, **data: Any
-    ) -> None:
-        """Append an event (HV-API-8)."""
-        self.events.append(Event(type_, data, secret_of, private))
-
-    def log_card(self, ch: CharacterState, card: int, to: str) -> None:
-        """A CARD_TO event for one card of ``ch``."""
-        cls = self.scenario.characters[ch.index]
-        self.log("CARD_TO", figure=cls.id, card=cls.cards[card].id, to=to)
-
-    def card_ids(self, ch: CharacterState, cards: list[int]) -> list[str]:
-        """Printed ids (``B03``) of card indices of ``ch``."""
-        printed = self.scenario.characters[ch.index].cards
-        return [printed[k].id for k in cards]
-
-    def monster_card(self, type_index: int, card_id: str | None) -> MonsterAbilityCard:
-        """The monster ability card ``card_id`` of a type."""
-        return self._monster_cards[type_index][card_id]
-
-    def slot_label(self, slot: Any) -> str:
-        """A turn-sequence slot as text: agent, monster type, or ``summon:N``."""
-        if slot.kind == "character":
-            return self.scenario.characters[slot.index].id
-        if slot.kind == "summon":
-            return f"summon:{slot.index}"
-        return self.scenario.monster_types[slot.index].id
-
-    def figure_on_map(self, fig: Figure) -> bool:
-        return on_map(self.state, fig)
-
-    def figures(self) -> list[Figure]:
-        return all_figures(self.state)
-
-    def enemies_of(self, fig: Figure) -> list[Figure]:
-        return enemies_of(self.state, fig)
-
-    def allies_of(self, fig: Figure) -> list[Figure]:
-        return allies_of(self.state, fig)
-
-    def element_index(self, element: str) -> int:
-        return ELEMENTS.index(element)
-
-    def element_name(self, element: int) -> str:
-        return ELEMENTS[element]
-
-    def infuse(self, element: str | None) -> None:
-        """HV-ELEM-2: an infusion joins the running turn's pending set."""
-        index = self.element_index(element or "")
-        if index not in self.state.pending_infusions:
-            self.state.pending_infusions.append(index)
-        self.log("INFUSE_PENDING", element=element)
-
-    def consume(self, element: int, fig: Figure) -> None:
-        """HV-ELEM-4: a strong or waning element becomes inert at once."""
-        self.state.elements[element] = 0
-        self.log("CONSUME", element=ELEMENTS[element], figure=label(self.scenario, fig))
-
-    def begin_turn(self, fig: Figure) -> set[str]:
-        """HV-CTURN-1, HV-MTURN-5, HV-STURN-1: start a turn; returns the set S of expiring
-        conditions the figure has now."""
-        self.turn_figure = fig
-        self.fresh_conditions = set()
-        self.state.pending_infusions = []
-        self.log("TURN_START", figure=label(self.scenario, fig))
-        return {c for c in fig.conditions if c in EXPIRING_CONDITIONS}
-
-    def end_turn_conditions_and_elements(self, fig: Figure, start: set[str]) -> None:
-        """HV-CEND-2/3, HV-MEND-1/2, HV-STURN-3: conditions present at the start (and not
-        re-applied since) end; pending infusions become strong."""
-        from .damage import remove_condition
-
-        for condition in sorted(start - self.fresh_conditions):
-            if condition in fig.conditions:
-                remove_condition(self, fig, condition)
-        for element in self.state.pending_infusions:
-            self.state.elements[element] = STRONG
-            self.log("ELEMENT", element=ELEMENTS[element], state="strong")
-        self.state.pending_infusions = []
-        self.log("TURN_END", figure=label(self.scenario, fig))
-        self.turn_figure = None
-
-    def abort_turn(self, fig: Figure) -> None:
-        """HV-CTURN-4, HV-ELEM-7: a figure removed in its own turn runs no end-of-turn step."""
-        self.state.pending_infusions = []
-        self.turn_figure = None
-
-    def random_discard(self, ch: CharacterState, exclude: int | None) -> int:
-        """HV-SREST-1/2: a uniformly random discard card (scripted picks first, HV-API-10)."""
-        options = [k for k in ch.discard if k != exclude]
-        script = self.state.scripted_picks.get(ch.index)
-        while script:
-            card = script.pop(0)
-            if card in options:
-                return card
-        return options[self.state.rng.below(len(options))]
-
-
-def _monster_cards(scenario: Scenario) -> tuple[dict[str | None, MonsterAbilityCard], ...]:
-    return tuple({card.id: card for card in t.deck} for t in scenario.monster_types)
-
-
-def _modifier_cards(scenario: Scenario) -> dict[str, ModifierCard]:
-    cards = {c.name: c for c in scenario.character_modifier_deck}
-    cards.update({c.name: c for c in scenario.monster_modifier_deck})
-    return cards
 
 
 def new_game(
@@ -285,13 +206,8 @@ def new_game(
         scenario = load_scenario(scenario or "raider_camp")
     config = config or HavenConfig()
     if fixture is not None:
-        from ..fixtures import state_from_fixture
-        from ..position_rules import check_config_fit
-
         state = state_from_fixture(scenario, seed, fixture)
         check_config_fit(scenario, state, config)
     else:
-        from .setup import new_state
-
         state = new_state(scenario, seed)
     return HavenGame(scenario, state, config)

@@ -15,12 +15,11 @@ from .state import (
     CHARACTER_SLOT,
     MONSTER_SLOT,
     CharacterState,
+    Figure,
     HavenState,
     MonsterState,
     SummonState,
 )
-
-Figure = CharacterState | MonsterState | SummonState
 
 
 class Board:

@@ -1,6 +1,6 @@
 """Deterministic focus, movement and targeting of monsters and summons (HV-AI-1..8).
 
-Pure functions of the state: nothing here changes the game. A *mover* is the monster or summon
+Pure functions of the state: nothing here changes the ctx. A *mover* is the monster or summon
 whose turn runs; its enemies are the other side (HV-STURN-2 runs summons through the same code).
 """
 
@@ -8,12 +8,10 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-from .figures import Figure, board_for, has, turn_position
-
-if TYPE_CHECKING:
-    from .engine import HavenGame
+from .context import RuleContext
+from .figures import all_figures, board_for, enemies_of, has, turn_position
+from .state import Figure
 
 
 @dataclass(frozen=True)
@@ -32,11 +30,11 @@ class PathGraph:
     holding no other figure) and ``dist``, the fewest steps from the mover to every cell, for one
     mover at one moment (HV-AI-8): it holds until a figure moves or leaves the map."""
 
-    def __init__(self, game: HavenGame, mover: Figure) -> None:
-        board = board_for(game.scenario)
+    def __init__(self, ctx: RuleContext, mover: Figure) -> None:
+        board = board_for(ctx.scenario)
         self.board = board
-        enemy_cells = {f.cell for f in game.enemies_of(mover)}
-        other_cells = {f.cell for f in game.figures() if f is not mover}
+        enemy_cells = {f.cell for f in enemies_of(ctx.state, mover)}
+        other_cells = {f.cell for f in all_figures(ctx.state) if f is not mover}
         self.passable = [board.floor[c] and c not in enemy_cells for c in range(len(board.floor))]
         self.endable = [p and c not in other_cells for c, p in enumerate(self.passable)]
         self.dist = self.steps_from([mover.cell])
@@ -64,25 +62,25 @@ def attack_hexes(graph: PathGraph, target: Figure, reach: int) -> list[int]:
     return [c for c in graph.board.cells_reaching(target.cell, reach) if endable[c]]
 
 
-def candidates(game: HavenGame, mover: Figure) -> list[Figure]:
+def candidates(ctx: RuleContext, mover: Figure) -> list[Figure]:
     """HV-AI-1: enemies on the map that are not invisible."""
-    return [f for f in game.enemies_of(mover) if not has(f, "invisible")]
+    return [f for f in enemies_of(ctx.state, mover) if not has(f, "invisible")]
 
 
-def focus(game: HavenGame, mover: Figure, plan: Plan, graph: PathGraph) -> Figure | None:
+def focus(ctx: RuleContext, mover: Figure, plan: Plan, graph: PathGraph) -> Figure | None:
     """HV-AI-4: the candidate with the smallest ``(cost, proximity, turn order position)``."""
     reach = plan.reach or 1  # HV-AI-3: no attack or disarmed -> as melee
     dist = graph.dist
     best = None
     best_key = None
-    for target in candidates(game, mover):
+    for target in candidates(ctx, mover):
         costs = [dist[h] for h in attack_hexes(graph, target, reach) if dist[h] is not None]
         if not costs:
             continue
         key = (
             min(costs),
             graph.board.distance(mover.cell, target.cell),
-            turn_position(game.state, target),
+            turn_position(ctx.state, target),
         )
         if best_key is None or key < best_key:
             best, best_key = target, key
@@ -90,7 +88,7 @@ def focus(game: HavenGame, mover: Figure, plan: Plan, graph: PathGraph) -> Figur
 
 
 def destination(
-    game: HavenGame, mover: Figure, plan: Plan, target: Figure, graph: PathGraph
+    ctx: RuleContext, mover: Figure, plan: Plan, target: Figure, graph: PathGraph
 ) -> int:
     """HV-AI-5: where the mover ends its Move: Case A (an attack hex of the focus within reach,
     avoiding disadvantage, most extra targets, fewest steps, lowest cell id) or Case B (as close
@@ -106,7 +104,7 @@ def destination(
     if plan.reach is not None:
         in_reach = [c for c in reachable if c in targets_hexes]
         if in_reach:
-            others = [f for f in candidates(game, mover) if f is not target]
+            others = [f for f in candidates(ctx, mover) if f is not target]
 
             def key_a(c: int) -> tuple[int, int, int, int]:
                 adjacent = plan.ranged and board.distance(c, target.cell) <= 1
@@ -125,14 +123,14 @@ def destination(
 
 
 def extra_targets(
-    game: HavenGame, mover: Figure, target: Figure, reach: int, count: int
+    ctx: RuleContext, mover: Figure, target: Figure, reach: int, count: int
 ) -> list[Figure]:
     """HV-AI-6: up to ``count`` further valid targets by ``(proximity, turn order position)``."""
-    board = board_for(game.scenario)
+    board = board_for(ctx.scenario)
     others = [
         f
-        for f in candidates(game, mover)
+        for f in candidates(ctx, mover)
         if f is not target and board.in_range_and_sight(mover.cell, f.cell, reach)
     ]
-    others.sort(key=lambda f: (board.distance(mover.cell, f.cell), turn_position(game.state, f)))
+    others.sort(key=lambda f: (board.distance(mover.cell, f.cell), turn_position(ctx.state, f)))
     return others[:count]

@@ -8,69 +8,79 @@ deterministic AI of :mod:`.monster_ai`, end of turn (condition expiry, infusions
 from __future__ import annotations
 
 from collections.abc import Generator
-from typing import TYPE_CHECKING
 
-from ..scenario.model import ATTACK, ELITE, INFUSE, MOVE, RETALIATE, SHIELD, Ability, MonsterType
+from ..scenario.model import (
+    ATTACK,
+    ELEMENTS,
+    ELITE,
+    INFUSE,
+    MOVE,
+    RETALIATE,
+    SHIELD,
+    Ability,
+    MonsterType,
+)
 from .attack import AttackSpec, resolve_attack
+from .context import RuleContext
 from .damage import TurnAborted, suffer_damage
-from .figures import Figure, board_for, has, label
+from .decks import monster_card
+from .elements import consume, infuse
+from .figures import board_for, has, label, on_map
 from .monster_ai import PathGraph, Plan, destination, extra_targets, focus
 from .prompts import Prompt
-from .state import MonsterState, SummonState
-
-if TYPE_CHECKING:
-    from .engine import HavenGame
+from .state import Figure, MonsterState, SummonState
+from .turns import abort_turn, begin_turn, end_turn
 
 Turn = Generator[Prompt, int, None]
 
 _SUMMON_CARD = (Ability(MOVE, 0), Ability(ATTACK, 0))  # HV-STURN-2
 
 
-def monster_slot(game: HavenGame, type_index: int) -> Turn:
+def monster_slot(ctx: RuleContext, type_index: int) -> Turn:
     """HV-INIT-6, HV-MTURN-1..4: every monster of the type acts on the one current card, elites
     first, then normals, each by standee number; the order is fixed when the slot starts."""
     order = sorted(
-        (m for m in game.state.monsters if m.type == type_index),
+        (m for m in ctx.state.monsters if m.type == type_index),
         key=lambda m: (m.rank != ELITE, m.standee),
     )
     for monster in order:
-        if game.figure_on_map(monster):
-            yield from monster_turn(game, monster)
+        if on_map(ctx.state, monster):
+            yield from monster_turn(ctx, monster)
 
 
-def monster_turn(game: HavenGame, monster: MonsterState) -> Turn:
+def monster_turn(ctx: RuleContext, monster: MonsterState) -> Turn:
     """HV-MTURN-5..11, HV-MEND-1/2: one monster's turn."""
-    mtype = game.scenario.monster_types[monster.type]
-    deck = game.state.monster_decks[monster.type]
-    card = game.monster_card(monster.type, deck.current)
-    yield from figure_turn(game, monster, card.abilities, mtype)
+    mtype = ctx.scenario.monster_types[monster.type]
+    deck = ctx.state.monster_decks[monster.type]
+    card = monster_card(ctx.scenario, monster.type, deck.current)
+    yield from figure_turn(ctx, monster, card.abilities, mtype)
 
 
-def summon_turn(game: HavenGame, summon: SummonState) -> Turn:
+def summon_turn(ctx: RuleContext, summon: SummonState) -> Turn:
     """HV-STURN-1..4: the summon's automatic Move +0 / Attack +0; it never loots."""
-    yield from figure_turn(game, summon, _SUMMON_CARD, None)
+    yield from figure_turn(ctx, summon, _SUMMON_CARD, None)
 
 
 def figure_turn(
-    game: HavenGame, fig: Figure, abilities: tuple[Ability, ...], mtype: MonsterType | None
+    ctx: RuleContext, fig: Figure, abilities: tuple[Ability, ...], mtype: MonsterType | None
 ) -> Turn:
     """The seed's turn frame for a monster or summon: wound, stun, card, end of turn."""
-    start = game.begin_turn(fig)
+    start = begin_turn(ctx, fig)
     try:
         if has(fig, "wound"):
-            game.log("WOUND", figure=label(game.scenario, fig), amount=1)
-            yield from suffer_damage(game, fig, 1)
+            ctx.log("WOUND", figure=label(ctx.scenario, fig), amount=1)
+            yield from suffer_damage(ctx, fig, 1)
         if has(fig, "stun"):
-            game.log("STUN_SKIP", figure=label(game.scenario, fig))
+            ctx.log("STUN_SKIP", figure=label(ctx.scenario, fig))
         else:
-            yield from execute_card(game, fig, abilities, mtype)
-        game.end_turn_conditions_and_elements(fig, start)
+            yield from execute_card(ctx, fig, abilities, mtype)
+        end_turn(ctx, fig, start)
     except TurnAborted:
-        game.abort_turn(fig)
+        abort_turn(ctx)
     fig.acted = True
 
 
-def _stats(game: HavenGame, fig: Figure, mtype: MonsterType | None) -> tuple[int, int, int]:
+def _stats(ctx: RuleContext, fig: Figure, mtype: MonsterType | None) -> tuple[int, int, int]:
     """Base (move, attack, range) of a monster's rank or a summon's card (HV-MTURN-10)."""
     if isinstance(fig, SummonState):
         return fig.move, fig.attack, fig.range
@@ -95,31 +105,29 @@ def _plan(
 
 
 def execute_card(
-    game: HavenGame, fig: Figure, abilities: tuple[Ability, ...], mtype: MonsterType | None
+    ctx: RuleContext, fig: Figure, abilities: tuple[Ability, ...], mtype: MonsterType | None
 ) -> Turn:
     """HV-MTURN-8..11, HV-AI-7: focus first, then each line top to bottom; nothing else."""
-    base = _stats(game, fig, mtype)
-    graph: PathGraph | None = PathGraph(game, fig)  # None once a figure moved or may have left
-    target = focus(game, fig, _plan(fig, abilities, base, 0), graph)
+    base = _stats(ctx, fig, mtype)
+    graph: PathGraph | None = PathGraph(ctx, fig)  # None once a figure moved or may have left
+    target = focus(ctx, fig, _plan(fig, abilities, base, 0), graph)
     for i, ability in enumerate(abilities):
         if ability.kind == MOVE:
             plan = _plan(fig, abilities, base, i)
             if target is not None and plan.move:
-                graph = graph or PathGraph(game, fig)
-                cell = destination(game, fig, plan, target, graph)
+                graph = graph or PathGraph(ctx, fig)
+                cell = destination(ctx, fig, plan, target, graph)
                 if cell != fig.cell:
-                    game.log(
-                        "MOVE", figure=label(game.scenario, fig), **{"from": fig.cell}, to=cell
-                    )
+                    ctx.log("MOVE", figure=label(ctx.scenario, fig), **{"from": fig.cell}, to=cell)
                     fig.cell = cell
                     graph = None
         elif ability.kind == ATTACK:
-            yield from monster_attack(game, fig, ability, base, target)
+            yield from monster_attack(ctx, fig, ability, base, target)
             graph = None
         elif ability.kind in (SHIELD, RETALIATE):
             _round_bonus(fig, ability)
         elif ability.kind == INFUSE:  # HV-ELEM-6
-            game.infuse(ability.element)
+            infuse(ctx, ability.element)
 
 
 def _round_bonus(fig: Figure, ability: Ability) -> None:
@@ -131,7 +139,7 @@ def _round_bonus(fig: Figure, ability: Ability) -> None:
 
 
 def monster_attack(
-    game: HavenGame,
+    ctx: RuleContext,
     fig: Figure,
     ability: Ability,
     base: tuple[int, int, int],
@@ -141,22 +149,22 @@ def monster_attack(
     value = max(0, base[1] + ability.value)
     conditions = ability.conditions
     if ability.consume is not None and isinstance(fig, MonsterState):
-        deck = game.state.monster_decks[fig.type]
-        element = game.element_index(ability.consume.element)
-        if not deck.consumed and game.state.elements[element] >= 1:
-            game.consume(element, fig)
+        deck = ctx.state.monster_decks[fig.type]
+        element = ELEMENTS.index(ability.consume.element)
+        if not deck.consumed and ctx.state.elements[element] >= 1:
+            consume(ctx, element, fig)
             deck.consumed = True
         if deck.consumed:
             value += ability.consume.bonus
             conditions = conditions + ability.consume.conditions
-    if target is None or has(fig, "disarm") or not game.figure_on_map(target):
+    if target is None or has(fig, "disarm") or not on_map(ctx.state, target):
         return
     reach = base[2] + ability.range
     spec = AttackSpec(value, max(reach, 1), reach > 0, ability.pierce, conditions)
-    board = board_for(game.scenario)
+    board = board_for(ctx.scenario)
     if has(target, "invisible") or not board.in_range_and_sight(fig.cell, target.cell, spec.reach):
         return
-    extra = extra_targets(game, fig, target, spec.reach, ability.targets - 1)
+    extra = extra_targets(ctx, fig, target, spec.reach, ability.targets - 1)
     for victim in [target, *extra]:
-        if game.figure_on_map(victim) and game.figure_on_map(fig):
-            yield from resolve_attack(game, fig, victim, spec)
+        if on_map(ctx.state, victim) and on_map(ctx.state, fig):
+            yield from resolve_attack(ctx, fig, victim, spec)

@@ -2,11 +2,12 @@
 
 A :class:`Prompt` is the one pending decision (HV-API-2): who answers it, the exact legal actions
 (16.4) and the context the observation shows. An :class:`Event` is one line of the log the
-environment hands out in ``infos[agent]["events"]``.
+environment hands out in ``infos[agent]["events"]``. Rules pose a prompt with :func:`ask`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Generator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -82,3 +83,9 @@ class Event:
     data: dict[str, Any] = field(default_factory=dict)
     secret_of: int | None = None
     private: bool = False
+
+
+def ask(kind: str, agent: int, legal: list[int], **context: object) -> Generator[Prompt, int, int]:
+    """Pose a prompt (HV-API-2) and return the answer the driver sends back."""
+    action = yield Prompt(kind, agent, tuple(sorted(legal)), **context)  # type: ignore[arg-type]
+    return action

@@ -4,15 +4,16 @@
 from __future__ import annotations
 
 from collections.abc import Generator
-from typing import TYPE_CHECKING
 
 from .. import actions
+from ..scenario.model import ELEMENTS, Scenario
 from .character_turn import character_turn
-from .damage import ScenarioEnded, ask, exhaust, suffer_damage
-from .decks import draw_monster_card, end_monster_cards, reshuffle_modifier_decks
+from .context import RuleContext
+from .damage import ScenarioEnded, exhaust, suffer_damage
+from .decks import draw_monster_card, end_monster_cards, monster_card, reshuffle_modifier_decks
 from .figures import label
 from .monster_turn import monster_slot, summon_turn
-from .prompts import SELECT_LEAD, SELECT_SECOND, SHORT_REST, SHORT_REST_REROLL, Prompt
+from .prompts import SELECT_LEAD, SELECT_SECOND, SHORT_REST, SHORT_REST_REROLL, Prompt, ask
 from .state import (
     CHARACTER_SLOT,
     ELEMENT_STATE_NAMES,
@@ -25,72 +26,68 @@ from .state import (
     WANING,
     WIN,
     CharacterState,
+    HavenState,
     Slot,
 )
-
-if TYPE_CHECKING:
-    from .engine import HavenGame
 
 Steps = Generator[Prompt, int, None]
 
 LONG_REST_INITIATIVE = 99  # HV-INIT-1
 
 
-def start_round(game: HavenGame) -> Steps:
+def start_round(ctx: RuleContext) -> Steps:
     """HV-ROUND-2 steps 1-2: exhaustion check, secret selection, reveal, monster cards, order."""
-    state = game.state
-    game.log("ROUND_START", round=state.round)
+    state = ctx.state
+    ctx.log("ROUND_START", round=state.round)
     for ch in state.characters:  # HV-EXH-1
         if not ch.exhausted and not ch.sits_out and len(ch.hand) < 2 and len(ch.discard) < 2:
-            exhaust(game, ch)
+            exhaust(ctx, ch)
     for ch in state.characters:
         if not ch.exhausted and not ch.sits_out:
-            yield from select_cards(game, ch)
+            yield from select_cards(ctx, ch)
     for ch in state.characters:
-        ch.revealed = 1 if game.config.reveal_second_card_at_turn else 2
+        ch.revealed = 1 if ctx.config.reveal_second_card_at_turn else 2
     for type_index, deck in enumerate(state.monster_decks):  # HV-MCARD-1
         if any(m.type == type_index for m in state.monsters):
-            draw_monster_card(game, deck, game.scenario.monster_types[type_index].id)
-    state.sequence = turn_sequence(game)
+            draw_monster_card(ctx, deck, ctx.scenario.monster_types[type_index].id)
+    state.sequence = turn_sequence(ctx.scenario, state)
     state.slot = 0
     state.phase = TURNS
-    game.log("REVEAL", sequence=[game.slot_label(s) for s in state.sequence])
+    ctx.log("REVEAL", sequence=[slot_label(ctx.scenario, s) for s in state.sequence])
 
 
-def select_cards(game: HavenGame, ch: CharacterState) -> Steps:
+def select_cards(ctx: RuleContext, ch: CharacterState) -> Steps:
     """HV-SEL-1..4: two hand cards, the first one leading, or a long rest (discard >= 2 only;
     the only choice when the hand holds fewer than 2 cards)."""
     legal = [actions.card_action(k) for k in ch.hand] if len(ch.hand) >= 2 else []
     if len(ch.discard) >= 2:
         legal.append(actions.LONG_REST)
-    answer = yield from ask(game, SELECT_LEAD, ch.index, legal)
-    who = label(game.scenario, ch)
+    answer = yield from ask(SELECT_LEAD, ch.index, legal)
+    who = label(ctx.scenario, ch)
     if answer == actions.LONG_REST:
         ch.long_rest = True
         ch.initiative = LONG_REST_INITIATIVE
-        game.log("LONG_REST", secret_of=ch.index, figure=who, declared=True)
+        ctx.log("LONG_REST", secret_of=ch.index, figure=who, declared=True)
         return
     lead = answer - actions.CARD_BASE
     second_options = [actions.card_action(k) for k in ch.hand if k != lead]
-    answer = yield from ask(game, SELECT_SECOND, ch.index, second_options, card=lead)
+    answer = yield from ask(SELECT_SECOND, ch.index, second_options, card=lead)
     second = answer - actions.CARD_BASE
     ch.lead, ch.second = lead, second
     ch.hand.remove(lead)
     ch.hand.remove(second)
     ch.played = [lead, second]
-    ch.initiative = game.scenario.characters[ch.index].cards[lead].initiative
-    cards = game.card_ids(ch, [lead, second])
-    variant = game.config.reveal_second_card_at_turn  # 16.8: the second pick stays private
-    game.log("CARD_TO", secret_of=ch.index, figure=who, card=cards[0], to="played")
-    game.log("CARD_TO", secret_of=ch.index, private=variant, figure=who, card=cards[1], to="played")
+    ch.initiative = ctx.scenario.characters[ch.index].cards[lead].initiative
+    cards = ctx.card_ids(ch, [lead, second])
+    variant = ctx.config.reveal_second_card_at_turn  # 16.8: the second pick stays private
+    ctx.log("CARD_TO", secret_of=ch.index, figure=who, card=cards[0], to="played")
+    ctx.log("CARD_TO", secret_of=ch.index, private=variant, figure=who, card=cards[1], to="played")
 
 
-def turn_sequence(game: HavenGame) -> list[Slot]:
+def turn_sequence(scenario: Scenario, state: HavenState) -> list[Slot]:
     """HV-INIT-1..4: ascending initiative; a character before a monster type on a tie, two
     characters by their other card (99 for a long rest) then agent index, monster types by type
     order; each summon directly before its summoner, in summoning order."""
-    state = game.state
-    scenario = game.scenario
     keyed = []
     for ch in state.characters:
         if ch.exhausted or ch.sits_out or (ch.lead is None and not ch.long_rest):
@@ -104,7 +101,7 @@ def turn_sequence(game: HavenGame) -> list[Slot]:
         )
     for type_index, deck in enumerate(state.monster_decks):
         if deck.current is not None:
-            init = game.monster_card(type_index, deck.current).initiative
+            init = monster_card(scenario, type_index, deck.current).initiative
             keyed.append(((init, 1, 0, type_index), Slot(MONSTER_SLOT, type_index, init)))
     keyed.sort(key=lambda pair: pair[0])
     sequence: list[Slot] = []
@@ -117,32 +114,41 @@ def turn_sequence(game: HavenGame) -> list[Slot]:
     return sequence
 
 
-def run_slot(game: HavenGame, slot: Slot) -> Steps:
+def slot_label(scenario: Scenario, slot: Slot) -> str:
+    """A turn-sequence slot as text: agent, monster type, or ``summon:N``."""
+    if slot.kind == CHARACTER_SLOT:
+        return scenario.characters[slot.index].id
+    if slot.kind == SUMMON_SLOT:
+        return f"summon:{slot.index}"
+    return scenario.monster_types[slot.index].id
+
+
+def run_slot(ctx: RuleContext, slot: Slot) -> Steps:
     """HV-ROUND-1, HV-INIT-5/7: the slot's figure(s) take their turn; removed ones are skipped."""
-    state = game.state
+    state = ctx.state
     if slot.kind == CHARACTER_SLOT:
         ch = state.characters[slot.index]
         if not ch.exhausted and not ch.sits_out:
-            yield from character_turn(game, ch)
+            yield from character_turn(ctx, ch)
     elif slot.kind == SUMMON_SLOT:
         summon = next((s for s in state.summons if s.number == slot.index), None)
         if summon is not None:
-            yield from summon_turn(game, summon)
+            yield from summon_turn(ctx, summon)
     else:
-        yield from monster_slot(game, slot.index)
+        yield from monster_slot(ctx, slot.index)
 
 
-def cleanup(game: HavenGame) -> Steps:
+def cleanup(ctx: RuleContext) -> Steps:
     """HV-CLEAN-1 steps 1-6."""
-    state = game.state
-    reshuffle_modifier_decks(game)  # 1
-    end_monster_cards(game)  # 2
+    state = ctx.state
+    reshuffle_modifier_decks(ctx)  # 1
+    end_monster_cards(ctx)  # 2
     for e, level in enumerate(state.elements):  # 3, HV-ELEM-3
         if level != INERT:
             state.elements[e] = WANING if level == STRONG else INERT
-            game.log(
+            ctx.log(
                 "ELEMENT",
-                element=game.element_name(e),
+                element=ELEMENTS[e],
                 state=ELEMENT_STATE_NAMES[state.elements[e]],
             )
     for ch in state.characters:  # 4
@@ -150,28 +156,28 @@ def cleanup(game: HavenGame) -> Steps:
             ch.round_bonus.remove(card)
             fate = ch.active_fate.pop(card)
             (ch.lost if fate == "lost" else ch.discard).append(card)
-            game.log_card(ch, card, fate)
+            ctx.log_card(ch, card, fate)
         ch.shield = ch.retaliate = 0
     for monster in state.monsters:
         monster.shield = monster.retaliate = 0
     if not state.win_met:  # 5, section 19.14
         for ch in state.characters:
             if not ch.exhausted and not ch.sits_out and len(ch.discard) >= 2:
-                yield from short_rest(game, ch)
-    game.log("ROUND_END", round=state.round)
+                yield from short_rest(ctx, ch)
+    ctx.log("ROUND_END", round=state.round)
     if state.win_met:  # 6, HV-END-1
         state.outcome = WIN
-    elif state.round >= game.config.max_rounds:  # HV-END-4
+    elif state.round >= ctx.config.max_rounds:  # HV-END-4
         state.outcome = TRUNCATED
     if state.outcome != "running":
-        game.log("OUTCOME", outcome=state.outcome)
+        ctx.log("OUTCOME", outcome=state.outcome)
         raise ScenarioEnded
-    next_round(game)
+    next_round(ctx)
 
 
-def next_round(game: HavenGame) -> None:
+def next_round(ctx: RuleContext) -> None:
     """HV-CLEAN-1 step 6: the round number increases; per-round marks are cleared."""
-    state = game.state
+    state = ctx.state
     state.round += 1
     state.phase = "select"
     state.sequence = []
@@ -185,27 +191,36 @@ def next_round(game: HavenGame) -> None:
         fig.acted = False
 
 
-def short_rest(game: HavenGame, ch: CharacterState) -> Steps:
+def short_rest(ctx: RuleContext, ch: CharacterState) -> Steps:
     """HV-SREST-1..3: a random discard card is lost (once, for 1 damage that cannot be negated,
     another random one instead), the rest return to hand; no heal, no item refresh."""
-    answer = yield from ask(game, SHORT_REST, ch.index, [actions.YES, actions.NO])
+    answer = yield from ask(SHORT_REST, ch.index, [actions.YES, actions.NO])
     if answer != actions.YES:
         return
-    card = game.random_discard(ch, exclude=None)
-    answer = yield from ask(
-        game, SHORT_REST_REROLL, ch.index, [actions.YES, actions.NO], rest_card=card
-    )
+    card = random_discard(ctx.state, ch, exclude=None)
+    answer = yield from ask(SHORT_REST_REROLL, ch.index, [actions.YES, actions.NO], rest_card=card)
     if answer == actions.YES:
-        yield from suffer_damage(game, ch, 1, negatable=False)
+        yield from suffer_damage(ctx, ch, 1, negatable=False)
         if ch.exhausted:
             return
-        card = game.random_discard(ch, exclude=card)
+        card = random_discard(ctx.state, ch, exclude=card)
     ch.discard.remove(card)
     ch.lost.append(card)
-    game.log_card(ch, card, "lost")
-    game.log("SHORT_REST", figure=label(game.scenario, ch), lost=game.card_ids(ch, [card])[0])
+    ctx.log_card(ch, card, "lost")
+    ctx.log("SHORT_REST", figure=label(ctx.scenario, ch), lost=ctx.card_ids(ch, [card])[0])
     for back in ch.discard:
-        game.log_card(ch, back, "hand")
+        ctx.log_card(ch, back, "hand")
     ch.hand.extend(ch.discard)
     ch.hand.sort()
     ch.discard.clear()
+
+
+def random_discard(state: HavenState, ch: CharacterState, exclude: int | None) -> int:
+    """HV-SREST-1/2: a uniformly random discard card (scripted picks first, HV-API-10)."""
+    options = [k for k in ch.discard if k != exclude]
+    script = state.scripted_picks.get(ch.index)
+    while script:
+        card = script.pop(0)
+        if card in options:
+            return card
+    return options[state.rng.below(len(options))]

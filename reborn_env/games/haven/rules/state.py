@@ -119,6 +119,10 @@ class SummonState:
     acted: bool = False
 
 
+Figure = CharacterState | MonsterState | SummonState
+"""Section 0.3: a figure on the map, whichever record holds it."""
+
+
 @dataclass
 class MonsterDeck:
     """HV-STATE-4: a monster type's ability deck (ids, draw pile top first) and current card."""

@@ -1,0 +1,44 @@
+"""What every haven rule is given: the narrow context of a running game.
+
+A rule reads the scenario and the options, changes the state, appends to the event log
+(HV-API-8) and, while a turn runs, knows whose turn it is and which conditions the figure gained
+in it (HV-CEND-2). That is all a :class:`RuleContext` holds; it knows nothing of the driver that
+poses the prompts (:mod:`.engine`) and imports no rule, so every rule module can be read alone.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..scenario.model import Scenario
+from .config import HavenConfig
+from .prompts import Event
+from .state import CharacterState, Figure, HavenState
+
+
+class RuleContext:
+    """One game's scenario, options, state and event log, and the running turn's figure."""
+
+    def __init__(self, scenario: Scenario, state: HavenState, config: HavenConfig) -> None:
+        self.scenario = scenario
+        self.state = state
+        self.config = config
+        self.events: list[Event] = []
+        self.turn_figure: Figure | None = None  # whose turn runs (HV-CTURN-1), None between
+        self.fresh_conditions: set[str] = set()  # gained in the running turn (HV-CEND-2)
+
+    def log(
+        self, type_: str, secret_of: int | None = None, private: bool = False, **data: Any
+    ) -> None:
+        """Append an event (HV-API-8)."""
+        self.events.append(Event(type_, data, secret_of, private))
+
+    def log_card(self, ch: CharacterState, card: int, to: str) -> None:
+        """A CARD_TO event for one card of ``ch``."""
+        cls = self.scenario.characters[ch.index]
+        self.log("CARD_TO", figure=cls.id, card=cls.cards[card].id, to=to)
+
+    def card_ids(self, ch: CharacterState, cards: list[int]) -> list[str]:
+        """Printed ids (``B03``) of card indices of ``ch``."""
+        printed = self.scenario.characters[ch.index].cards
+        return [printed[k].id for k in cards]
