@@ -211,6 +211,43 @@ def test_the_card_lists_every_block_with_its_width(module, observation):
     assert f"Box(0, 1, ({layout.size},), float32)" in module.__doc__
 
 
+def card_paragraph_names(card: str, opening: str) -> list[str]:
+    """The backticked names of the card's paragraph that opens with ``opening``, in order."""
+    start = card.index(opening)
+    paragraph = card[start : card.index("\n\n", start)]
+    return re.findall(r"`(\w+)`", paragraph)
+
+
+def record_names(layout: Layout, block: str, expand: tuple[str, ...] = ()) -> list[str]:
+    """A group's field names in order; a nested group named in ``expand`` is followed by its
+    own fields."""
+    names = []
+    for f in layout[block].item:
+        names.append(f.name)
+        if f.name in expand:
+            names += [g.name for g in f.item]
+    return names
+
+
+@pytest.mark.parametrize(
+    ("module", "observation", "opening", "block", "expand"),
+    [
+        (earth_reborn_v0, er_observation, "A character's record:", "characters", ("sections",)),
+        (haven_v0, hv_observation, "A cell's record:", "board", ()),
+        (haven_v0, hv_observation, "The prompt:", "prompt", ()),
+        (haven_v0, hv_observation, "A character block:", "me", ()),
+    ],
+)
+def test_the_card_names_every_field_of_a_record_in_order(
+    module, observation, opening, block, expand
+):
+    """The card's prose on a record names its fields as the layout does, in the layout's order."""
+    layout = observation.layout_for(module.env().unwrapped.scenario)
+    expected = record_names(layout, block, expand)
+    named = card_paragraph_names(module.__doc__, opening)
+    assert named[: len(expected)] == expected
+
+
 # --- Earth Reborn --------------------------------------------------------------------------------
 
 
