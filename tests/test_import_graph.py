@@ -1,0 +1,242 @@
+"""The import graph of ``reborn_env`` and ``training``: no cycle between modules, and rules code
+that needs no RL or array library (issue 10; house rule: the rules engine imports no gymnasium,
+pettingzoo or torch).
+
+Every ``import`` statement of every module counts: at module level, inside ``if TYPE_CHECKING:``
+and inside functions (a lazy import that only dodges a cycle is still a cycle in what a reader
+must hold in mind). Relative imports are resolved. ``from package import name`` is an edge to the
+submodule ``package.name`` when there is one, otherwise to the package's ``__init__``, which is a
+module of the graph like any other (so an ``__init__`` that re-exports a submodule which imports
+a name back from the ``__init__`` is a cycle).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("reborn_env", "training")
+RULES_FREE_OF = ("gymnasium", "pettingzoo", "torch", "numpy")
+
+Graph = dict[str, dict[str, int]]  # module -> {imported module: line of the first such import}
+
+
+def module_name(path: Path) -> str:
+    """``reborn_env/games/haven/rules/engine.py`` -> ``reborn_env.games.haven.rules.engine``."""
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+@cache
+def modules() -> dict[str, Path]:
+    """Every module of the packages, by dotted name."""
+    found = {}
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            found[module_name(path)] = path
+    return found
+
+
+def imported_names(source: str, module: str, is_package: bool) -> Iterator[tuple[str, int]]:
+    """Each absolute dotted name an import statement of ``module`` names, with its line:
+    ``import a.b`` names ``a.b``, ``from a import b`` names ``a.b`` (a submodule or not)."""
+    package = module if is_package else module.rpartition(".")[0]
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield alias.name, node.lineno
+        elif isinstance(node, ast.ImportFrom):
+            origin = node.module or ""
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - (node.level - 1)]
+                origin = ".".join(base + ([origin] if origin else []))
+            for alias in node.names:
+                yield f"{origin}.{alias.name}" if origin else alias.name, node.lineno
+
+
+def imports_of(name: str) -> Iterator[tuple[str, int]]:
+    """:func:`imported_names` of one module of the packages."""
+    path = modules()[name]
+    return imported_names(path.read_text(), name, path.name == "__init__.py")
+
+
+def resolve(dotted: str, known: dict[str, Path] | set[str]) -> str | None:
+    """The module an imported name lands in: itself, or the closest package holding it
+    (``package.function``); None outside the graph."""
+    while dotted:
+        if dotted in known:
+            return dotted
+        dotted = dotted.rpartition(".")[0]
+    return None
+
+
+def build_graph(sources: dict[str, tuple[str, bool]]) -> Graph:
+    """The graph of ``{module: (source, is_package)}``; self-imports are dropped."""
+    edges: Graph = {}
+    for name, (source, is_package) in sources.items():
+        targets: dict[str, int] = {}
+        for dotted, line in imported_names(source, name, is_package):
+            target = resolve(dotted, sources.keys())
+            if target is not None and target != name:
+                targets.setdefault(target, line)
+        edges[name] = targets
+    return edges
+
+
+@cache
+def graph() -> Graph:
+    """The import graph of the packages."""
+    sources = {n: (p.read_text(), p.name == "__init__.py") for n, p in modules().items()}
+    return build_graph(sources)
+
+
+def tangles(edges: Graph) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan's algorithm), each
+    sorted; every module of one imports every other, directly or not."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in sorted(edges[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = stack[stack.index(v) :]
+            del stack[stack.index(v) :]
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(edges):
+        if v not in index:
+            visit(v)
+    return sorted(found)
+
+
+def shortest_cycle(edges: Graph, component: list[str]) -> list[str]:
+    """One shortest cycle through the component's first module, start repeated at the end."""
+    start = component[0]
+    came_from = {start: start}
+    queue = [start]
+    for v in queue:
+        for w in sorted(edges[v]):
+            if w == start:
+                path = [v]
+                while path[-1] != start:
+                    path.append(came_from[path[-1]])
+                return [*reversed(path), start]
+            if w in component and w not in came_from:
+                came_from[w] = v
+                queue.append(w)
+    raise AssertionError(f"{start} is on no cycle")  # every module of a component is
+
+
+def describe(edges: Graph, component: list[str]) -> str:
+    """The component's modules and one cycle through them, each hop with its import's line."""
+    cycle = shortest_cycle(edges, component)
+    hops = [f"{a} (line {edges[a][b]})" for a, b in zip(cycle, cycle[1:], strict=False)]
+    return (
+        f"{len(component)} modules import each other: {', '.join(component)}\n"
+        f"  for example {' -> '.join([*hops, cycle[-1]])}"
+    )
+
+
+def test_no_import_cycle_between_modules() -> None:
+    edges = graph()
+    found = tangles(edges)
+    assert not found, "import cycles:\n" + "\n".join(describe(edges, c) for c in found)
+
+
+def rules_modules() -> list[str]:
+    """Every module under ``reborn_env/games/<game>/rules/``."""
+    found = []
+    for name, path in modules().items():
+        parts = path.relative_to(ROOT).parts  # reborn_env, games, <game>, rules, ..., file
+        if parts[:2] == ("reborn_env", "games") and len(parts) > 4 and parts[3] == "rules":
+            found.append(name)
+    return found
+
+
+@pytest.mark.parametrize("name", rules_modules())
+def test_rules_import_no_rl_or_array_library(name: str) -> None:
+    """The rules read like the rulebook in plain Python: no gymnasium, pettingzoo, torch or
+    numpy, imported by a rules module itself or by any module of ours it imports in turn."""
+    seen = {name}
+    todo = [name]
+    while todo:
+        module = todo.pop()
+        for dotted, line in imports_of(module):
+            top = dotted.partition(".")[0]
+            assert top not in RULES_FREE_OF, f"{name} reaches {top}: {module} line {line}"
+        for target in graph()[module]:
+            if target not in seen:
+                seen.add(target)
+                todo.append(target)
+
+
+# --- The checker itself ---------------------------------------------------------------------------
+
+TOY = {
+    "pkg": ("from .a import helper\n", True),
+    "pkg.a": ("def helper():\n    from .b import late\n", False),
+    "pkg.b": ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from . import c\n", False),
+    "pkg.c": ("import pkg.d\nfrom pkg import a\n", False),
+    "pkg.d": ("import numpy\nfrom .. import pkg\n", False),
+}
+
+
+def test_every_kind_of_import_is_an_edge() -> None:
+    """Function level, TYPE_CHECKING, relative (``.`` and ``..``), ``import a.b`` and ``from pkg
+    import name``: a submodule when there is one, else the package's ``__init__``."""
+    edges = build_graph(TOY)
+    assert edges == {
+        "pkg": {"pkg.a": 1},
+        "pkg.a": {"pkg.b": 2},
+        "pkg.b": {"pkg.c": 3},
+        "pkg.c": {"pkg.d": 1, "pkg.a": 2},
+        "pkg.d": {"pkg": 2},
+    }
+
+
+def test_a_cycle_is_reported_with_its_modules_and_lines() -> None:
+    edges = build_graph(TOY)
+    assert tangles(edges) == [["pkg", "pkg.a", "pkg.b", "pkg.c", "pkg.d"]]
+    assert shortest_cycle(edges, ["pkg.a", "pkg.b", "pkg.c"]) == [
+        "pkg.a",
+        "pkg.b",
+        "pkg.c",
+        "pkg.a",
+    ]
+    assert "pkg.a (line 2) -> pkg.b (line 3) -> pkg.c (line 2) -> pkg.a" in describe(
+        edges, ["pkg.a", "pkg.b", "pkg.c", "pkg.d", "pkg"]
+    )
+    del edges["pkg.c"]["pkg.a"], edges["pkg.d"]["pkg"]
+    assert tangles(edges) == []
+
+
+def test_the_real_graph_resolves_imports_to_our_modules() -> None:
+    edges = graph()
+    assert "reborn_env.games.haven.actions" in edges["reborn_env.games.haven.rules.round"]
+    assert "reborn_env.games.haven.rules.state" in edges["reborn_env.games.haven.rules.engine"]
+    assert resolve("reborn_env.games.haven.rules.state.HavenState", modules()) == (
+        "reborn_env.games.haven.rules.state"
+    )
+    assert resolve("numpy.random", modules()) is None
+    assert {
+        "reborn_env.games.haven.rules.engine",
+        "reborn_env.games.earth_reborn.rules.engine",
+    } <= (set(rules_modules()))
