@@ -101,16 +101,6 @@ class HavenGame:
         """A turn-sequence slot as text: agent, monster type, or ``summon:N``."""
         return slot_label(self.scenario, slot)
 
-    @property
-    def quiet_point(self) -> dict[str, Any]:
-        """The state at the last quiet point, as position data (read it, do not change it)."""
-        return self._quiet
-
-    @property
-    def answers_since_quiet(self) -> tuple[int, ...]:
-        """The answers given since the last quiet point, in order."""
-        return tuple(self._answers)
-
     def to_position(self) -> dict[str, Any]:
         """The game as JSON-ready data: the last quiet point and the answers since."""
         return position_of(self.scenario, self.config, self._quiet, self._answers)
