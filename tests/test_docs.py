@@ -35,6 +35,7 @@ BLOCK_TIMEOUT_S = 180
 
 NOT_RUN = [
     ("README.md", "shell, the quick start (test_quick_start_commands checks them)"),
+    ("docs/architecture.md", "diagram"),
     ("docs/bot_protocol.md", "shell session, botd's command-line errors"),
     ("docs/bot_protocol.md", "protocol transcript, a scenario named by a path is refused"),
     ("docs/bot_protocol.md", "protocol transcript, the example session"),
