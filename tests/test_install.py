@@ -7,9 +7,11 @@ give numpy, gymnasium and pettingzoo and nothing that pulls torch in.
 The proof is a fresh virtual environment (a new one, not one that sees this one's site-packages)
 holding exactly the files of the base requirements and of onnxruntime, with their dependencies as
 their own metadata declares them, and this repository on its path: there both registered games
-are played to the end and an exported ONNX policy plays a game, with torch not installed at all.
-Linking the installed distributions' files keeps that a second's work without a network (a
-real ``pip install .`` into a fresh venv downloads them; it was run by hand for the issue).
+are played to the end, an exported ONNX policy plays a game and every module of ``reborn_env``
+imports, with torch not installed at all. Likewise the base install and the ``train`` extra alone
+import every module of ``training/``. Linking the installed distributions' files keeps each venv
+a second's work without a network (a real ``pip install .`` into a fresh venv downloads them; it
+was run by hand for the issue).
 """
 
 from __future__ import annotations
@@ -61,19 +63,38 @@ def requirement_closure(roots: Iterable[str]) -> set[str]:
     return seen
 
 
+def top_level_owners() -> dict[str, set[str]]:
+    """Each top-level entry of the installed site-packages, with the distributions having files
+    there (a namespace package such as ``google`` has several)."""
+    owners: dict[str, set[str]] = {}
+    for distribution in metadata.distributions():
+        name = canonicalize_name(distribution.metadata["Name"])
+        for file in distribution.files or []:
+            if file.parts[0] != "..":
+                owners.setdefault(file.parts[0], set()).add(name)
+    return owners
+
+
 def link_distributions(names: Iterable[str], site_packages: Path) -> None:
-    """Put every file of the installed distributions ``names`` into ``site_packages`` as a
-    symbolic link at its own relative path: the venv then has those packages and nothing else."""
-    for name in names:
+    """Put the installed distributions ``names`` into ``site_packages`` as symbolic links: a
+    top-level entry that only they have files in as one link, any other file by file. The venv
+    then has those packages and nothing else."""
+    chosen = set(names)
+    owners = top_level_owners()
+    for name in sorted(chosen):
         distribution = metadata.distribution(name)
         for file in distribution.files or []:
-            if file.parts[0] == ".." or "__pycache__" in file.parts:
+            top = file.parts[0]
+            if top == ".." or "__pycache__" in file.parts:
                 continue  # scripts outside site-packages; bytecode is rebuilt on import
-            source = Path(distribution.locate_file(file)).resolve()
-            target = site_packages / file
+            whole = owners[top] <= chosen
+            relative = Path(top) if whole else Path(file)
+            target = site_packages / relative
+            if target.is_symlink() or target.exists():
+                continue
+            source = Path(distribution.locate_file(relative)).resolve()
             target.parent.mkdir(parents=True, exist_ok=True)
-            if not target.exists():
-                target.symlink_to(source)
+            target.symlink_to(source)
 
 
 def fresh_venv(path: Path, distributions: Iterable[str]) -> Path:
@@ -93,10 +114,43 @@ def fresh_venv(path: Path, distributions: Iterable[str]) -> Path:
     return python
 
 
-SMOKE = """
+IMPORT_ALL = """
+import importlib, pkgutil
+
+
+def unimportable(package):
+    failed = {}
+    for module in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+        try:
+            importlib.import_module(module.name)
+        except Exception as exc:
+            failed[module.name] = repr(exc)
+    return failed
+"""
+"""Every module of a package imported; those that fail, with why."""
+
+
+def run_isolated(python: Path, script: str, cwd: Path, *args: str) -> subprocess.CompletedProcess:
+    """``script`` run by ``python`` in isolated mode (no PYTHONPATH, no user site, not the
+    current folder on the path), so only the venv's site-packages are seen."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    return subprocess.run(
+        [str(python), "-I", "-c", script, *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=cwd,
+        env={**env, "PYTHONDONTWRITEBYTECODE": "1", "OMP_NUM_THREADS": "1"},
+    )
+
+
+SMOKE = (
+    IMPORT_ALL
+    + """
 import importlib.util, json, sys
 
 assert importlib.util.find_spec("torch") is None, "torch is installed in the fresh venv"
+import reborn_env
 from reborn_env.bots import RandomBot
 from reborn_env.bots.arena import play_game
 from reborn_env.bots.loading import load_bot
@@ -123,7 +177,7 @@ def play(env, first):
     return returns
 
 
-report = {"games": {}}
+report = {"games": {}, "unimportable": unimportable(reborn_env)}
 for name in registry.names():
     report["games"][name] = play(registry.get(name).make_env(), Counting(RandomBot(seed=9)))
 onnx = load_bot(sys.argv[1], greedy=True, seed=0, env_name=sys.argv[2])
@@ -134,6 +188,7 @@ report["bot_class"] = type(onnx).__name__
 report["loaded"] = sorted({m.split(".")[0] for m in sys.modules})
 print(json.dumps(report))
 """
+)
 
 
 @pytest.fixture(scope="module")
@@ -186,15 +241,7 @@ def test_a_fresh_venv_without_torch_plays_both_envs_and_the_onnx_bot(
     needed = requirement_closure([*names_of(PROJECT["dependencies"]), ONNX_PLAY])
     python = fresh_venv(tmp_path / "venv", needed)
     policy, env_name = onnx_policy
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
-    run = subprocess.run(
-        [str(python), "-I", "-c", SMOKE, str(policy), env_name],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=tmp_path,
-        env={**env, "PYTHONDONTWRITEBYTECODE": "1"},
-    )
+    run = run_isolated(python, SMOKE, tmp_path, str(policy), env_name)
     assert run.returncode == 0, run.stderr
     report = json.loads(run.stdout.splitlines()[-1])
     packaged = {
@@ -205,3 +252,16 @@ def test_a_fresh_venv_without_torch_plays_both_envs_and_the_onnx_bot(
         assert all(r in (-1.0, 0.0, 1.0) for r in returns.values()), returns
     assert report["bot_class"] == "OnnxBot" and report["onnx_decisions"] > 0
     assert not set(report["loaded"]) & set(TRAINING_MODULES), report["loaded"]
+    assert report["unimportable"] == {}
+
+
+def test_the_train_extra_is_all_that_training_imports(tmp_path: Path) -> None:
+    """Every module of training/ imports in a fresh venv with the base install and the train
+    extra alone (no test or export extra)."""
+    needed = requirement_closure([*names_of(PROJECT["dependencies"]), *names_of(EXTRAS["train"])])
+    assert "torch" in needed and "onnx" not in needed and "pytest" not in needed
+    python = fresh_venv(tmp_path / "venv", needed)
+    script = IMPORT_ALL + "import json, training\nprint(json.dumps(unimportable(training)))\n"
+    run = run_isolated(python, script, tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout.splitlines()[-1]) == {}
