@@ -15,9 +15,9 @@ import numpy as np
 import pytest
 
 from reborn_env import earth_reborn_v0
-from reborn_env.bots import Bot, EarthRebornHeuristicBot, MatchResult, RandomBot, play_match
+from reborn_env.bots import Bot, MatchResult, RandomBot, play_match
 from reborn_env.bots.arena import Record, wilson_interval
-from reborn_env.games.earth_reborn.bots import ObservationReader
+from reborn_env.games.earth_reborn.bots import EarthRebornHeuristicBot, ObservationReader
 from reborn_env.games.earth_reborn.rules.state import DECISIONS
 
 

@@ -21,10 +21,11 @@ import pytest
 import torch
 
 from reborn_env import earth_reborn_v0
-from reborn_env.bots import EarthRebornHeuristicBot, RandomBot
+from reborn_env.bots import RandomBot
 from reborn_env.bots.arena import play_match
 from reborn_env.bots.exported import ExportedModelError, ExportMetadata, OnnxBot, TorchScriptBot
 from reborn_env.bots.loading import load_bot
+from reborn_env.games.earth_reborn.bots import EarthRebornHeuristicBot
 from training.checkpoint import CheckpointError, save_checkpoint
 from training.config import TrainConfig
 from training.export import ExportError, export_metadata, export_policy, main

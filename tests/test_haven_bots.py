@@ -7,8 +7,9 @@ import numpy as np
 import pytest
 
 from reborn_env import haven_v0
-from reborn_env.bots import HavenScriptedBot, RandomBot
+from reborn_env.bots import RandomBot
 from reborn_env.bots.loading import load_bot
+from reborn_env.games.haven.bots import HavenScriptedBot
 from reborn_env.games.haven.rules.hexgrid import cell_id
 from training.evaluate import TeamResult, evaluate_team, play_team
 

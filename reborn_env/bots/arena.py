@@ -1,7 +1,7 @@
 """Play two bots against each other in both seats and summarise the score with confidence bounds.
 
-Why both seats: Earth Reborn's factions are asymmetric (NORAD attacks, the Salemites defend), so
-a bot's strength is only meaningful per seat. Why Wilson intervals: win rates over a few dozen
+Why both seats: a game's seats may be asymmetric (one side attacks, the other defends), so a
+bot's strength is only meaningful per seat. Why Wilson intervals: win rates over a few dozen
 games are noisy, and the Wilson score interval stays inside [0, 1] and behaves well near 0% and
 100%, where a strong bot's numbers sit.
 """
@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from pettingzoo import AECEnv
 
-    from . import Bot
+    from .base import Bot
 
 Z_95 = 1.96
 

@@ -4,8 +4,8 @@ Why: whatever picks the players (an arena script, a GUI's seat menu, a tournamen
 not need to know how each kind of bot is built. :func:`load_bot` takes:
 
 - ``"random"``: :class:`~reborn_env.bots.RandomBot`;
-- ``"heuristic"``: the env's scripted bot (:data:`HEURISTIC_BOTS`: Earth Reborn's heuristic bot,
-  haven's :class:`~reborn_env.bots.HavenScriptedBot`);
+- ``"heuristic"``: the game's scripted bot, as its registration names it
+  (``reborn_env.core.registry.get(env_name).make_bot("heuristic", seed)``);
 - ``*.onnx``: :class:`~reborn_env.bots.exported.OnnxBot` (needs onnxruntime, not torch);
 - ``*.ts``, ``*.torchscript``, ``*.jit``: :class:`~reborn_env.bots.exported.TorchScriptBot`;
 - ``*.pt``: a training checkpoint, played by ``training.policy_bot.PolicyBot`` (imported only
@@ -20,17 +20,11 @@ from __future__ import annotations
 
 import os
 import zipfile
-from collections.abc import Callable
 from pathlib import Path
 
-from . import Bot, EarthRebornHeuristicBot, HavenScriptedBot, RandomBot
+from ..core import registry
+from .base import Bot, RandomBot
 from .exported import OnnxBot, TorchScriptBot
-
-HEURISTIC_BOTS: dict[str, Callable[[int | None], Bot]] = {
-    "earth_reborn_v0": lambda seed: EarthRebornHeuristicBot(seed=seed),
-    "haven_v0": lambda seed: HavenScriptedBot(seed=seed),
-}
-"""Env name -> its scripted bot, built from a seed."""
 
 ONNX_SUFFIXES = (".onnx",)
 TORCHSCRIPT_SUFFIXES = (".ts", ".torchscript", ".jit")
@@ -38,14 +32,17 @@ CHECKPOINT_SUFFIXES = (".pt",)
 
 
 def load_bot(
-    spec: str, env_name: str = "earth_reborn_v0", seed: int | None = None, greedy: bool = False
+    spec: str, env_name: str | None = None, seed: int | None = None, greedy: bool = False
 ) -> Bot:
-    """The bot named by ``spec`` to play ``env_name``; ``ValueError`` for a spec naming none.
+    """The bot named by ``spec`` to play ``env_name``, a registered game (None: the default
+    game, ``registry.default_name()``); ``ValueError`` for a spec naming none.
 
     ``seed`` seeds the bot's choices (``None``: fresh entropy); ``greedy`` makes a policy play its
     most likely action instead of sampling (scripted bots ignore it). A policy file that is
     missing, unreadable or for another env raises the loader's error, a ``ValueError`` too.
     """
+    if env_name is None:
+        env_name = registry.default_name()
     if spec == "random":
         return RandomBot(seed)
     if spec == "heuristic":
@@ -75,11 +72,14 @@ def is_torchscript_archive(path: str | os.PathLike[str]) -> bool:
 
 
 def _heuristic_bot(env_name: str, seed: int | None) -> Bot:
-    if env_name not in HEURISTIC_BOTS:
+    """The scripted bot the game registers as ``"heuristic"``; the error lists the games that
+    have one."""
+    games = [name for name in registry.names() if "heuristic" in registry.get(name).bots]
+    if env_name not in games:
         raise ValueError(
-            f"no heuristic bot for env {env_name!r}; there is one for {', '.join(HEURISTIC_BOTS)}"
+            f"no heuristic bot for env {env_name!r}; there is one for {', '.join(games)}"
         )
-    return HEURISTIC_BOTS[env_name](seed)
+    return registry.get(env_name).make_bot("heuristic", seed)
 
 
 def _checkpoint_bot(path: str, env_name: str, seed: int | None, greedy: bool) -> Bot:

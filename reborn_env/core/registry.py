@@ -17,21 +17,27 @@ from importlib import import_module, metadata
 from typing import Any
 
 ENTRY_POINT_GROUP = "reborn_env.games"
+_BUNDLED = "reborn_env.games"  # the package whose subpackages are the games shipped here
 
 
 @dataclass(frozen=True)
 class GameSpec:
     """What the rest of the project needs to know of one game."""
 
-    name: str  # the environment's name, e.g. "earth_reborn_v0"
-    title: str  # for people, e.g. "Earth Reborn"
+    name: str  # the environment's name, e.g. "chess_v0" (the ``_vN`` suffix is its version)
+    title: str  # for people, e.g. "Chess"
     env: str  # "module:attribute" of the ``env(**kwargs)`` factory (a PettingZoo AECEnv)
-    scenarios: str  # the package whose data/*.toml files are the bundled scenarios
-    default_scenario: str
+    scenarios: str = ""  # the package whose data/*.toml files are the bundled scenarios
+    default_scenario: str = ""
     bots: Mapping[str, str] = field(default_factory=dict)  # kind -> "module:Class" (seed=...)
     cooperative: bool = False  # one team sharing every reward (no opponent)
     seat: str = ""  # the seat a person takes by default in terminal play
     colours: str = ""  # "module:attribute": one RGB colour per agent, for pictures
+    check_step: str = ""  # "module:function(env, agent)": invariants and masks, after each step
+    busy_policy: str = ""  # "module:function(rng, mask, env) -> action": random but eventful
+    step_bound: int = 0  # the most decisions a game can take (0: not known), for the fuzz run
+    policy: str = ""  # the shipped policy checkpoint, a path from the repository's root
+    draw_caption: str = "DRAW"  # a picture's caption for a game that ended level
 
     def make_env(self, **kwargs: Any) -> Any:
         """A new environment of this game (``scenario=``, options, ``render_mode=`` ...)."""
@@ -53,7 +59,26 @@ class GameSpec:
         """The scenarios bundled with the game, by name."""
         from .data_files import bundled_names
 
-        return bundled_names(self.scenarios)
+        return bundled_names(self.scenarios) if self.scenarios else []
+
+    def step_check(self) -> Callable[[Any, str], None] | None:
+        """The game's per-step check for fuzzing (:attr:`check_step`), or None without one."""
+        return resolve(self.check_step) if self.check_step else None
+
+    def busy(self) -> Callable[..., int] | None:
+        """The game's eventful random policy (:attr:`busy_policy`), or None without one."""
+        return resolve(self.busy_policy) if self.busy_policy else None
+
+    def result_caption(self, returns: Mapping[str, float]) -> str:
+        """A finished game's result for a picture's caption, from each agent's return (the
+        caption font has no + or - signs): a team's ``TEAM WINS`` / ``TEAM LOSES``, else the
+        best agent's ``<AGENT> WINS``; :attr:`draw_caption` when nobody won."""
+        if self.cooperative:
+            value = next(iter(returns.values()))
+            return "TEAM WINS" if value > 0 else ("TEAM LOSES" if value < 0 else self.draw_caption)
+        if len(set(returns.values())) == 1:
+            return self.draw_caption
+        return f"{max(returns, key=returns.__getitem__)} WINS"
 
 
 _GAMES: dict[str, GameSpec] = {}
@@ -87,6 +112,14 @@ def get(name: str) -> GameSpec:
     return _GAMES[name]
 
 
+def default_name() -> str:
+    """The game a command starts when none is named: the first, in name order, of the games
+    bundled under ``reborn_env.games`` (a test's or a plug-in's game never becomes it)."""
+    _discover()
+    bundled = [n for n, spec in _GAMES.items() if spec.env.startswith(f"{_BUNDLED}.")]
+    return min(bundled or _GAMES)
+
+
 def resolve(target: str) -> Callable[..., Any]:
     """The object a ``"module:attribute"`` string names."""
     module, _, attribute = target.partition(":")
@@ -99,7 +132,7 @@ def _discover() -> None:
     if _discovered:
         return
     _discovered = True
-    games = import_module("reborn_env.games")
+    games = import_module(_BUNDLED)
     for info in pkgutil.iter_modules(games.__path__, f"{games.__name__}."):
         if info.ispkg:
             import_module(info.name)

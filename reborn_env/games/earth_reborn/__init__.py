@@ -19,5 +19,9 @@ register(
         cooperative=False,
         seat="norad",
         colours=f"{__name__}.render:FACTION_COLOURS",
+        check_step=f"{__name__}.fuzz_policies:check_step",
+        busy_policy=f"{__name__}.fuzz_policies:busy_policy",
+        step_bound=3000,  # ER-SCN-13: invariants.STEP_BOUND (Vault Raid stays under 2736)
+        policy="checkpoints/earth_reborn_ppo.pt",
     )
 )
