@@ -129,12 +129,15 @@ def test_bad_log_is_reported(tmp_path, capsys):
 
 
 def test_outcome_words():
-    from reborn_env.frontends.animate import _outcome
+    """The caption's result is the game's registration's (GameSpec.result_caption)."""
+    from reborn_env.core import registry
 
-    assert _outcome({"norad": -1.0, "salemite": 1.0}) == "salemite WINS"
-    assert _outcome({"norad": 0.0, "salemite": 0.0}) == "DRAW"
-    assert _outcome({"bulwark": 1.0, "conjurer": 1.0}, "haven_v0") == "TEAM WINS"
-    assert _outcome({"bulwark": -1.0, "conjurer": -1.0}, "haven_v0") == "TEAM LOSES"
+    versus, team = registry.get("earth_reborn_v0"), registry.get("haven_v0")
+    assert versus.result_caption({"norad": -1.0, "salemite": 1.0}) == "salemite WINS"
+    assert versus.result_caption({"norad": 0.0, "salemite": 0.0}) == "DRAW"
+    assert team.result_caption({"bulwark": 1.0, "conjurer": 1.0}) == "TEAM WINS"
+    assert team.result_caption({"bulwark": -1.0, "conjurer": -1.0}) == "TEAM LOSES"
+    assert team.result_caption({"bulwark": 0.0, "conjurer": 0.0}) == "OUT OF ROUNDS"
 
 
 def test_a_haven_game_animates_to_its_positions(tmp_path):

@@ -33,7 +33,7 @@ from reborn_env.frontends.botd import (
     nests_too_deep,
     read_lines,
 )
-from reborn_env.frontends.play import GAMES
+from reborn_env.core import registry
 from tests.test_botd_play import TIMEOUT_S, Botd
 
 VAULT_RAID = resources.files("reborn_env.games.earth_reborn.scenario") / "data" / "vault_raid.toml"
@@ -56,7 +56,7 @@ def game(srv: BotServer, seat: str = "norad") -> dict[str, Any]:
 
 
 def raw_observation(env_name: str = "earth_reborn_v0") -> dict[str, Any]:
-    env = GAMES[env_name].make()
+    env = registry.get(env_name).make_env()
     env.reset(seed=1)
     seen = env.observe(env.agent_selection)
     return {
@@ -259,7 +259,7 @@ def test_scenario_dir_adds_scenarios_by_stem_name(tmp_path: Path) -> None:
     botd = Botd("random", tmp_path / "stderr.txt", "--scenario-dir", str(directory))
     assert botd.send(cmd="hello")["scenarios"] == ["vault_raid", "other_raid"]
     assert botd.send(cmd="new_game", seat="norad", scenario="other_raid", seed=2)["ok"] is True
-    env = GAMES["earth_reborn_v0"].make(scenario=str(directory / "other_raid.toml"))
+    env = registry.get("earth_reborn_v0").make_env(scenario=str(directory / "other_raid.toml"))
     env.reset(seed=2)
     position = env.get_state()
     assert position["scenario"] == "other_raid"

@@ -17,7 +17,7 @@ import pytest
 
 from reborn_env import earth_reborn_v0
 from reborn_env.bots import RandomBot
-from reborn_env.frontends.game_log import load_log, replay
+from reborn_env.frontends.game_log import load_log, new_log, replay
 from reborn_env.frontends.play import parse_choice
 
 TIMEOUT_S = 60
@@ -318,3 +318,15 @@ def test_terminal_haven_game_with_a_bot_partner_saves_and_replays(tmp_path: Path
     assert shown.stdout.rstrip().endswith(
         f"result: bulwark {log['result']['bulwark']:+g}, conjurer {log['result']['conjurer']:+g}"
     )
+
+
+def test_game_logs_keep_the_format_marker_they_were_saved_with(tmp_path: Path) -> None:
+    """Before: moving game_log into reborn_env/frontends renamed the marker written into every
+    log to ``reborn_env.frontends.game_log``, so logs saved before the move were refused."""
+    env = earth_reborn_v0.env()
+    env.reset(seed=0)
+    log = new_log(env, "earth_reborn_v0")
+    assert log["format"] == "reborn_env.game_log"
+    path = tmp_path / "saved_before.json"
+    path.write_text(json.dumps({**log, "format": "reborn_env.game_log"}))
+    assert load_log(path)["start"] == log["start"]

@@ -1,4 +1,4 @@
-"""Animate a saved game log (Earth Reborn or haven): an animated GIF or a folder of PNG frames.
+"""Animate a saved game log of any registered game: an animated GIF or a folder of PNG frames.
 
 Run: ``python -m reborn_env.frontends.animate LOG --out FILE.gif|DIR [--every K] [--fps N]
 [--no-caption]``. The log (reborn_env.frontends.game_log) is replayed move by move and each
@@ -9,7 +9,8 @@ the last frame held 2 s); anything else is a folder of ``frame_<moves applied, 5
 
 Under each frame a caption strip says how many moves were applied, out of how many, and which
 move led there (the mover's colour swatch, then its name); the last frame of a finished log adds
-its result (``SALEMITE WINS``, ``DRAW``; in haven ``TEAM WINS`` or ``TEAM LOSES``). The caption
+its result (``GameSpec.result_caption``: ``<AGENT> WINS`` or ``DRAW``; in a cooperative game
+``TEAM WINS`` or ``TEAM LOSES``). The caption
 also keeps every frame distinct: GIF writers merge identical consecutive frames, so with
 ``--no-caption`` a GIF may hold fewer frames than positions (the PNG folder always has them all).
 
@@ -36,24 +37,18 @@ from typing import Any
 
 import numpy as np
 
+from ..core import registry
+from ..core.drawing import ADVANCE, GLYPH, Colour, draw_text
 from ..core.files import atomic_write
 from ..core.game_env import GameEnv
-from ..games.earth_reborn.render import (
-    ADVANCE,
-    FACTION_COLOURS,
-    GLYPH,
-    PAD,
-    STRIP,
-    TEXT,
-    TRACK,
-    draw_text,
-)
-from ..games.haven.render import CHARACTER_COLOURS
-from .game_log import GameLogError, load_log, replay
-from .play import GAMES, fail
+from .game_log import GameLogError, load_log, log_env, replay
+from .play import fail
 
-SWATCHES = {"earth_reborn_v0": FACTION_COLOURS, "haven_v0": CHARACTER_COLOURS}  # per agent index
-CAPTION_H = 5 * GLYPH + 12  # one line of render.py's bitmap font, 6 px above and below
+CAPTION_H = 5 * GLYPH + 12  # one line of the core bitmap font, 6 px above and below
+PAD = 8  # left margin of the caption's text
+STRIP: Colour = (34, 36, 42)  # the caption's background, a status strip's
+TRACK: Colour = (62, 65, 74)  # the rule above it
+TEXT: Colour = (236, 236, 236)
 HOLD_LAST_MS = 2000
 FRAME_GLOB = "frame_*.png"
 
@@ -70,18 +65,19 @@ def log_frames(
     last, replaying ``log``; with ``caption`` each image has a caption strip at the bottom."""
     if every < 1:
         raise ValueError(f"every must be a positive integer, got {every!r}")
-    if log.get("env") not in GAMES:
-        raise GameLogError(f"a log of {log.get('env')!r}; animate draws {', '.join(GAMES)} games")
-    env = GAMES[log["env"]].make(render_mode="rgb_array", scenario=log["start"]["scenario"])
+    env = log_env(log, "rgb_array")
+    game = registry.get(log["env"])
     moves = log["moves"]
     for i, _ in replay(log, env):
         if i % every and i != len(moves):
             continue
         image = env.render()
-        yield i, (_with_caption(image, env, log, i) if caption else image)
+        yield i, (_with_caption(image, env, game, log, i) if caption else image)
 
 
-def _with_caption(image: np.ndarray, env: GameEnv, log: dict[str, Any], i: int) -> np.ndarray:
+def _with_caption(
+    image: np.ndarray, env: GameEnv, game: registry.GameSpec, log: dict[str, Any], i: int
+) -> np.ndarray:
     """``image`` over a strip: ``MOVE i/n``, the mover's swatch and the move; RESULT at the end."""
     moves = log["moves"]
     height, width, _ = image.shape
@@ -96,23 +92,13 @@ def _with_caption(image: np.ndarray, env: GameEnv, log: dict[str, Any], i: int) 
     if i:
         move = moves[i - 1]
         seat = env.possible_agents.index(move["agent"])
-        out[y : y + 5 * GLYPH, x : x + 12] = SWATCHES[log["env"]][seat]
+        out[y : y + 5 * GLYPH, x : x + 12] = game.agent_colours()[seat]
         x += 12 + ADVANCE
         draw_text(out, x, y, move["name"], TEXT)
         x += (len(move["name"]) + 1) * ADVANCE
     if i == len(moves) and log.get("result"):
-        draw_text(out, x + ADVANCE, y, _outcome(log["result"], log["env"]), TEXT)
+        draw_text(out, x + ADVANCE, y, game.result_caption(log["result"]), TEXT)
     return out
-
-
-def _outcome(result: dict[str, float], env_name: str = "earth_reborn_v0") -> str:
-    """``<AGENT> WINS`` for the agent with the best return, ``DRAW`` when all are equal (the
-    caption font has no + or - signs); haven's shared return: ``TEAM WINS`` / ``TEAM LOSES``."""
-    if env_name == "haven_v0":
-        value = next(iter(result.values()))
-        return "TEAM WINS" if value > 0 else ("TEAM LOSES" if value < 0 else "OUT OF ROUNDS")
-    best = max(result, key=result.__getitem__)
-    return "DRAW" if len(set(result.values())) == 1 else f"{best} WINS"
 
 
 # --- Writing ------------------------------------------------------------------------------------

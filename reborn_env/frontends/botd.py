@@ -1,7 +1,8 @@
 """A bot as a line-protocol server, so any front-end (a GUI, a web page) can use it over a pipe.
 
-Run: ``python -m reborn_env.frontends.botd --bot SPEC [--env earth_reborn_v0|haven_v0] [--seed S]
-[--greedy] [--scenario-dir DIR]``. Like a UCI chess engine, it
+Run: ``python -m reborn_env.frontends.botd --bot SPEC [--env NAME] [--seed S] [--greedy]
+[--scenario-dir DIR]``; ``--env`` is any registered game (default the first bundled one in name
+order, ``reborn_env.core.registry.default_name()``). Like a UCI chess engine, it
 reads one JSON request per line on stdin and writes exactly one JSON reply per line on stdout
 (flushed); blank lines are skipped. Why: a front-end then needs neither Python nor torch, only a
 pipe, and the bot answers for its seat of a game the server keeps (``new_game``, ``position``,
@@ -34,14 +35,12 @@ import numpy as np
 import reborn_env
 from reborn_env.bots import Bot, RandomBot
 from reborn_env.bots.loading import load_bot
-from reborn_env.core.data_files import bundled_names
+from reborn_env.core import registry
 from reborn_env.core.errors import IllegalActionError, PositionError
 from reborn_env.core.game_env import GameEnv as raw_env
-from reborn_env.frontends.play import GAMES, is_over, result_of
+from reborn_env.frontends.play import is_over, returns_of
 
 PROTOCOL = 1
-ENVS = tuple(GAMES)  # a server serves one of them, chosen with --env (its bot plays that game)
-DEFAULT_ENV = "earth_reborn_v0"
 
 MAX_LINE_BYTES = 1 << 20
 """The longest request line (1 MiB, newline excluded); a longer one is skipped, unread, refused."""
@@ -215,22 +214,18 @@ def _action_mask(request: dict[str, Any], size: int) -> np.ndarray:
 
 
 def _result(env: raw_env) -> dict[str, Any]:
-    """How a finished game ended and each agent's return: Earth Reborn's winner (a faction, or
-    ``"draw"``, also at the step limit); haven's team outcome (``win``/``loss``/``truncated``)."""
-    returns = result_of(env)
-    if env.metadata["name"] == "haven_v0":
-        return {"outcome": env.game.outcome, "returns": returns}
-    winners = [agent for agent, value in returns.items() if value > 0]
-    return {"winner": winners[0] if winners else "draw", "returns": returns}
+    """How a finished game ended, in the game's own terms (the match's ``result()``, e.g. a
+    winner or a team's outcome), and each agent's return."""
+    return {**env.unwrapped.match.result(), "returns": returns_of(env)}
 
 
 # --- Scenarios: by name, from the package or the server's own directory -------------------------
 
 
 def packaged_scenarios(env_name: str) -> dict[str, str]:
-    """Name -> ``scenario`` argument of each ``data/*.toml`` bundled with the game's package."""
-    package = type(GAMES[env_name].make().unwrapped).__module__.rpartition(".")[0]
-    return {name: name for name in bundled_names(f"{package}.scenario")}
+    """Name -> ``scenario`` argument of each scenario bundled with the game (its registration's
+    ``data/*.toml`` files)."""
+    return {name: name for name in registry.get(env_name).scenario_names()}
 
 
 def scenario_dir_choices(env_name: str, directory: str, taken: dict[str, str]) -> dict[str, str]:
@@ -259,7 +254,7 @@ def _check_scenario_file(env_name: str, path: Path, taken: dict[str, str], where
     if not path.is_file():
         raise UsageError(f"{where}: {path.name} is not a regular file")
     try:
-        name = GAMES[env_name].make(scenario=str(path)).unwrapped.scenario.name
+        name = registry.get(env_name).make_env(scenario=str(path)).unwrapped.scenario.name
     except (ValueError, OSError) as err:  # ScenarioError names the file and the field
         raise UsageError(f"{where}: {err}") from None
     if name != path.stem:
@@ -284,16 +279,17 @@ class BotServer:
         self,
         bot: Bot,
         spec: str,
-        env_name: str = DEFAULT_ENV,
+        env_name: str | None = None,
         scenarios: dict[str, str] | None = None,
     ) -> None:
         self.bot = bot
         self.spec = spec
-        self.env_name = env_name
-        self.scenarios = scenarios if scenarios is not None else packaged_scenarios(env_name)
+        self.env_name = env_name or registry.default_name()
+        self.game = registry.get(self.env_name)
+        self.scenarios = scenarios if scenarios is not None else packaged_scenarios(self.env_name)
         self.env: raw_env | None = None
         self.scenario: str | None = None  # the name of the game's scenario
-        self.template = GAMES[env_name].make()  # sizes and names for raw observations
+        self.template = self.game.make_env()  # sizes and names for raw observations
         self.seat: str | None = None
         self.pending: tuple[np.ndarray, np.ndarray] | None = None
         self.handlers: dict[str, Callable[[dict[str, Any]], Reply]] = {
@@ -363,12 +359,13 @@ class BotServer:
         _fields(request, ("env", "scenario", "seat", "seed"))
         env_name = request.get("env", self.env_name)
         if env_name != self.env_name:
-            hint = f"--env {env_name}" if env_name in ENVS else f"--env NAME ({', '.join(ENVS)})"
+            envs = registry.names()
+            hint = f"--env {env_name}" if env_name in envs else f"--env NAME ({', '.join(envs)})"
             raise RequestError(
                 f"this server's bot plays {self.env_name!r}, not {quote(env_name)} (start botd "
                 f"with {hint} for that game)"
             )
-        scenario = request.get("scenario", GAMES[env_name].scenario)
+        scenario = request.get("scenario", self.game.default_scenario)
         seed = _int_field(request, "seed", 0, MAX_SEED)
         env = self._make(scenario)
         seat = request.get("seat")
@@ -452,7 +449,7 @@ class BotServer:
                 "server's --scenario-dir DIR adds the scenarios of DIR)"
             )
         try:
-            return GAMES[self.env_name].make(scenario=self.scenarios[scenario])
+            return self.game.make_env(scenario=self.scenarios[scenario])
         except (ValueError, OSError) as err:  # a --scenario-dir file changed since the start
             raise RequestError(f"scenario {scenario!r}: {err}") from None
 
@@ -563,7 +560,12 @@ def _seed(text: str) -> int:
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(description=__doc__.splitlines()[0])
     parser.add_argument("--bot", required=True, help="random, heuristic or a .pt/.ts/.onnx file")
-    parser.add_argument("--env", choices=ENVS, default=DEFAULT_ENV, help="the game the bot plays")
+    parser.add_argument(
+        "--env",
+        choices=registry.names(),
+        default=registry.default_name(),
+        help="the game the bot plays (default %(default)s)",
+    )
     parser.add_argument("--seed", type=_seed, default=None, help="the bot's seed (0..2**63-1)")
     parser.add_argument("--greedy", action="store_true", help="a policy plays its argmax")
     parser.add_argument(

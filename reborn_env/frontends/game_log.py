@@ -1,6 +1,6 @@
 """Game logs: a start position and the actions taken, enough to replay a game exactly.
 
-A log is JSON: ``{"format": "reborn_env.game_log", "version": 1, "env": "earth_reborn_v0",
+A log is JSON: ``{"format": "reborn_env.game_log", "version": 1, "env": <registered game's name>,
 "start": <position>, "moves": [{"agent", "action", "name"}, ...], "result": {agent: return}}``.
 Replaying steps a fresh environment from the start position through the moves; positions carry
 the generator, so dice and draws come out the same. Files are written atomically.
@@ -16,9 +16,10 @@ from typing import Any
 
 from pettingzoo import AECEnv
 
+from ..core import registry
 from ..core.files import atomic_write
 
-FORMAT = "reborn_env.frontends.game_log"
+FORMAT = "reborn_env.game_log"  # in every saved log: it never changes with the module's place
 VERSION = 1
 
 
@@ -63,6 +64,19 @@ def load_log(path: str | os.PathLike[str]) -> dict[str, Any]:
         if key not in log:
             raise GameLogError(f"{path}: game log field {key!r} is missing")
     return log
+
+
+def log_env(log: dict[str, Any], render_mode: str | None = None) -> AECEnv:
+    """A new environment of the game and scenario ``log`` was played in (a registered game);
+    GameLogError if its game is not one."""
+    name = log["env"]
+    if not isinstance(name, str):
+        raise GameLogError(f"game log field 'env' must be a game's name, got {name!r}")
+    try:
+        game = registry.get(name)
+    except ValueError as err:
+        raise GameLogError(f"a log of {name!r}: {err}") from None
+    return game.make_env(render_mode=render_mode, scenario=log["start"]["scenario"])
 
 
 def replay(log: dict[str, Any], env: AECEnv) -> Iterator[tuple[int, dict[str, Any] | None]]:

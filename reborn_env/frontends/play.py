@@ -1,11 +1,12 @@
 """Play in the terminal with or against a bot, or replay a saved game log.
 
-Run: ``python -m reborn_env.frontends.play [--env earth_reborn_v0|haven_v0] [--scenario
-NAME] [--seat AGENT] [--opponent SPEC] [--seed S] [--save-log FILE]``, or ``python -m
-reborn_env.frontends.play --replay FILE [--step]``. In Earth Reborn the bot is your opponent; in
-haven it plays the other character of your team. Why: the quickest way for a person to try the
-rules, check a bot's play by hand, and keep a game (reborn_env.frontends.game_log) that replays
-exactly.
+Run: ``python -m reborn_env.frontends.play [--env NAME] [--scenario NAME] [--seat AGENT]
+[--opponent SPEC] [--seed S] [--save-log FILE]``, or ``python -m reborn_env.frontends.play
+--replay FILE [--step]``. ``--env`` is any registered game (reborn_env.core.registry; default the
+first bundled one in name order, ``registry.default_name()``); the scenario and your seat default
+to the ones the game registers. In a competitive game the bot is your opponent; in a cooperative
+one it plays the rest of your team. Why: the quickest way for a person to try the rules, check a
+bot's play by hand, and keep a game (reborn_env.frontends.game_log) that replays exactly.
 
 At each of your decisions it shows the board (the public ansi render), your hand and the legal
 actions; you answer with a number from the list, ``#N`` for action index N (a bare number is
@@ -23,28 +24,26 @@ from __future__ import annotations
 import argparse
 import secrets
 import sys
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from reborn_env import earth_reborn_v0, haven_v0
 from reborn_env.bots import Bot
 from reborn_env.bots.loading import load_bot
+from reborn_env.core import registry
 from reborn_env.core.files import check_writable_dir
 from reborn_env.core.game_env import GameEnv
 from reborn_env.frontends.game_log import (
     GameLogError,
     load_log,
+    log_env,
     new_log,
     record_move,
     replay,
     save_log,
 )
 
-ENV_NAME = "earth_reborn_v0"
 USAGE_ERROR = 2  # exit status of a user error, argparse's for a bad command line
 MAX_SEED = 2**63 - 1  # every bot's generator (numpy, torch) takes it
 COLUMNS = 3
@@ -116,7 +115,8 @@ def ask_human(env: GameEnv, seat: str, mask: np.ndarray) -> int:
     """Show the position and the choices, and read until the player gives a legal action."""
     legal = legal_actions(mask)
     print(env.render())
-    print(f"your hand ({seat}): {' '.join(GAMES[env.metadata['name']].hand(env, seat)) or '-'}")
+    hand = env.unwrapped.match.hand(env.possible_agents.index(seat))
+    print(f"your hand ({seat}): {' '.join(hand) or '-'}")
     print(format_choices(legal, env))
     while True:
         entry = read_line(f"{seat}> ").strip()
@@ -139,58 +139,21 @@ def is_over(env: GameEnv) -> bool:
     return any(env.terminations.values()) or any(env.truncations.values())
 
 
-def result_of(env: GameEnv) -> dict[str, float]:
-    """Each agent's return: Earth Reborn +1 win, -1 loss, 0 draw or step limit (ER-WIN-3,
-    ER-ENV-9); haven the team's shared +1 win, -1 loss, 0 truncated (HV-API-6)."""
-    if env.metadata["name"] == "haven_v0":
-        value = {"win": 1.0, "loss": -1.0}.get(env.game.outcome, 0.0)
-        return dict.fromkeys(env.possible_agents, value)
-    winner = env.game.winner
-    if winner is None or winner == -1:
-        return dict.fromkeys(env.possible_agents, 0.0)
-    return {a: 1.0 if i == winner else -1.0 for i, a in enumerate(env.possible_agents)}
+def returns_of(env: GameEnv) -> dict[str, float]:
+    """Each agent's reward for how the finished game ended, as the game gives it (the match's
+    final rewards: shaping, which play never turns on, is left out)."""
+    final = env.unwrapped.match.final_rewards()
+    return {agent: float(final[i]) for i, agent in enumerate(env.possible_agents)}
 
 
 def describe_result(env: GameEnv) -> str:
-    game = env.game
-    if env.metadata["name"] == "haven_v0":
-        verdict = {"win": "wins", "loss": "loses"}.get(game.outcome, "runs out of rounds")
-        return f"the team {verdict} in round {game.state.round}"
-    mp = "-".join(str(m) for m in game.mp)
-    if game.winner is None:
-        return f"draw: the step limit was reached (MP {mp})"
-    if game.winner == -1:
-        return f"draw (MP {mp})"
-    return f"{env.possible_agents[game.winner]} wins (MP {mp})"
+    """How the finished game ended, in the game's own words (the match's summary)."""
+    return env.unwrapped.match.summary()
 
 
-def _earth_reborn_hand(env: GameEnv, seat: str) -> list[str]:
-    return env.get_state()["players"][seat]["hand"]
-
-
-def _haven_hand(env: GameEnv, seat: str) -> list[str]:
-    ch = env.game.state.characters[env.possible_agents.index(seat)]
-    return env.game.card_ids(ch, ch.hand)
-
-
-@dataclass(frozen=True)
-class Game:
-    """What the terminal player needs to know of one environment."""
-
-    title: str
-    make: Callable[..., GameEnv]
-    scenario: str
-    seat: str
-    bot_role: str  # what the bot is to you
-    hand: Callable[[GameEnv, str], list[str]]
-
-
-GAMES = {
-    "earth_reborn_v0": Game(
-        "Earth Reborn", earth_reborn_v0.env, "vault_raid", "norad", "against", _earth_reborn_hand
-    ),
-    "haven_v0": Game("haven", haven_v0.env, "raider_camp", "bulwark", "with", _haven_hand),
-}
+def bot_role(spec: registry.GameSpec) -> str:
+    """What the bot is to the player: a partner in a cooperative game, else an opponent."""
+    return "with" if spec.cooperative else "against"
 
 
 def play_game(env: GameEnv, seat: str, bot: Bot, log: dict[str, Any]) -> None:
@@ -210,13 +173,13 @@ def play_game(env: GameEnv, seat: str, bot: Bot, log: dict[str, Any]) -> None:
 
 
 def play(args: argparse.Namespace) -> int:
-    game = GAMES[args.env]
-    scenario = args.scenario or game.scenario
-    seat = args.seat or game.seat
+    game = registry.get(args.env)
+    scenario = args.scenario or game.default_scenario
     try:
-        env = game.make(render_mode="ansi", scenario=scenario)
+        env = game.make_env(render_mode="ansi", scenario=scenario)
     except ValueError as err:  # ScenarioError: no such bundled scenario, or a bad file
         return fail(f"--scenario {scenario!r}: {err}")
+    seat = args.seat or game.seat or env.possible_agents[0]
     if seat not in env.possible_agents:
         return fail(
             f"--seat {seat!r} is not an agent of {args.env}; choose one of "
@@ -235,7 +198,7 @@ def play(args: argparse.Namespace) -> int:
     bot.reset()
     log = new_log(env, args.env)
     print(
-        f"{game.title}, {scenario}, seed {seed}: you play {seat} {game.bot_role} "
+        f"{game.title}, {scenario}, seed {seed}: you play {seat} {bot_role(game)} "
         f"{args.opponent}. '?' for help, 'q' to quit."
     )
     try:
@@ -245,7 +208,7 @@ def play(args: argparse.Namespace) -> int:
     else:
         print(env.render())
         print(f"Result: {describe_result(env)}")
-        log["result"] = result_of(env)
+        log["result"] = returns_of(env)
     if args.save_log:
         try:
             save_log(log, args.save_log)
@@ -274,9 +237,7 @@ def replay_file(path: str, step: bool) -> int:
     """Print every position and move of a saved log; with ``step``, wait for Enter between moves."""
     try:
         log = load_log(path)
-        if log["env"] not in GAMES:
-            raise GameLogError(f"{path}: a log of {log['env']!r}; this player shows {list(GAMES)}")
-        env = GAMES[log["env"]].make(render_mode="ansi", scenario=log["start"]["scenario"])
+        env = log_env(log, "ansi")
         for i, move in replay(log, env):
             print(f"--- position after {i} moves ---")
             print(env.render())
@@ -297,16 +258,19 @@ def replay_file(path: str, step: bool) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--env", choices=sorted(GAMES), default=ENV_NAME, help="the game")
-    parser.add_argument("--scenario", help="scenario name or .toml path (default: the game's)")
     parser.add_argument(
-        "--seat", help="your agent: norad or salemite (default norad); bulwark or conjurer"
+        "--env",
+        choices=registry.names(),
+        default=registry.default_name(),
+        help="the game (default %(default)s)",
     )
+    parser.add_argument("--scenario", help="scenario name or .toml path (default: the game's)")
+    parser.add_argument("--seat", help="your agent (default: the seat the game names)")
     parser.add_argument(
         "--opponent",
         default="heuristic",
-        help="the bot (your opponent, or in haven your partner): random, heuristic or a "
-        ".pt/.ts/.onnx file",
+        help="the bot (your opponent, or in a cooperative game your partner): random, heuristic "
+        "or a .pt/.ts/.onnx file",
     )
     parser.add_argument("--seed", type=int, default=None, help="game and bot seed (default: new)")
     parser.add_argument("--save-log", metavar="FILE", help="save the game log here")
