@@ -8,8 +8,8 @@ import pytest
 import torch
 
 from reborn_env.bots.loading import load_bot
+from reborn_env.core import registry
 from tests.toy_envs import OneLegalToyEnv
-from training import envs as env_registry
 from training.checkpoint import CheckpointError, load_checkpoint
 from training.config import ConfigError, TrainConfig, load_config
 from training.envs import env_sizes
@@ -46,10 +46,12 @@ class TeamEnv(OneLegalToyEnv):
 
 
 @pytest.fixture
-def team_env(monkeypatch):
-    monkeypatch.setitem(env_registry.ENVS, "team_v0", TeamEnv)
-    monkeypatch.setitem(env_registry.ENV_MODES, "team_v0", "cooperative")
-    monkeypatch.setattr(env_registry, "env_version", lambda name: 0)
+def team_env():
+    """The toy env registered as a cooperative game for the test, as a game package would."""
+    spec = registry.GameSpec("team_v0", "team", f"{__name__}:TeamEnv", cooperative=True)
+    registry.register(spec)
+    yield
+    registry.unregister("team_v0")
 
 
 def _team_config(tmp_path, **over) -> TrainConfig:

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 import torch
 
+from reborn_env.core import registry
 from tests.toy_envs import OneLegalToyEnv
-from training import envs as env_registry
 from training.config import TrainConfig
 from training.model import build_model
 from training.ppo import compute_gae, train
@@ -98,10 +98,14 @@ def _config(tmp_path, **over) -> TrainConfig:
 
 
 @pytest.fixture
-def one_legal(monkeypatch):
-    monkeypatch.setitem(env_registry.ENVS, "one_legal_v0", OneLegalEnv)
-    monkeypatch.setattr(env_registry, "env_version", lambda name: 0)
+def one_legal():
+    """The toy env registered as a (competitive) game for the test, as a game package would."""
+    registry.register(
+        registry.GameSpec("one_legal_v0", "one legal action", f"{__name__}:OneLegalEnv")
+    )
     torch.set_num_threads(1)
+    yield
+    registry.unregister("one_legal_v0")
 
 
 def test_trainer_never_plays_an_illegal_action(one_legal, tmp_path):

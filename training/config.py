@@ -11,7 +11,8 @@ env (:meth:`TrainConfig.check_env`, which :func:`load_config` and the trainer ca
 Every integer must fit in 64 bits and every float must be finite; sizes that take memory have
 maxima (:data:`MAX_NUM_ENVS`, :data:`MAX_BATCH_SIZE`, :data:`MAX_HIDDEN_LAYERS` layers of at most
 :data:`MAX_HIDDEN_WIDTH` units, ...), so a typo cannot ask for terabytes: the largest network
-allowed has about 34 M parameters on haven's 2132 observation floats (135 MB of float32 weights).
+allowed has about 34 M parameters on a 2132-float observation, the largest a bundled game has
+(135 MB of float32 weights).
 """
 
 from __future__ import annotations
@@ -29,7 +30,9 @@ from typing import Any
 
 import yaml
 
-from .envs import COOPERATIVE, ENV_MODES, ENVS, MODES, env_mode, env_sizes
+from reborn_env.core import registry
+
+from .envs import COOPERATIVE, MODES, env_mode, env_names, env_sizes
 
 BUILTIN_OPPONENTS = ("random", "heuristic")
 MAX_INT = 2**63 - 1
@@ -39,7 +42,7 @@ MAX_CONFIG_BYTES = 1 << 20
 MAX_NUM_ENVS = 1024
 MAX_BATCH_SIZE = 1 << 18
 """Most learner decisions per rollout (num_envs * num_steps): the buffers hold them all (about
-2.3 GB for haven's observations at the maximum)."""
+2.3 GB for 2132-float observations at the maximum)."""
 MAX_HIDDEN_LAYERS = 8
 MAX_HIDDEN_WIDTH = 2048
 MAX_POOL_SIZE = 64
@@ -56,14 +59,15 @@ class TrainConfig:
     """Everything that defines a PPO run, self-play or cooperative (the YAML keys are these field
     names)."""
 
-    env: str = "earth_reborn_v0"
-    """the environment's name, a key of ``training.envs.ENVS``"""
+    env: str = field(default_factory=registry.default_name)
+    """the environment's name, a registered game (``training.envs.env_names()``; default the
+    first bundled game in name order, ``reborn_env.core.registry.default_name()``)"""
     env_kwargs: dict[str, Any] = field(default_factory=dict)
     """keyword arguments passed to the environment's constructor (e.g. ``scenario``)"""
     mode: str = "auto"
     """"competitive" (self-play: the learner in one seat against an opponent), "cooperative" (one
     policy acts for every agent and learns from the shared team reward; no opponents, no pool) or
-    "auto" (the mode the env declares in ``training.envs.ENV_MODES``)"""
+    "auto" (the mode the env's game declares, ``training.envs.env_mode``)"""
     seed: int = 1
     """seed of the run's generators (torch, numpy, python, environments), in 0..2**63-1"""
     total_steps: int
@@ -117,7 +121,7 @@ class TrainConfig:
     imitation_chunk: int = 200
     """teacher games recorded and cloned at a time: fewer keep memory small, more (all of
     ``imitation_games``) let every pass see every game, so later chunks do not wash out earlier
-    ones (about 1.2 GB per 1000 haven games)"""
+    ones (about 1.2 GB per 1000 games of a bundled team game)"""
     eval_every: int = 10
     """updates between evaluations"""
     eval_games: int = 20
@@ -145,6 +149,7 @@ class TrainConfig:
         for key, (holds, allowed) in _VALUE_RULES.items():
             value = getattr(self, key)
             if not holds(value):
+                allowed = allowed() if callable(allowed) else allowed
                 raise ConfigError(f"{source}: key {key!r}: {allowed}, got {value!r}")
         self._check_cross_keys(source)
 
@@ -169,8 +174,8 @@ class TrainConfig:
                         f"{' nor '.join(map(repr, BUILTIN_OPPONENTS))} nor an existing "
                         "checkpoint file"
                     )
-        declared = ENV_MODES.get(self.env)
-        if self.mode != "auto" and declared is not None and self.mode != declared:
+        declared = env_mode(self.env)
+        if self.mode != "auto" and self.mode != declared:
             raise ConfigError(
                 f"{source}: key 'mode': env {self.env!r} is {declared}, not {self.mode}; "
                 f"use 'auto' or {declared!r}"
@@ -376,6 +381,11 @@ def _finite(test: Callable[[float], bool]) -> Callable[[float], bool]:
     return lambda v: math.isfinite(v) and test(v)
 
 
+def _names(values: list[str]) -> str:
+    """``'a', 'b'``: allowed values as an error message lists them."""
+    return ", ".join(map(repr, values))
+
+
 def _hidden_sizes_fit(sizes: list[int]) -> bool:
     return 0 < len(sizes) <= MAX_HIDDEN_LAYERS and all(0 < s <= MAX_HIDDEN_WIDTH for s in sizes)
 
@@ -385,11 +395,11 @@ _FINITE_POSITIVE = (_finite(lambda v: v > 0), "must be a finite number > 0")
 _FINITE_NON_NEGATIVE = (_finite(lambda v: v >= 0), "must be a finite number >= 0")
 _UNIT_HALF_OPEN = (_finite(lambda v: 0.0 < v <= 1.0), "must be in (0, 1]")
 _PROBABILITY = (_finite(lambda v: 0.0 <= v <= 1.0), "must be a probability in [0, 1]")
-_VALUE_RULES: dict[str, tuple[Callable[[Any], bool], str]] = {
-    "env": (lambda v: v in ENVS, f"must be one of {', '.join(map(repr, sorted(ENVS)))}"),
+_VALUE_RULES: dict[str, tuple[Callable[[Any], bool], str | Callable[[], str]]] = {
+    "env": (lambda v: v in env_names(), lambda: f"must be one of {_names(env_names())}"),
     "mode": (
         lambda v: v in ("auto", *MODES),
-        f"must be one of {', '.join(map(repr, ('auto', *MODES)))}",
+        f"must be one of {_names(['auto', *MODES])}",
     ),
     "seed": (lambda v: 0 <= v <= MAX_INT, f"must be an integer in 0..2**63-1 ({MAX_INT})"),
     "total_steps": _POSITIVE,

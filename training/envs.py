@@ -1,63 +1,49 @@
 """The environments the trainer knows, by name, their sizes and how they are trained.
 
-Configs and checkpoints name an environment by its PettingZoo name (``earth_reborn_v0``); this
-registry turns the name into an AEC env. Env modules are imported inside the factories so that
-reading a config or a checkpoint never pays for importing every rules engine.
+Configs and checkpoints name an environment by its registered name (``reborn_env.core.registry``,
+e.g. ``registry.default_name()``); this module turns the name into an AEC env. The registry keeps
+each game's factory as a lazy ``"module:attribute"`` string, so reading a config or a checkpoint
+never pays for importing every rules engine.
 
-Each env also declares its training *mode* (:data:`ENV_MODES`): ``competitive`` games (Earth
-Reborn) are trained by self-play, the learner in one seat against an opponent; ``cooperative``
-games (haven, where every agent shares the team reward) are trained with one policy acting for
-every agent. A config may name the mode; by default it is taken from here.
+Each game also declares how it is trained (its registration's ``cooperative``): ``competitive``
+games are trained by self-play, the learner in one seat against an opponent; ``cooperative``
+games (every agent shares the team reward) are trained with one policy acting for every agent. A
+config may name the mode; by default it is the game's.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from pettingzoo import AECEnv
 
-
-def _earth_reborn_v0(**kwargs: Any) -> AECEnv:
-    from reborn_env import earth_reborn_v0
-
-    return earth_reborn_v0.env(**kwargs)
-
-
-def _haven_v0(**kwargs: Any) -> AECEnv:
-    from reborn_env import haven_v0
-
-    return haven_v0.env(**kwargs)
-
-
-ENVS: dict[str, Callable[..., AECEnv]] = {
-    "earth_reborn_v0": _earth_reborn_v0,
-    "haven_v0": _haven_v0,
-}
-"""Environment name -> factory taking the env's constructor keyword arguments."""
+from reborn_env.core import registry
 
 COMPETITIVE, COOPERATIVE = "competitive", "cooperative"
 MODES = (COMPETITIVE, COOPERATIVE)
-ENV_MODES: dict[str, str] = {"earth_reborn_v0": COMPETITIVE, "haven_v0": COOPERATIVE}
-"""Environment name -> how it is trained; an env missing here is competitive unless its config
-says otherwise."""
+
+
+def env_names() -> list[str]:
+    """Every environment the trainer can build: the registry's games, sorted."""
+    return registry.names()
 
 
 def _check_name(name: str) -> None:
-    if name not in ENVS:
-        raise ValueError(f"unknown env {name!r}; known envs: {', '.join(sorted(ENVS))}")
+    if name not in env_names():
+        raise ValueError(f"unknown env {name!r}; known envs: {', '.join(env_names())}")
 
 
 def make_env(name: str, **kwargs: Any) -> AECEnv:
     """The AEC env called ``name``, built with ``kwargs`` (e.g. ``scenario``, ``max_steps``)."""
     _check_name(name)
-    return ENVS[name](**kwargs)
+    return registry.get(name).make_env(**kwargs)
 
 
 def env_mode(name: str) -> str:
-    """The training mode env ``name`` declares: ``"competitive"`` (the default) or
-    ``"cooperative"``."""
-    return ENV_MODES.get(name, COMPETITIVE)
+    """How env ``name`` is trained: ``"cooperative"`` if its game is one team, else (an unknown
+    env too, which fails where it is built) ``"competitive"``."""
+    known = name in env_names()
+    return COOPERATIVE if known and registry.get(name).cooperative else COMPETITIVE
 
 
 def env_version(name: str) -> int:

@@ -8,7 +8,7 @@ and losses with the 95% Wilson interval of the win rate, per seat and overall. :
 does the same from Python, and :func:`make_opponent` builds the bots the trainer evaluates
 against. ``reborn_env.bots`` is imported when a match is set up, not with this module.
 
-A checkpoint of a cooperative env (haven) has no opponent: its policy plays every agent, and the
+A checkpoint of a cooperative env (one team) has no opponent: its policy plays every agent, and the
 CLI prints the team's record over ``--games`` seeded games (:func:`evaluate_team`,
 :func:`play_team`) with mean rounds and steps per game; ``--opponent`` is ignored there.
 
@@ -94,13 +94,13 @@ class TeamResult(Record):
 def game_outcome(env: AECEnv, team_return: float) -> int:
     """+1 win, -1 loss, 0 otherwise, of the game ``env`` just finished.
 
-    Read from the rules engine (``env.unwrapped.game.outcome``) where there is one, since with
-    reward shaping the return's sign need not be the outcome; else the sign of ``team_return``.
+    Read from the game's match (the sign of its first seat's final reward, the game contract's
+    ``final_rewards``) where there is one, since with reward shaping the return's sign need not
+    be the outcome; else (an env outside the contract) the sign of ``team_return``.
     """
-    outcome = getattr(getattr(env.unwrapped, "game", None), "outcome", None)
-    if isinstance(outcome, str):
-        return {"win": 1, "loss": -1}.get(outcome, 0)
-    return (team_return > 0) - (team_return < 0)
+    match = getattr(env.unwrapped, "match", None)
+    final = team_return if match is None else match.final_rewards()[0]
+    return (final > 0) - (final < 0)
 
 
 def game_rounds(env: AECEnv) -> int | None:

@@ -8,11 +8,11 @@ update, checkpoints and resume) is the same for every env. A *seating* decides
 - how the policy is evaluated, and what each evaluation record says in the log;
 - whether the opponent pool is kept and whose decisions the imitation warm start records.
 
-:class:`Competitive` (self-play; Earth Reborn): the learner takes one seat at random and the other
+:class:`Competitive` (self-play): the learner takes one seat at random and the other
 is played by the current policy, a snapshot from the pool or a scripted bot; it is evaluated in
 matches against ``eval_opponents`` in both seats.
 
-:class:`Cooperative` (haven, one shared team reward): one policy plays every agent, so every
+:class:`Cooperative` (one team sharing every reward): one policy plays every agent, so every
 decision of the game is a learner decision; there is no opponent and no pool. It is evaluated by
 the team's win rate over seeded games, playing greedily and sampling, logged next to the win rates
 of teams of ``eval_opponents`` bots (e.g. random play and the scripted bot) on the same seeds.
