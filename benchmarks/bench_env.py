@@ -1,11 +1,11 @@
 """Decisions per second of random legal play: our engines, raw_env and env() vs connect_four_v3.
 
 Run: ``python benchmarks/bench_env.py`` (needs ``pip install -e .[bench]`` for pygame, which
-PettingZoo's classic games import). Every environment (earth_reborn_v0, haven_v0,
+PettingZoo's classic games import). Every environment (each registered game's, and
 connect_four_v3) is driven by the same AEC loop (``last()``, a uniformly random legal action from
 the mask, ``step``), in this one process, one after the other, and the table quotes each rate as a
-ratio to connect_four_v3 ``env()`` measured in the same run. The engine rows drive each rules
-engine alone (legal actions, apply), without observations.
+ratio to connect_four_v3 ``env()`` measured in the same run. The rules rows drive each game's
+match alone through the game contract (legal actions, apply), without observations.
 """
 
 from __future__ import annotations
@@ -18,31 +18,19 @@ from collections.abc import Callable
 
 import numpy as np
 
+from reborn_env.core import registry
+from reborn_env.core.contract import RUNNING, Rules
 
-def engine_rate(seconds: float) -> tuple[int, float]:
-    """The rules engine alone: legal_actions + apply_action, no observation."""
-    from reborn_env.games.earth_reborn.rules.engine import apply_action, legal_actions, new_game
 
+def rules_rate(rules: Rules, seconds: float) -> tuple[int, float]:
+    """A game's match alone (the contract's legal_actions + apply), no observation: whole games
+    of uniformly random legal play until time is up. Only the agents' decisions are counted,
+    as in the env (a game that answers forced prompts itself does so inside apply)."""
     steps, seed, start = 0, 0, time.perf_counter()
     while time.perf_counter() - start < seconds:
-        state, rng = new_game(seed=seed), random.Random(seed)
-        while state.winner is None:
-            apply_action(state, rng.choice(legal_actions(state)))
-            steps += 1
-        seed += 1
-    return steps, time.perf_counter() - start
-
-
-def haven_engine_rate(seconds: float) -> tuple[int, float]:
-    """The haven rules engine alone: legal_actions + apply, no observation (auto_forced on, so
-    only the agents' decisions are counted, as in the env)."""
-    from reborn_env.games.haven.rules.engine import new_game
-
-    steps, seed, start = 0, 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        game, rng = new_game(seed=seed), random.Random(seed)
-        while game.outcome == "running":
-            game.apply(rng.choice(game.legal_actions()))
+        match, rng = rules.new_match(seed, {}), random.Random(seed)
+        while match.status() == RUNNING:
+            match.apply(rng.choice(match.legal_actions()))
             steps += 1
         seed += 1
     return steps, time.perf_counter() - start
@@ -66,6 +54,15 @@ def aec_rate(make_env: Callable[[], object], seconds: float) -> tuple[int, float
     return steps, time.perf_counter() - start
 
 
+def game_rows(name: str, seconds: float) -> list[tuple[str, Callable[[], tuple[int, float]]]]:
+    """The rows of one registered game: its rules alone, then its env."""
+    spec = registry.get(name)
+    return [
+        (f"{name} rules (no observation)", lambda: rules_rate(spec.make_env().rules, seconds)),
+        (f"{name} env()", lambda: aec_rate(spec.make_env, seconds)),
+    ]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0, help="time per row (default 5)")
@@ -73,15 +70,8 @@ def main() -> None:
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     from pettingzoo.classic import connect_four_v3
 
-    from reborn_env import earth_reborn_v0, haven_v0
-
-    rows = [
-        ("earth_reborn engine (no observation)", lambda: engine_rate(args.seconds)),
-        ("earth_reborn_v0 raw_env()", lambda: aec_rate(earth_reborn_v0.raw_env, args.seconds)),
-        ("earth_reborn_v0 env()", lambda: aec_rate(earth_reborn_v0.env, args.seconds)),
-        ("haven engine (no observation)", lambda: haven_engine_rate(args.seconds)),
-        ("haven_v0 raw_env()", lambda: aec_rate(haven_v0.raw_env, args.seconds)),
-        ("haven_v0 env()", lambda: aec_rate(haven_v0.env, args.seconds)),
+    rows = [row for name in registry.names() for row in game_rows(name, args.seconds)]
+    rows += [
         ("connect_four_v3 raw_env()", lambda: aec_rate(connect_four_v3.raw_env, args.seconds)),
         ("connect_four_v3 env()", lambda: aec_rate(connect_four_v3.env, args.seconds)),
     ]

@@ -1,7 +1,8 @@
 """Training throughput: sb3-contrib's MaskablePPO on SingleAgentEnv vs our trainer (training.ppo).
 
-Run: ``python benchmarks/bench_sb3.py [--updates 5]`` (needs ``pip install -e .[sb3]``). Both
-train on earth_reborn_v0 against a RandomBot for the same number of PPO updates, in this one
+Run: ``python benchmarks/bench_sb3.py [--env NAME] [--updates 5]`` (needs ``pip install -e
+.[sb3]``). Both train on one competitive registered game (``--env``, default the first bundled one
+in name order) against a RandomBot for the same number of PPO updates, in this one
 process, one after the other, with the same settings where both have them (MaskablePPO / ours):
 
 * environments: 8 SingleAgentEnv in a DummyVecEnv / ``num_envs: 8``;
@@ -10,7 +11,7 @@ process, one after the other, with the same settings where both have them (Maska
   ``update_epochs: 4``; learning rate 2.5e-4 for both;
 * network: ``net_arch=[64, 64]`` (SB3 gives actor and critic a [64, 64] MLP each) /
   ``hidden_sizes: [64, 64]`` (one shared torso, two heads);
-* opponent: a RandomBot, the learner always ``norad`` / ``bot_opponents: [random]`` with
+* opponent: a RandomBot, the learner always the first seat / ``bot_opponents: [random]`` with
   ``bot_opponent_prob: 1.0``, the learner's seat drawn per episode (our trainer has no fixed seat);
 * torch threads: ``--threads`` for both (our trainer's ``torch_threads``).
 
@@ -32,6 +33,8 @@ import time
 from pathlib import Path
 
 import gymnasium
+
+from reborn_env.core import registry
 
 NUM_ENVS = 8
 NUM_STEPS = 128
@@ -59,7 +62,7 @@ class _OpponentTally(gymnasium.Wrapper):
         return result
 
 
-def bench_maskable_ppo(updates: int, seed: int) -> tuple[int, int, float]:
+def bench_maskable_ppo(game: str, updates: int, seed: int) -> tuple[int, int, float]:
     """(learner decisions, all decisions, seconds) of MaskablePPO's ``learn()``."""
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.monitor import Monitor
@@ -67,7 +70,7 @@ def bench_maskable_ppo(updates: int, seed: int) -> tuple[int, int, float]:
 
     from reborn_env.wrappers import SingleAgentEnv
 
-    tallies = [_OpponentTally(SingleAgentEnv(agent="norad")) for _ in range(NUM_ENVS)]
+    tallies = [_OpponentTally(SingleAgentEnv(game)) for _ in range(NUM_ENVS)]
     venv = DummyVecEnv([lambda t=t: Monitor(t) for t in tallies])
     model = MaskablePPO(
         "MlpPolicy",
@@ -88,7 +91,9 @@ def bench_maskable_ppo(updates: int, seed: int) -> tuple[int, int, float]:
     return learner, learner + sum(t.opponent_moves for t in tallies), elapsed
 
 
-def bench_our_ppo(updates: int, seed: int, threads: int, quiet: bool) -> tuple[int, int, float]:
+def bench_our_ppo(
+    game: str, updates: int, seed: int, threads: int, quiet: bool
+) -> tuple[int, int, float]:
     """(learner decisions, all decisions, seconds) of ``training.ppo.train`` (its own clock)."""
     from training.config import TrainConfig
     from training.ppo import train
@@ -96,7 +101,7 @@ def bench_our_ppo(updates: int, seed: int, threads: int, quiet: bool) -> tuple[i
     with tempfile.TemporaryDirectory(prefix="bench_sb3_") as tmp:
         cfg = TrainConfig.from_dict(
             {
-                "env": "earth_reborn_v0",
+                "env": game,
                 "seed": seed,
                 "total_steps": updates * NUM_ENVS * NUM_STEPS,
                 "num_envs": NUM_ENVS,
@@ -124,6 +129,8 @@ def bench_our_ppo(updates: int, seed: int, threads: int, quiet: bool) -> tuple[i
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    competitive = [n for n in registry.names() if not registry.get(n).cooperative]
+    parser.add_argument("--env", choices=competitive, default=registry.default_name())
     parser.add_argument("--updates", type=int, default=5, help="PPO updates each (default 5)")
     parser.add_argument("--threads", type=int, default=1, help="torch threads (default 1)")
     parser.add_argument("--seed", type=int, default=0)
@@ -138,10 +145,10 @@ def main() -> None:
     torch.set_num_threads(args.threads)
     rows = []
     for name, run in (
-        ("sb3-contrib MaskablePPO", lambda: bench_maskable_ppo(args.updates, args.seed)),
+        ("sb3-contrib MaskablePPO", lambda: bench_maskable_ppo(args.env, args.updates, args.seed)),
         (
             "training.ppo (ours)",
-            lambda: bench_our_ppo(args.updates, args.seed, args.threads, args.quiet),
+            lambda: bench_our_ppo(args.env, args.updates, args.seed, args.threads, args.quiet),
         ),
     ):
         print(f"  running {name} for {args.updates} updates ...", flush=True)

@@ -1,13 +1,15 @@
-"""Win rates on haven_v0 of random play, the scripted bot and a learned policy, on the same seeds.
+"""Win rates of a cooperative game's teams: random play, the scripted bot and a learned policy.
 
-Run: ``python benchmarks/haven_win_rates.py [--games 200] [--seed 20261129] [--checkpoint PATH]``.
+Run: ``python benchmarks/haven_win_rates.py [--env NAME] [--games 200] [--seed 20261129]
+[--checkpoint PATH]``. ``--env`` is a cooperative registered game (default the first in name
+order; the file is named for the one that is bundled, whose model card quotes this table).
 
 Each team plays ``--games`` seeded games (game ``i`` from ``seed + i``, so every team meets the
-same deals), one bot per character: random legal play, ``HavenScriptedBot`` and the checkpoint's
-policy, greedily (its most likely action) and sampled. The checkpoint defaults to
-``checkpoints/haven_ppo.pt`` when it exists; without one the learned rows are left out. The table
-gives the win rate with its 95% Wilson interval, and the mean rounds and agent decisions (steps)
-per game.
+same deals), one bot per agent: random legal play, the game's scripted (``heuristic``) bot and the
+checkpoint's policy, greedily (its most likely action) and sampled. The checkpoint defaults to
+the game's shipped policy (its registration's ``policy``) when it exists; without one the
+learned rows are left out. The table gives the win rate with its 95% Wilson interval, and the
+mean rounds and agent decisions (steps) per game.
 """
 
 from __future__ import annotations
@@ -18,22 +20,30 @@ import sys
 import time
 from pathlib import Path
 
+from reborn_env.core import registry
+
 ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_CHECKPOINT = ROOT / "checkpoints" / "haven_ppo.pt"
+TEAM_GAMES = [name for name in registry.names() if registry.get(name).cooperative]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--env", choices=TEAM_GAMES, default=TEAM_GAMES[0] if TEAM_GAMES else None)
     parser.add_argument("--games", type=int, default=200, help="games per team (default 200)")
     parser.add_argument("--seed", type=int, default=20261129, help="first game's seed")
     parser.add_argument(
         "--checkpoint",
-        default=str(DEFAULT_CHECKPOINT) if DEFAULT_CHECKPOINT.exists() else None,
-        help="learned policy to play (default checkpoints/haven_ppo.pt if it exists)",
+        help="learned policy to play (default the game's shipped policy, if it exists)",
     )
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error("--games must be at least 1")
+    if args.env is None:
+        parser.error("no cooperative game is registered")
+    shipped = registry.get(args.env).policy
+    default_checkpoint = ROOT / shipped if shipped else None
+    if args.checkpoint is None and default_checkpoint and default_checkpoint.exists():
+        args.checkpoint = str(default_checkpoint)
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     sys.path.insert(0, str(ROOT))
     import torch
@@ -47,17 +57,18 @@ def main(argv: list[str] | None = None) -> int:
         ("scripted", "heuristic", False),
     ]
     if args.checkpoint:
-        payload = load_checkpoint(args.checkpoint, expect_env="haven_v0")
+        payload = load_checkpoint(args.checkpoint, expect_env=args.env)
         teams += [("learned (greedy)", payload, True), ("learned (sampled)", payload, False)]
     else:
-        print(f"no checkpoint ({DEFAULT_CHECKPOINT} is absent): learned rows left out")
+        missing = f"{default_checkpoint} is absent" if default_checkpoint else "none is shipped"
+        print(f"no checkpoint ({missing}): learned rows left out")
     rows = []
     for name, spec, greedy in teams:
         start = time.perf_counter()
-        result = evaluate_team(spec, "haven_v0", args.games, args.seed, greedy=greedy)
+        result = evaluate_team(spec, args.env, args.games, args.seed, greedy=greedy)
         rows.append((name, result))
         print(f"  played {name}: {result.games} games in {time.perf_counter() - start:.1f} s")
-    print(f"\nhaven_v0, {args.games} games per team from seed {args.seed}"
+    print(f"\n{args.env}, {args.games} games per team from seed {args.seed}"
           + (f", checkpoint {args.checkpoint}" if args.checkpoint else ""))  # fmt: skip
     print(format_team_table(rows))
     return 0

@@ -1,8 +1,9 @@
 """The games the position benchmarks check, and the players that make their positions.
 
-Shared by ``position_fuzz.py`` and ``round_trip.py``: each env with its factory, its per-step check
-(invariants and exact masks, as the random-play fuzz uses) and its shipped policy, and players of
-three kinds: uniform random, the scripted (heuristic) bot and the shipped policy, sampling.
+Shared by ``position_fuzz.py`` and ``round_trip.py``: each registered game (reborn_env.core.
+registry) with its factory, its per-step check (invariants and exact masks, as the random-play
+fuzz uses) and its shipped policy, and players of three kinds: uniform random, the scripted
+(heuristic) bot and the shipped policy, sampling.
 """
 
 from __future__ import annotations
@@ -13,13 +14,11 @@ from pathlib import Path
 
 from pettingzoo import AECEnv
 
-from reborn_env import earth_reborn_v0, haven_v0
 from reborn_env.bots import Bot
 from reborn_env.bots.loading import load_bot
-from reborn_env.games.earth_reborn import fuzz_policies as er_fuzz
-from reborn_env.games.haven import fuzz_policies as haven_fuzz
+from reborn_env.core import registry
 
-CHECKPOINTS = Path(__file__).resolve().parents[1] / "checkpoints"
+ROOT = Path(__file__).resolve().parents[1]
 PLAYER_KINDS = ("random", "heuristic", "policy")
 
 
@@ -37,11 +36,11 @@ class CheckedGame:
 
 
 GAMES = {
-    "earth_reborn_v0": CheckedGame(
-        earth_reborn_v0.env, er_fuzz.check_step, CHECKPOINTS / "earth_reborn_ppo.pt"
-    ),
-    "haven_v0": CheckedGame(haven_v0.env, haven_fuzz.check_step, CHECKPOINTS / "haven_ppo.pt"),
+    spec.name: CheckedGame(spec.make_env, spec.step_check(), ROOT / spec.policy)
+    for spec in map(registry.get, registry.names())
+    if spec.check_step and spec.policy
 }
+"""Every registered game with a per-step check and a shipped policy, by name."""
 
 
 def make_player(name: str, kind: str, seed: int) -> Bot:
