@@ -1,4 +1,5 @@
-"""SingleAgentEnv (reborn_env.wrappers): one seat of earth_reborn_v0 as a Gymnasium env.
+"""SingleAgentEnv (reborn_env.wrappers): one seat of a registered game as a Gymnasium env (here the
+default game, earth_reborn_v0; tests/test_registry.py checks every game through gymnasium.make).
 
 It must pass Gymnasium's own checker (built with ``illegal_action="penalize"``, since check_env
 steps with ``action_space.sample()``, which ignores the mask), end random masked episodes with a
@@ -16,7 +17,7 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-from reborn_env.bots import EarthRebornHeuristicBot, RandomBot
+from reborn_env.bots import RandomBot
 from reborn_env.core.errors import IllegalActionError
 from reborn_env.wrappers import SingleAgentEnv
 
@@ -42,6 +43,7 @@ def _random_episode(env: SingleAgentEnv, seed: int, rng_seed: int = 0):
 
 def test_spaces_are_the_agents_vector_and_discrete_actions():
     env = SingleAgentEnv()
+    assert (env.game, env.agent) == ("earth_reborn_v0", "norad")  # the defaults: first game, seat
     aec_space = env.aec.observation_space("norad")
     assert env.observation_space == aec_space["observation"]
     assert env.action_space == env.aec.action_space("norad")
@@ -130,13 +132,23 @@ def test_penalize_ends_the_episode_with_minus_one():
 
 
 def test_fixed_bot_opponent_and_bad_arguments():
-    env = SingleAgentEnv(agent="salemite", opponent=EarthRebornHeuristicBot(seed=0))
+    """The opponent is a Bot or a load_bot spec for the game; a spec's bot is the game's own."""
+    env = SingleAgentEnv("earth_reborn_v0", agent="salemite", opponent="heuristic")
+    assert type(env.opponent).__name__ == "EarthRebornHeuristicBot"
     total, _, _ = _random_episode(env, seed=1)
     assert total in (-1.0, 0.0, 1.0)
+    bot = RandomBot(seed=4)
+    assert SingleAgentEnv(opponent=bot).opponent is bot
     with pytest.raises(ValueError, match="seat"):
         SingleAgentEnv(agent="nobody")
     with pytest.raises(ValueError, match="illegal_action"):
         SingleAgentEnv(illegal_action="ignore")
+    with pytest.raises(ValueError, match="no game named 'chess_v6'; the games are earth_reborn_v0"):
+        SingleAgentEnv("chess_v6")
+    with pytest.raises(ValueError, match="bot spec 'minimax'"):
+        SingleAgentEnv(opponent="minimax")
+    with pytest.raises(TypeError, match="opponent must be a Bot"):
+        SingleAgentEnv(opponent=3)
 
 
 def test_render_passes_through():

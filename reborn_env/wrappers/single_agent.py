@@ -8,32 +8,43 @@ Single-agent libraries (Stable-Baselines3, sb3-contrib's ``MaskablePPO``, anythi
 from sb3_contrib import MaskablePPO
 from reborn_env.wrappers import SingleAgentEnv
 
-env = SingleAgentEnv(agent="norad")  # earth_reborn_v0 against a RandomBot
+env = SingleAgentEnv()  # the default game's first seat against a RandomBot
 model = MaskablePPO("MlpPolicy", env).learn(10_000)  # calls env.action_masks() itself
 ```
+
+The game is named as the registry names it (``reborn_env.core.registry.names()``); importing
+:mod:`reborn_env.envs` also registers this wrapper with Gymnasium, one id per game
+(``gymnasium.make("reborn_env/<game>-v<N>", agent=..., opponent=...)``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any, SupportsFloat
 
 import gymnasium
 import numpy as np
 from pettingzoo import AECEnv
 
-from .. import earth_reborn_v0
-from ..bots import Bot, RandomBot
+from ..bots.base import Bot, RandomBot
+from ..bots.loading import load_bot
+from ..core import registry
 from ..core.errors import IllegalActionError
+from ..core.game_env import RENDER_MODES
 
 ILLEGAL_ACTION_MODES = ("raise", "penalize")
 
 
 class SingleAgentEnv(gymnasium.Env):
-    """``agent``'s seat of a masked AEC env; every other seat is played by ``opponent``.
+    """``agent``'s seat of the registered game ``game``; every other seat is played by
+    ``opponent``.
 
-    The AEC env must give PettingZoo's action-mask observations, ``{"observation": Box,
-    "action_mask": Box}``, with a ``Discrete`` action space (every env of reborn_env does).
+    * ``game``: a registered game's name (None: ``registry.default_name()``), built with
+      ``env_kwargs`` (e.g. ``{"scenario": ...}``). Its AEC env must give PettingZoo's action-mask
+      observations, ``{"observation": Box, "action_mask": Box}``, with a ``Discrete`` action space
+      (every env of reborn_env does).
+    * ``agent``: the seat the single agent plays (None: the game's first seat).
+    * ``opponent``: a :class:`~reborn_env.bots.Bot`, or a spec string for
+      :func:`~reborn_env.bots.loading.load_bot` (``"random"``, ``"heuristic"``, a policy file).
 
     * ``observation_space`` is the agent's ``Box`` observation vector alone; the mask of legal
       actions comes from :meth:`action_masks` (the method ``MaskablePPO`` calls) and from
@@ -43,16 +54,17 @@ class SingleAgentEnv(gymnasium.Env):
       gets during those opponent moves (e.g. ``mp_shaping``) are dropped: nothing was decided yet.
     * ``step(action)`` applies the agent's action, then the opponent's decisions until the agent
       decides again or the game ends. The reward is the sum of the agent's AEC rewards over that
-      span; ``terminated`` / ``truncated`` are the agent's AEC flags (earth_reborn_v0: +1 / -1 /
-      0 at the end, ``truncated`` at ``max_steps``). ``info["opponent_moves"]`` counts the
+      span; ``terminated`` / ``truncated`` are the agent's AEC flags (e.g. +1 / -1 /
+      0 at the end, ``truncated`` at its step limit). ``info["opponent_moves"]`` counts the
       opponent's decisions in the span. Stepping a finished episode raises ``RuntimeError``.
     * Seeding: ``reset(seed=s)`` seeds the wrapper's ``np_random``; every reset draws the AEC
       game's seed from it, so ``reset(seed=s)`` followed by unseeded resets gives the same games.
-      The default opponent, a :class:`RandomBot` owned by the wrapper, is reseeded from it too.
-      A bot passed in is only ``reset()`` at each episode; its randomness is its own
-      (``EarthRebornHeuristicBot(seed=k)`` restarts its generator on ``reset``).
+      The ``"random"`` opponent (the default) is a :class:`RandomBot` the wrapper owns, reseeded
+      from it too. Any other spec string is loaded once, with seed 0; a bot passed in is only
+      ``reset()`` at each episode, its randomness its own (a scripted bot built with ``seed=k``
+      restarts its generator on ``reset``; a policy's sampling runs on).
     * ``render()`` is the AEC env's: pass ``render_mode`` here (``"ansi"``, ``"rgb_array"``,
-      ``"human"`` for earth_reborn_v0).
+      ``"human"``).
 
     Illegal actions (``action_masks()[action]`` False, or not an integer of the action space):
 
@@ -63,15 +75,21 @@ class SingleAgentEnv(gymnasium.Env):
 
     ``gymnasium.utils.env_checker.check_env`` steps with ``action_space.sample()``, which ignores
     the mask and is almost always illegal, so check the env built with
-    ``illegal_action="penalize"``; the env has no registered spec, so pass
-    ``skip_render_check=True`` (render is checked on its own in tests/test_gym_wrapper.py).
+    ``illegal_action="penalize"``: ``check_env(gymnasium.make("reborn_env/<game>-v0",
+    illegal_action="penalize"))`` passes, render modes included (the registered spec builds
+    each); it warns only that ``gymnasium.make``'s own wrappers are around the env. A wrapper
+    built directly has no spec: pass ``skip_render_check=True`` then.
     """
+
+    metadata: dict[str, Any] = {"render_modes": RENDER_MODES}
+    """What every game's env renders (``gymnasium.make`` reads it before building one); an
+    instance holds its own game env's metadata."""
 
     def __init__(
         self,
-        env_fn: Callable[..., AECEnv] = earth_reborn_v0.env,
-        agent: str = "norad",
-        opponent: Bot | None = None,
+        game: str | None = None,
+        agent: str | None = None,
+        opponent: Bot | str = "random",
         env_kwargs: dict[str, Any] | None = None,
         render_mode: str | None = None,
         illegal_action: str = "raise",
@@ -81,10 +99,13 @@ class SingleAgentEnv(gymnasium.Env):
                 f"illegal_action {illegal_action!r}: use 'raise' (IllegalActionError, nothing "
                 "changes) or 'penalize' (the episode ends with reward -1)"
             )
+        self.game = game or registry.default_name()
         kwargs = dict(env_kwargs or {})
         if render_mode is not None:
             kwargs["render_mode"] = render_mode
-        self.aec: AECEnv = env_fn(**kwargs)
+        self.aec: AECEnv = registry.get(self.game).make_env(**kwargs)
+        if agent is None:
+            agent = self.aec.possible_agents[0]
         if agent not in self.aec.possible_agents:
             raise ValueError(
                 f"agent {agent!r} is not a seat of this env; seats: {self.aec.possible_agents}"
@@ -109,8 +130,8 @@ class SingleAgentEnv(gymnasium.Env):
         self.render_mode = render_mode
         self.metadata = dict(self.aec.metadata)
         self.illegal_action = illegal_action
-        self._own_opponent = opponent is None
-        self.opponent: Bot = RandomBot() if opponent is None else opponent
+        self._own_opponent = isinstance(opponent, str) and opponent == "random"
+        self.opponent: Bot = self._opponent_of(opponent)
         self._mask = np.zeros(action_space.n, dtype=bool)
         self._done = True  # no episode until reset()
 
@@ -163,6 +184,20 @@ class SingleAgentEnv(gymnasium.Env):
         self.aec.close()
 
     # --- Internals ------------------------------------------------------------------------------
+
+    def _opponent_of(self, opponent: Bot | str) -> Bot:
+        """The bot ``opponent`` names: itself, a RandomBot (reseeded at each reset) or the bot
+        ``load_bot`` makes of a spec string for this game (seed 0)."""
+        if isinstance(opponent, Bot):
+            return opponent
+        if not isinstance(opponent, str):
+            raise TypeError(
+                f"opponent must be a Bot (act, reset) or a bot spec such as 'random' or "
+                f"'heuristic', got {opponent!r}"
+            )
+        if opponent == "random":
+            return RandomBot()
+        return load_bot(opponent, self.game, seed=0)
 
     def _flags(self) -> tuple[bool, bool]:
         aec, agent = self.aec, self.agent
