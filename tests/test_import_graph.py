@@ -188,6 +188,24 @@ def test_rules_import_no_rl_or_array_library(name: str) -> None:
                 todo.append(target)
 
 
+def game_of(name: str) -> str | None:
+    """The game a module belongs to (``reborn_env.games.<game>...``), if any."""
+    parts = name.split(".")
+    return parts[2] if parts[:2] == ["reborn_env", "games"] and len(parts) > 2 else None
+
+
+def test_no_game_imports_another_game() -> None:
+    """What two games share lives in the core (haven's render once borrowed Earth Reborn's font;
+    it is ``reborn_env.core.drawing`` now)."""
+    crossings = [
+        f"{module} imports {target}"
+        for module, targets in graph().items()
+        for target in targets
+        if game_of(module) and game_of(target) and game_of(module) != game_of(target)
+    ]
+    assert not crossings
+
+
 # --- The checker itself ---------------------------------------------------------------------------
 
 TOY = {

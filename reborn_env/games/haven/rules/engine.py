@@ -107,8 +107,8 @@ class HavenGame:
 
     @classmethod
     def from_position(cls, data: Any, scenario: Scenario | None = None) -> HavenGame:
-        """Rebuild a game from :meth:`to_position` data: the state is validated
-        (:func:`~..positions.read_position`), then the answers are replayed, each legal at its
+        """Rebuild a game from :meth:`to_position` data: the state is validated (``read_position``
+        of ``reborn_env.games.haven.positions``), then the answers are replayed, each legal at its
         moment and all before the next quiet point; PositionError says what is wrong."""
         scenario, state, config, answers = read_position(data, scenario)
         game = cls(scenario, state, config)
