@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 
 from reborn_env.bots import RandomBot
+from reborn_env.core import registry
 from reborn_env.frontends.botd import (
     MAX_DEPTH,
     MAX_ERROR_CHARS,
@@ -33,7 +34,6 @@ from reborn_env.frontends.botd import (
     nests_too_deep,
     read_lines,
 )
-from reborn_env.core import registry
 from tests.test_botd_play import TIMEOUT_S, Botd
 
 VAULT_RAID = resources.files("reborn_env.games.earth_reborn.scenario") / "data" / "vault_raid.toml"

@@ -9,7 +9,6 @@ the round bound of 15.10; decks against the phase, HV-MCARD-1), then replays the
 
 from __future__ import annotations
 
-import ast
 import copy
 import json
 import re
@@ -393,7 +392,9 @@ def test_a_bad_fixture_is_a_position_error(fixture):
 def test_the_documented_fixture_example_is_accepted_and_round_trips():
     """docs/haven_position_format.md: its fixture example sets up a game whose positions load."""
     block = DOC.read_text().split("## Fixtures", 1)[1].split("```python", 1)[1].split("```")[0]
-    game = new_game(seed=7, fixture=ast.literal_eval(block))
+    namespace: dict = {}
+    exec(compile(block, str(DOC), "exec"), namespace)
+    game = new_game(seed=7, fixture=namespace["fixture"])
     assert game.state.characters[0].hp == 7 and game.prompt is not None
     position = game.to_position()
     assert HavenGame.from_position(position).to_position() == position
