@@ -17,10 +17,10 @@ from typing import Any
 
 import pytest
 import torch
-from checkpoint_helpers import tiny_payload
 
 from reborn_env.bots.loading import load_bot
 from reborn_env.core.files import stale_temp_files
+from tests.checkpoint_helpers import tiny_payload
 from training import checkpoint as ckpt
 from training.checkpoint import (
     CheckpointError,

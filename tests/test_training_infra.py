@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 import pytest
 import torch
-from checkpoint_helpers import tiny_payload
 
+from tests.checkpoint_helpers import tiny_payload
 from training.checkpoint import CheckpointError, load_checkpoint, save_checkpoint
 from training.config import _VALUE_RULES, ConfigError, TrainConfig, load_config
 from training.envs import env_sizes, env_version, make_env
