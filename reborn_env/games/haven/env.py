@@ -28,22 +28,11 @@ class raw_env(GameEnv):  # noqa: N801 - PettingZoo's naming convention
         render_mode: str | None = None,
         scenario: str = "raider_camp",
         illegal_action: str = "raise",
-        allow_damage_negation: bool = True,
-        auto_forced: bool = True,
-        hide_other_piles: bool = False,
-        reward_shaping: bool = False,
-        max_rounds: int = 30,
-        reveal_second_card_at_turn: bool = False,
+        **config: Any,
     ) -> None:
-        rules = HavenRules(
-            scenario,
-            allow_damage_negation=allow_damage_negation,
-            auto_forced=auto_forced,
-            hide_other_piles=hide_other_piles,
-            reward_shaping=reward_shaping,
-            max_rounds=max_rounds,
-            reveal_second_card_at_turn=reveal_second_card_at_turn,
-        )
+        """``config``: the 16.8 options by name, their defaults and checks those of
+        :class:`~.rules.config.HavenConfig` (an unknown one is a TypeError listing them)."""
+        rules = HavenRules(scenario, **config)
         super().__init__(rules, render_mode, illegal_action)  # HV-API-5
         self.scenario, self.config, self.observer = rules.scenario, rules.config, rules.observer
 

@@ -11,10 +11,10 @@ from collections import Counter
 from typing import Any
 
 from ...core.errors import PositionError
-from ...core.positions import choice, fail, flag, int_range, items, obj, show
+from ...core.positions import choice, entry, fail, flag, int_range, items, obj, show
 from . import actions
 from .position_rules import limits_of
-from .rules.config import HavenConfig
+from .rules.config import HavenConfig, UnknownOptionError, option_names, option_problem
 from .rules.state import ModifierDeck
 from .scenario.model import CONDITIONS, HEIGHT, WIDTH, Scenario, cell_id
 
@@ -119,19 +119,17 @@ def read_modifier_deck(field: str, value: Any, expected: Counter) -> ModifierDec
 
 
 def read_config(value: Any) -> HavenConfig:
-    """The 16.8 options: every field of :class:`HavenConfig` of its type, no other key."""
+    """The 16.8 options: every key of :class:`HavenConfig`, each passing its check
+    (:func:`.rules.config.option_problem`: max_rounds HV-END-4), no other key."""
     if not isinstance(value, dict):
         raise fail("config", f"must be an object, got {show(value)}")
-    for key in HavenConfig.__dataclass_fields__:
-        if key not in value:
-            raise PositionError(f"position field 'config.{key}' is missing")
-        if key == "max_rounds":  # HV-END-4
-            int_range(f"config.{key}", value[key], 1, MAX_INT - 1)
-        else:
-            flag(f"config.{key}", value[key])
+    for key in option_names():
+        problem = option_problem(key, entry(value, key, f"config.{key}"))
+        if problem is not None:
+            raise fail(f"config.{key}", problem)
     try:
         return HavenConfig.from_dict(value)
-    except ValueError as err:  # an unknown key
+    except UnknownOptionError as err:
         raise fail("config", str(err)) from None
 
 
