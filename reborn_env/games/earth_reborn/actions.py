@@ -1,15 +1,17 @@
 """The action codec: the one place that owns Earth Reborn's flat action space (ER-ENV-2..7).
 
-Every decision of section 18 is one integer. Each kind owns a contiguous range; its argument is the
-offset inside the range. ``name(a)`` gives the readable form used by the spec (``STEP(N)``,
-``ACTIVATE(bolter)``, ``CHOOSE_CP(2)``) and ``parse`` reads it back.
+Every decision of section 18 is one integer. :data:`KINDS` lists the kinds in codec order with
+their argument domain; the core's :func:`~reborn_env.core.codec.build_codec` gives each kind a
+contiguous range, its argument being the offset inside the range. ``name(a)`` gives the readable
+form used by the spec (``STEP(N)``, ``ACTIVATE(bolter)``, ``CHOOSE_CP(2)``) and ``parse`` reads it
+back.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 
+from ...core.codec import NO_ARGUMENT, Codec, build_codec
 from .scenario.model import DIRECTION_NAMES, Scenario
 
 # Highest CP a pool may hold in a position; DUEL_BID covers 0..MAX_CP (ER-INI-8).
@@ -53,46 +55,21 @@ KINDS: tuple[tuple[str, str], ...] = (
 # Spec spelling of kinds whose codec name differs.
 _DISPLAY = {"CHOOSE_TARGET_DIR": "CHOOSE_TARGET", "CHOOSE_TARGET_CHAR": "CHOOSE_TARGET"}
 
-
-@dataclass(frozen=True)
-class Codec:
-    """Integer <-> action mapping for one scenario (its characters and tiles size it)."""
-
-    base: dict[str, int]
-    size: int
-    names: tuple[str, ...]
-    kind_of: tuple[str, ...]
-    arg_of: tuple[int, ...]
-    index: dict[str, int]
-
-    def name(self, action: int) -> str:
-        """Readable name of ``action``, e.g. ``MOVE_CP(4)``."""
-        return self.names[action]
-
-    def decode(self, action: int) -> tuple[str, int]:
-        """``(kind, argument index)`` of ``action``."""
-        return self.kind_of[action], self.arg_of[action]
-
-    def encode(self, kind: str, arg: int = 0) -> int:
-        """The integer of ``kind`` with argument index ``arg``."""
-        return self.base[kind] + arg
-
-    def parse(self, text: str) -> int:
-        """The integer of a readable name such as ``STEP(N)``; ValueError if unknown."""
-        key = text.replace(" ", "")
-        try:
-            return self.index[key]
-        except KeyError:
-            raise ValueError(
-                f"unknown action {text!r}; actions look like 'PASS', 'STEP(N)', "
-                f"'ACTIVATE(bolter)', "
-                f"'ASSIGN(T01)', 'MOVE_CP(0)', 'CHOOSE_TARGET(zombie)', 'CHOOSE_CP(2)'"
-            ) from None
+# The forms the parser's error shows.
+EXAMPLES = (
+    "PASS",
+    "STEP(N)",
+    "ACTIVATE(bolter)",
+    "ASSIGN(T01)",
+    "MOVE_CP(0)",
+    "CHOOSE_TARGET(zombie)",
+    "CHOOSE_CP(2)",
+)
 
 
 def _domain_labels(domain: str, chars: list[str], tiles: list[str]) -> list[str]:
     if domain == "none":
-        return [""]
+        return list(NO_ARGUMENT)
     if domain == "dir":
         return list(DIRECTION_NAMES)
     if domain == "char":
@@ -110,26 +87,13 @@ def _domain_labels(domain: str, chars: list[str], tiles: list[str]) -> list[str]
     raise AssertionError(domain)
 
 
-def build_codec(char_ids: list[str], tile_ids: list[str]) -> Codec:
-    """Lay out every kind's range in KINDS order."""
-    base: dict[str, int] = {}
-    names: list[str] = []
-    kinds: list[str] = []
-    args: list[int] = []
-    for kind, domain in KINDS:
-        base[kind] = len(names)
-        shown = _DISPLAY.get(kind, kind)
-        for i, label in enumerate(_domain_labels(domain, char_ids, tile_ids)):
-            names.append(f"{shown}({label})" if label else shown)
-            kinds.append(kind)
-            args.append(i)
-    index = {n: i for i, n in enumerate(names)}
-    return Codec(base, len(names), tuple(names), tuple(kinds), tuple(args), index)
-
-
 @lru_cache(maxsize=16)
 def _codec_for(char_ids: tuple[str, ...], tile_ids: tuple[str, ...]) -> Codec:
-    return build_codec(list(char_ids), list(tile_ids))
+    """Every kind's range in KINDS order, its domain's labels for these characters and tiles."""
+    kinds = [
+        (kind, _domain_labels(domain, list(char_ids), list(tile_ids))) for kind, domain in KINDS
+    ]
+    return build_codec(kinds, EXAMPLES, _DISPLAY)
 
 
 def codec_for(scenario: Scenario) -> Codec:

@@ -1,32 +1,62 @@
 """The action codec: the one place that owns haven's flat ``Discrete(87)`` action space (16.3).
 
-Each kind owns a contiguous range and its argument is the offset inside it, exactly as the
-Earth Reborn codec does: ``HEX(h)`` 0-62, ``CARD(k)`` 63-72, ``BOX(s,h,m)`` 73-80 (index
-``73 + 4s + 2h + m``), then ``LONG_REST``, ``ITEM(0)``, ``ITEM(1)``, ``YES``, ``NO`` and
-``LOSE_TWO_DISCARDS``. ``name(a)`` gives the spec's spelling and ``parse`` reads it back.
+:data:`KINDS` lists the kinds in codec order with their argument labels, and the core's
+:func:`~reborn_env.core.codec.build_codec` lays them out exactly as Earth Reborn's codec does:
+``HEX(h)`` 0-62, ``CARD(k)`` 63-72, ``BOX(s,h,m)`` 73-80 (index ``73 + 4s + 2h + m``), then
+``LONG_REST``, ``ITEM(0)``, ``ITEM(1)``, ``YES``, ``NO`` and ``LOSE_TWO_DISCARDS``. ``name(a)``
+gives the spec's spelling and ``parse`` reads it back.
 """
 
 from __future__ import annotations
 
+from ...core.codec import NO_ARGUMENT, build_codec
 from .rules.hexgrid import HEIGHT, WIDTH
 
 N_CELLS = WIDTH * HEIGHT  # 63 (HV-MAP-1)
 CARD_SLOTS = 10  # 16.3: CARD(0..9)
+ITEM_SLOTS = 2  # 16.3: ITEM(0..1), the owner's items in 15.4 row order
 
-HEX_BASE = 0
-CARD_BASE = HEX_BASE + N_CELLS  # 63
-BOX_BASE = CARD_BASE + CARD_SLOTS  # 73
-LONG_REST = BOX_BASE + 8  # 81
-ITEM_BASE = LONG_REST + 1  # 82
-YES = ITEM_BASE + 2  # 84
-NO = YES + 1  # 85
-LOSE_TWO_DISCARDS = NO + 1  # 86
-N_ACTIONS = LOSE_TWO_DISCARDS + 1  # 87
-
-# BOX arguments (16.3).
+# BOX arguments (16.3): which selected card, which half, printed action or the default one.
+BOX_SLOTS, BOX_HALVES, BOX_MODES = ("lead", "other"), ("top", "bottom"), ("printed", "default")
 LEAD, OTHER = 0, 1
 TOP, BOTTOM = 0, 1
 PRINTED, DEFAULT = 0, 1
+
+# (kind, argument labels) in codec order (16.3).
+KINDS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("HEX", tuple(f"{cell % WIDTH},{cell // WIDTH}" for cell in range(N_CELLS))),
+    ("CARD", tuple(str(k) for k in range(CARD_SLOTS))),
+    ("BOX", tuple(f"{s},{h},{m}" for s in BOX_SLOTS for h in BOX_HALVES for m in BOX_MODES)),
+    ("LONG_REST", NO_ARGUMENT),
+    ("ITEM", tuple(str(i) for i in range(ITEM_SLOTS))),
+    ("YES", NO_ARGUMENT),
+    ("NO", NO_ARGUMENT),
+    ("LOSE_TWO_DISCARDS", NO_ARGUMENT),
+)
+CODEC = build_codec(
+    KINDS,
+    examples=(
+        "HEX(4,2)",
+        "CARD(3)",
+        "BOX(lead,top,printed)",
+        "LONG_REST",
+        "ITEM(0)",
+        "YES",
+        "NO",
+        "LOSE_TWO_DISCARDS",
+    ),
+)
+
+HEX_BASE = CODEC.base["HEX"]  # 0
+CARD_BASE = CODEC.base["CARD"]  # 63
+BOX_BASE = CODEC.base["BOX"]  # 73
+LONG_REST = CODEC.base["LONG_REST"]  # 81
+ITEM_BASE = CODEC.base["ITEM"]  # 82
+YES = CODEC.base["YES"]  # 84
+NO = CODEC.base["NO"]  # 85
+LOSE_TWO_DISCARDS = CODEC.base["LOSE_TWO_DISCARDS"]  # 86
+N_ACTIONS = CODEC.size  # 87
+NAMES: tuple[str, ...] = CODEC.names
 
 
 def hex_action(cell: int) -> int:
@@ -51,52 +81,21 @@ def item_action(item: int) -> int:
 
 
 def decode(action: int) -> tuple[str, tuple[int, ...]]:
-    """``(kind, arguments)`` of an action integer; ValueError outside ``0..86``."""
+    """``(kind, arguments)`` of an action integer, BOX's argument split into ``(s, h, m)``;
+    ValueError outside ``0..86``."""
     if not 0 <= action < N_ACTIONS:
         raise ValueError(f"action {action!r} is outside the action space 0..{N_ACTIONS - 1}")
-    if action < CARD_BASE:
-        return "HEX", (action - HEX_BASE,)
-    if action < BOX_BASE:
-        return "CARD", (action - CARD_BASE,)
-    if action < LONG_REST:
-        offset = action - BOX_BASE
-        return "BOX", (offset // 4, offset // 2 % 2, offset % 2)
-    if action == LONG_REST:
-        return "LONG_REST", ()
-    if action < YES:
-        return "ITEM", (action - ITEM_BASE,)
-    return ("YES", "NO", "LOSE_TWO_DISCARDS")[action - YES], ()
-
-
-def _name(action: int) -> str:
-    kind, args = decode(action)
-    if kind == "HEX":
-        col, row = args[0] % WIDTH, args[0] // WIDTH
-        return f"HEX({col},{row})"
+    kind, arg = CODEC.decode(action)
     if kind == "BOX":
-        slot, half, mode = args
-        return (
-            f"BOX({('lead', 'other')[slot]},{('top', 'bottom')[half]},"
-            f"{('printed', 'default')[mode]})"
-        )
-    return f"{kind}({args[0]})" if args else kind
-
-
-NAMES: tuple[str, ...] = tuple(_name(a) for a in range(N_ACTIONS))
-_INDEX = {n: a for a, n in enumerate(NAMES)}
+        return kind, (arg // 4, arg // 2 % 2, arg % 2)
+    return kind, () if CODEC.labels[kind] == NO_ARGUMENT else (arg,)
 
 
 def name(action: int) -> str:
     """The readable name of ``action``, e.g. ``HEX(4,2)``, ``CARD(3)``, ``LONG_REST``."""
-    return NAMES[action]
+    return CODEC.name(action)
 
 
 def parse(text: str) -> int:
     """The action integer of a readable name; ValueError naming the accepted forms if unknown."""
-    try:
-        return _INDEX[text.replace(" ", "")]
-    except KeyError:
-        raise ValueError(
-            f"unknown action {text!r}; actions look like 'HEX(4,2)', 'CARD(3)', "
-            "'BOX(lead,top,printed)', 'LONG_REST', 'ITEM(0)', 'YES', 'NO', 'LOSE_TWO_DISCARDS'"
-        ) from None
+    return CODEC.parse(text)
