@@ -1,4 +1,4 @@
-"""Helpers for the per-rule haven tests (tests/test_haven_rules.py).
+"""Helpers for the per-rule haven tests (tests/haven/test_rules.py).
 
 Games are built from HV-API-10 fixtures with :func:`new`; prompts are answered with :func:`play`,
 whose every step names the prompt kind (and optionally the agent) it expects, so a prompt that
@@ -49,7 +49,7 @@ from tests.haven_helpers import figure as fig
 from tests.haven_helpers import index_of as first
 from tests.haven_helpers import pos as at
 
-# Shared with tests/test_haven_tc.py through tests/haven_helpers.py, re-exported here.
+# Shared with tests/haven/test_tc.py through tests/haven_helpers.py, re-exported here.
 __all__ = [
     "AGENTS",
     "BOTTOM",

@@ -1,5 +1,5 @@
-"""Toy two-agent AEC environments for the trainer tests (tests/test_ppo.py,
-tests/test_haven_training.py).
+"""Toy two-agent AEC environments for the trainer tests (tests/training/test_ppo.py,
+tests/training/test_haven_training.py).
 
 :class:`OneLegalToyEnv` holds what they share: agents ``a`` and ``b``, a 6-float observation, and
 exactly one random legal action of ``n_actions`` at each decision; any other action raises, so a

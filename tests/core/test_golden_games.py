@@ -22,7 +22,7 @@ from reborn_env.bots.loading import load_bot
 
 torch.set_num_threads(1)
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = json.loads((Path(__file__).with_name("golden_games.json")).read_text())
 ENVS = {"earth_reborn_v0": earth_reborn_v0.env, "haven_v0": haven_v0.env}
 POLICIES = {"earth_reborn_v0": "earth_reborn_ppo.pt", "haven_v0": "haven_ppo.pt"}

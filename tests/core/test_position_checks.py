@@ -29,7 +29,7 @@ from reborn_env.games.haven import fuzz_policies as haven_fuzz
 
 torch.set_num_threads(1)
 
-CHECKPOINTS = Path(__file__).resolve().parents[1] / "checkpoints"
+CHECKPOINTS = Path(__file__).resolve().parents[2] / "checkpoints"
 # env name -> (factory, per-step check of the agent to move, shipped policy)
 GAMES = {
     "earth_reborn_v0": (earth_reborn_v0.env, er_fuzz.check_step, "earth_reborn_ppo.pt"),

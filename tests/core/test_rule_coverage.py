@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SPECS = {"ER": "docs/rules/earth_reborn.md", "HV": "docs/rules/haven.md"}
 _DEFINED = re.compile(r"\*\*((?:ER|HV)-[A-Z]+-\d+)\*\*")
 _CITED = re.compile(r"(ER|HV)-([A-Z]+)-(\d+)(?:\.\.(\d+))?((?:(?:,\s*-|/)\d+(?:\.\.\d+)?)*)")
@@ -69,7 +69,7 @@ def test_every_rule_id_is_cited_by_a_test(prefix):
     defined = defined_rule_ids(prefix)
     assert len(defined) > 100, "the spec's rule ids were not found"
     cited: set[str] = set()
-    for path in (ROOT / "tests").glob("test_*.py"):
+    for path in (ROOT / "tests").rglob("test_*.py"):
         if path.name != "test_rule_coverage.py":
             cited |= {r for r in cited_rule_ids(path.read_text()) if r.startswith(prefix)}
     missing = sorted(defined - cited, key=lambda r: (r.rsplit("-", 1)[0], int(r.rsplit("-", 1)[1])))
@@ -90,7 +90,7 @@ def seed_coverage_table() -> list[tuple[set[str], list[str]]]:
 
 def _tests_by_case() -> dict[str, set[str]]:
     """HV-TEST number -> rule ids cited by the test functions of that case."""
-    source = (ROOT / "tests/test_haven_tc.py").read_text()
+    source = (ROOT / "tests/haven/test_tc.py").read_text()
     cases: dict[str, set[str]] = {}
     for block in re.split(r"\n(?=def test_)", source)[1:]:
         for number in re.findall(r"HV-TEST-(\d\d)", block.split("\n", 3)[1] + block[:200]):

@@ -34,7 +34,7 @@ from reborn_env.frontends.botd import (
     nests_too_deep,
     read_lines,
 )
-from tests.test_botd_play import TIMEOUT_S, Botd
+from tests.frontends.test_botd_play import TIMEOUT_S, Botd
 
 VAULT_RAID = resources.files("reborn_env.games.earth_reborn.scenario") / "data" / "vault_raid.toml"
 

@@ -289,7 +289,7 @@ def test_terminal_game_to_the_end_as_salemite(tmp_path: Path) -> None:
 
 
 def test_the_documented_front_end_plays_a_game() -> None:
-    doc = (Path(__file__).parents[1] / "docs" / "bot_protocol.md").read_text()
+    doc = (Path(__file__).parents[2] / "docs" / "bot_protocol.md").read_text()
     code = doc.split("```python\n")[1].split("```")[0]
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=TIMEOUT_S, check=False

@@ -29,7 +29,7 @@ from training.run_files import RunDirError
 
 torch.set_num_threads(1)
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 TINY = {
     "env": "earth_reborn_v0",
     "env_kwargs": "{max_steps: 40}",

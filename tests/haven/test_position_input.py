@@ -25,7 +25,7 @@ from reborn_env.games.haven.invariants import check_invariants
 from reborn_env.games.haven.position_rules import rounds_left
 from reborn_env.games.haven.rules.engine import HavenGame, new_game
 
-DOC = Path(__file__).resolve().parents[1] / "docs" / "haven_position_format.md"
+DOC = Path(__file__).resolve().parents[2] / "docs" / "haven_position_format.md"
 FAR_MARAUDER = {"type": "marauder", "standee": 1, "cell": [8, 6]}
 
 # Round 2, the Bulwark's slot next (B01, B02 still played), the Conjurer's Wisp on the map, a

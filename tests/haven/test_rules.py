@@ -1,8 +1,8 @@
 """Per-rule unit tests of the haven rules engine: one small fixture-based test (or parametrised
 group) per rule id of /work/shared/rules/haven.md, each docstring starting with the id(s) it checks.
 
-The section-17 cases live in tests/test_haven_tc.py, the map rules in tests/test_haven_hexgrid.py
-and the AEC interface in tests/test_haven_env.py; this file covers the remaining rule ids and
+The section-17 cases live in tests/haven/test_tc.py, the map rules in tests/haven/test_hexgrid.py
+and the AEC interface in tests/haven/test_env_api.py; this file covers the remaining rule ids and
 adds independent checks of the others. Every expected number is worked out from the spec text
 (map of 15.1, content of 15.2-15.6) in the comments next to it.
 

@@ -371,7 +371,7 @@ def test_the_shipped_haven_policy_exports_and_plays_both_characters(tmp_path: Pa
     from reborn_env import haven_v0
 
     out = tmp_path / "haven.onnx"
-    export_policy(Path(__file__).resolve().parents[1] / "checkpoints/haven_ppo.pt", "onnx", out)
+    export_policy(Path(__file__).resolve().parents[2] / "checkpoints/haven_ppo.pt", "onnx", out)
     bot = load_bot(str(out), "haven_v0")
     assert isinstance(bot, OnnxBot)
     env = haven_v0.env()

@@ -15,7 +15,7 @@ from reborn_env.bots import RandomBot, play_match
 from reborn_env.bots.loading import load_bot
 from training.checkpoint import load_checkpoint
 
-SHIPPED = Path(__file__).resolve().parents[1] / "checkpoints" / "earth_reborn_ppo.pt"
+SHIPPED = Path(__file__).resolve().parents[2] / "checkpoints" / "earth_reborn_ppo.pt"
 
 
 def test_shipped_checkpoint_matches_the_environment():

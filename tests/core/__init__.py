@@ -1,0 +1,1 @@
+"""Tests no one game owns: golden games, docs, install, observation views, rule coverage."""

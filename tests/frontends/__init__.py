@@ -1,0 +1,1 @@
+"""Tests of the front-ends: the bot server, the terminal player, animations, every CLI's errors."""

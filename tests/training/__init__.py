@@ -1,0 +1,1 @@
+"""Tests of training: the PPO loop, its infrastructure, checkpoints, export, shipped policies."""
