@@ -2,7 +2,8 @@
 
 Both rulesets keep their scenarios as TOML inside their package. This module finds a file (a
 bundled name or a path), decodes it, and walks it through :class:`DataNode`, a value that knows its
-dotted path, so a loader's checks read like the schema and its errors say where the problem is.
+dotted path (the checks of :mod:`.fields`, worded for TOML), so a loader's checks read like the
+schema and its errors say where the problem is.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
+
+from . import fields
 
 T = TypeVar("T")
 
@@ -85,78 +88,64 @@ def decode_toml(raw: bytes, source: str) -> dict[str, Any]:
 
 
 @dataclass(frozen=True)
+class FileErrors(fields.FieldErrors):
+    """ScenarioError, ``file: dotted.path: problem``, in TOML's words (table, array)."""
+
+    source: str
+    mapping = "a table"
+    sequence = "an array"
+
+    def at(self, path: str, problem: str) -> ScenarioError:
+        return ScenarioError(f"{self.source}: {path or '(top level)'}: {problem}")
+
+
+@dataclass(frozen=True)
 class DataNode:
-    """A TOML value with its dotted field path and its file, so that every error can name both."""
+    """A TOML value with its dotted field path and its file, so that every error can name both:
+    the checks of :mod:`reborn_env.core.fields` as methods."""
 
     source: str
     path: str
     value: Any
 
+    @property
+    def _errors(self) -> FileErrors:
+        return FileErrors(self.source)
+
     def error(self, problem: str) -> ScenarioError:
-        return ScenarioError(f"{self.source}: {self.path or '(top level)'}: {problem}")
+        return self._errors.at(self.path, problem)
 
     def child(self, key: str) -> DataNode:
-        path = f"{self.path}.{key}" if self.path else key
         value = self.value.get(key) if isinstance(self.value, dict) else None
-        return DataNode(self.source, path, value)
+        return DataNode(self.source, fields.child(self.path, key), value)
 
     def table(self, required: Sequence[str], optional: Sequence[str] = ()) -> dict[str, DataNode]:
         """The entries of a table with a fixed set of keys."""
-        entries = self.entries()
-        allowed = (*required, *optional)
-        for key, node in entries.items():
-            if key not in allowed:
-                raise node.error(f"unknown key; allowed here: {', '.join(allowed)}")
-        for key in required:
-            if key not in entries:
-                raise self.child(key).error("missing; this key is required")
-        return entries
+        fields.keyed(self._errors, self.path, self.value, required, optional)
+        return self.entries()
 
     def entries(self) -> dict[str, DataNode]:
         """The entries of a table with free keys (ids), in file order."""
-        if not isinstance(self.value, dict):
-            raise self.error(f"must be a table, got {self.value!r}")
-        return {key: self.child(key) for key in self.value}
+        return {key: self.child(key) for key in fields.mapping(self._errors, self.path, self.value)}
 
     def items(self, length: int | None = None, minimum: int = 0) -> list[DataNode]:
-        if not isinstance(self.value, list):
-            raise self.error(f"must be an array, got {self.value!r}")
-        if length is not None and len(self.value) != length:
-            raise self.error(f"must have exactly {length} entries, got {len(self.value)}")
-        if len(self.value) < minimum:
-            raise self.error(f"must have at least {minimum} entries, got {len(self.value)}")
-        return [DataNode(self.source, f"{self.path}[{i}]", v) for i, v in enumerate(self.value)]
+        values = fields.sequence(self._errors, self.path, self.value, length, minimum)
+        return [DataNode(self.source, fields.item(self.path, i), v) for i, v in enumerate(values)]
 
     def integer(self, minimum: int | None = None, maximum: int | None = None) -> int:
-        value = self.value
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise self.error(f"must be an integer, got {value!r}")
-        if maximum is None:
-            if minimum is not None and value < minimum:
-                raise self.error(f"must be an integer >= {minimum}, got {value}")
-            return value
-        low = "" if minimum is None else f"{minimum} <= "
-        if (minimum is not None and value < minimum) or value > maximum:
-            raise self.error(f"must be an integer {low}n <= {maximum}, got {value}")
-        return value
+        return fields.integer(self._errors, self.path, self.value, minimum, maximum)
 
     def text(self, allowed: Iterable[str] | None = None) -> str:
-        if not isinstance(self.value, str) or not self.value:
-            raise self.error(f"must be a non-empty string, got {self.value!r}")
-        if allowed is not None and self.value not in (choices := tuple(allowed)):
-            raise self.error(f"{self.value!r} is not allowed; allowed: {', '.join(choices)}")
-        return self.value
+        return fields.text(self._errors, self.path, self.value, allowed)
 
     def flag(self) -> bool:
-        if not isinstance(self.value, bool):
-            raise self.error(f"must be true or false, got {self.value!r}")
-        return self.value
+        return fields.flag(self._errors, self.path, self.value)
 
     def texts(self, allowed: Iterable[str], minimum: int = 0) -> tuple[str, ...]:
         """An array of distinct strings, each one of ``allowed``."""
         values = tuple(item.text(allowed) for item in self.items(minimum=minimum))
         if len(set(values)) != len(values):
-            raise self.error(f"lists an entry twice: {list(values)}")
+            raise self.error(f"lists an entry twice: {fields.show(list(values))}")
         return values
 
     def xy(self) -> tuple[int, int]:

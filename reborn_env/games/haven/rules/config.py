@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
-from ....core.positions import show
+from ....core.fields import show
 
 
 class UnknownOptionError(TypeError, ValueError):
