@@ -20,7 +20,7 @@ from reborn_env import earth_reborn_v0
 from reborn_env.core.errors import IllegalActionError, PositionError
 from reborn_env.games.earth_reborn.observation import Observer
 from reborn_env.games.earth_reborn.rules.engine import legal_actions
-from tests.er_helpers import load, move_tiles, position, tiles
+from tests.earth_reborn.helpers import load, move_tiles, position, tiles
 
 
 def test_pettingzoo_api_test_passes():

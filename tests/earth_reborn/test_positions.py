@@ -28,7 +28,7 @@ from reborn_env.games.earth_reborn.positions import VERSION, state_from_dict, st
 from reborn_env.games.earth_reborn.rules import engine
 from reborn_env.games.earth_reborn.rules.state import GameState
 from reborn_env.games.earth_reborn.scenario.loader import load_scenario
-from tests.er_helpers import (
+from tests.earth_reborn.helpers import (
     char,
     inject_next,
     load,

@@ -16,7 +16,7 @@ from reborn_env.games.earth_reborn.render import (
 )
 from reborn_env.games.earth_reborn.rules.engine import new_game
 from reborn_env.games.earth_reborn.rules.state import DESTROYED, OPENED, GameState
-from tests.er_helpers import door, load, move_tiles, place, position, tiles
+from tests.earth_reborn.helpers import door, load, move_tiles, place, position, tiles
 
 # Vault Raid doors by id (ER-SCN-2): edge and the letter shown while closed.
 DOORS = {0: ("4,1|4,2", "M"), 1: ("1,2|2,2", "W"), 2: ("6,2|7,2", "W"), 3: ("6,3|7,3", "S")}

@@ -1,9 +1,9 @@
 """Focused tests by rule id: each test checks one rule (or a few close ones) of the spec by real
 behaviour, and its docstring starts with the rule ids it checks.
 
-Positions are built with :mod:`tests.er_helpers` (section-20 defaults); dice are injected in roll
-order (ER-DICE-4). Scenario variants (the initiative duel, recoloured tiles, fewer turns, starting
-MP) are TOML copies of the default scenario written to ``tmp_path`` and loaded with
+Positions are built with :mod:`tests.earth_reborn.helpers` (section-20 defaults); dice are
+injected in roll order (ER-DICE-4). Scenario variants (the initiative duel, recoloured tiles, fewer
+turns, starting MP) are TOML copies of the default scenario written to ``tmp_path`` and loaded with
 ``load_scenario``. Random games are seeded and replayable.
 """
 
@@ -39,7 +39,7 @@ from reborn_env.games.earth_reborn.scenario.model import (
     WALL,
     Scenario,
 )
-from tests.er_helpers import (
+from tests.earth_reborn.helpers import (
     char,
     cp,
     decider,
@@ -61,7 +61,7 @@ from tests.er_helpers import (
     tiles,
     xy,
 )
-from tests.er_helpers import inject_next as inject
+from tests.earth_reborn.helpers import inject_next as inject
 
 SCENARIO_TOML = Path(scenario_file.__file__).parent / "data" / "vault_raid.toml"
 WOODEN_WEST = "1,2|2,2"  # wooden door between the west corridor and the hall

@@ -21,7 +21,7 @@ from reborn_env.games.earth_reborn.env import raw_env
 from reborn_env.games.earth_reborn.positions import state_to_dict
 from reborn_env.games.earth_reborn.rules.engine import new_game
 from reborn_env.games.earth_reborn.rules.state import GameState
-from tests.er_helpers import (
+from tests.earth_reborn.helpers import (
     char,
     cp,
     decider,

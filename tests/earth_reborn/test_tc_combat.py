@@ -12,7 +12,7 @@ import pytest
 
 from reborn_env.games.earth_reborn.positions import state_to_dict
 from reborn_env.games.earth_reborn.rules.sight import ORANGE, RED, fire_arc, range_to
-from tests.er_helpers import (
+from tests.earth_reborn.helpers import (
     char,
     cp,
     decider,
@@ -31,7 +31,7 @@ from tests.er_helpers import (
     section_cp,
     xy,
 )
-from tests.er_helpers import inject_next as inject
+from tests.earth_reborn.helpers import inject_next as inject
 
 MAGNETIC_WOODEN = "4,4|4,5"  # the store door
 MAGNETIC_SLIDING = "4,1|4,2"  # the vault door

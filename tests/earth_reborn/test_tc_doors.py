@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.er_helpers import (
+from tests.earth_reborn.helpers import (
     char,
     cp,
     decider,

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from reborn_env.games.earth_reborn.positions import state_to_dict
-from tests.er_helpers import (
+from tests.earth_reborn.helpers import (
     char,
     cp,
     decider,
@@ -25,7 +25,7 @@ from tests.er_helpers import (
     section_cp,
     xy,
 )
-from tests.er_helpers import inject_next as inject
+from tests.earth_reborn.helpers import inject_next as inject
 
 
 def of_kind(names: set[str], kind: str) -> set[str]:

@@ -12,7 +12,7 @@ import pytest
 from reborn_env.games.earth_reborn.env import raw_env
 from reborn_env.games.earth_reborn.rules import tiles as tile_piles
 from reborn_env.games.earth_reborn.rules.engine import new_game
-from tests.er_helpers import (
+from tests.earth_reborn.helpers import (
     char,
     cp,
     decider,
@@ -27,7 +27,7 @@ from tests.er_helpers import (
     position,
     tiles,
 )
-from tests.er_helpers import inject as er_inject
+from tests.earth_reborn.helpers import inject as er_inject
 
 
 def env_at(pos: dict[str, Any]) -> raw_env:

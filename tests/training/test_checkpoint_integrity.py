@@ -20,7 +20,7 @@ import torch
 
 from reborn_env.bots.loading import load_bot
 from reborn_env.core.files import stale_temp_files
-from tests.checkpoint_helpers import tiny_payload
+from tests.training.checkpoint_payload import tiny_payload
 from training import checkpoint as ckpt
 from training.checkpoint import (
     CheckpointError,

@@ -9,13 +9,16 @@ import torch
 
 from reborn_env.bots.loading import load_bot
 from reborn_env.core import registry
-from tests.toy_envs import OneLegalToyEnv
+from tests.training.toy_envs import OneLegalToyEnv
+from training.advantages import compute_stream_gae, rollout_advantages, stream_links
 from training.checkpoint import CheckpointError, load_checkpoint
 from training.config import ConfigError, TrainConfig, load_config
 from training.envs import env_sizes
 from training.evaluate import evaluate_team
 from training.evaluate import main as evaluate_main
-from training.ppo import build_trainer, compute_stream_gae, stream_links, train
+from training.ppo import build_trainer, train
+from training.rollout import collect_rollout
+from training.update import flatten, ppo_update
 
 torch.set_num_threads(1)
 
@@ -106,12 +109,12 @@ def test_team_reward_reaches_every_agents_last_decision(team_env, tmp_path):
     last decision, including the end-of-game reward of the agent that did not make the last move,
     and every agent's last decision of a game is marked done."""
     trainer = build_trainer(_team_config(tmp_path))
-    buffers, bootstrap = trainer.collect()
+    rollout = collect_rollout(trainer)
     assert trainer.global_step == trainer.env_steps == 3 * 20
     for n in range(3):
-        agents = buffers["agents"][:, n].tolist()
+        agents = rollout.agents[:, n].tolist()
         assert set(agents) == {0, 1}
-        rewards, dones = buffers["rewards"][:, n].tolist(), buffers["dones"][:, n].tolist()
+        rewards, dones = rollout.rewards[:, n].tolist(), rollout.dones[:, n].tolist()
         assert sum(dones) >= 2 * 2  # 20 rows hold at least two whole 9-decision games
         for agent in (0, 1):
             rows = [t for t in range(20) if agents[t] == agent]
@@ -122,7 +125,7 @@ def test_team_reward_reaches_every_agents_last_decision(team_env, tmp_path):
             for begin, end in zip(starts, done_rows, strict=False):
                 total = sum(rewards[t] for t in rows if begin < t <= end)
                 assert total == pytest.approx(1.25)
-        open_rows = [t for t in range(20) if bootstrap[t, n] != 0]
+        open_rows = [t for t in range(20) if rollout.bootstrap[t, n] != 0]
         assert len(open_rows) <= 2 and not any(dones[t] for t in open_rows)
 
 
@@ -131,7 +134,7 @@ def test_cooperative_resume_continues_exactly(team_env, tmp_path):
     cfg = _team_config(tmp_path / "b")
     train(cfg, log_dir=str(tmp_path / "runs"), stop_after=2)
     resumed = train(cfg, resume=True, log_dir=str(tmp_path / "runs"))
-    assert resumed.update == straight.update == 4 and not resumed.pool
+    assert resumed.update == straight.update == 4 and not resumed.opponents.snapshots
     for key, value in straight.model.state_dict().items():
         assert torch.equal(value, resumed.model.state_dict()[key]), key
 
@@ -171,7 +174,7 @@ def test_haven_smoke_run_config_checkpoint_resume_evaluate(tmp_path, capsys):
     train(cfg, log_dir=str(tmp_path / "runs"), stop_after=1)
     trainer = train(cfg, resume=True, log_dir=str(tmp_path / "runs"))
     assert trainer.update == 2 and trainer.global_step == trainer.env_steps == 512
-    assert not trainer.pool  # no opponents, no snapshots
+    assert not trainer.opponents.snapshots  # no opponents, no snapshots
     series = [r["series"] for r in trainer.history]
     assert series == ["policy (greedy)", "policy (sampled)", "random", "heuristic"]
     assert all(0.0 <= r["low"] <= r["win_rate"] <= r["high"] <= 1.0 for r in trainer.history)
@@ -179,7 +182,10 @@ def test_haven_smoke_run_config_checkpoint_resume_evaluate(tmp_path, capsys):
     assert "imitation: 2/2 teacher games" in out and "resumed" in out
     assert "policy (greedy): " in out and "random: " in out
 
-    stats = trainer.learn(*trainer.collect())
+    rollout = collect_rollout(trainer)
+    advantages, returns = rollout_advantages(rollout, cfg.gamma, cfg.gae_lambda)
+    batch = flatten(rollout, advantages, returns)
+    stats = ppo_update(trainer.model, trainer.optimizer, batch, cfg, trainer.np_rng, trainer.update)
     assert all(np.isfinite(v) for k, v in stats.items() if k != "explained_variance")
 
     policy = tmp_path / "ckpt" / "policy.pt"

@@ -7,10 +7,11 @@ import pytest
 import torch
 
 from reborn_env.core import registry
-from tests.toy_envs import OneLegalToyEnv
+from tests.training.toy_envs import OneLegalToyEnv
+from training.advantages import compute_gae
 from training.config import TrainConfig
 from training.model import build_model
-from training.ppo import compute_gae, train
+from training.ppo import train
 
 
 class OneLegalEnv(OneLegalToyEnv):

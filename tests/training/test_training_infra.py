@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 import torch
 
-from tests.checkpoint_helpers import tiny_payload
+from tests.training.checkpoint_payload import tiny_payload
 from training.checkpoint import CheckpointError, load_checkpoint, save_checkpoint
 from training.config import _VALUE_RULES, ConfigError, TrainConfig, load_config
 from training.envs import env_sizes, env_version, make_env
