@@ -3,9 +3,10 @@
 Every registered game's spec must resolve (its env, bots, colours, scenarios, fuzz kit and shipped
 policy); an unknown name is a clear error that lists the games, wherever it is given (the registry,
 bot loading, the trainer, the wrapper, PettingZoo, the command lines); ``import reborn_env.envs``
-makes every game a ``pettingzoo.make`` env that passes PettingZoo's api_test and a
-``gymnasium.make`` env that passes Gymnasium's check_env. And no module outside the games'
-packages names a game (issue 10): front-ends, trainers, bot loading and benchmarks ask here.
+makes every game a ``pettingzoo.make`` env and one seat of it a ``gymnasium.make`` env (the
+conformance suite, tests/conformance/, runs PettingZoo's api_test and Gymnasium's check_env on
+them). And no module outside the games' packages names a game (issue
+10): front-ends, trainers, bot loading, benchmarks and the conformance suite ask here.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ from __future__ import annotations
 import ast
 import subprocess
 import sys
-import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,8 +21,6 @@ import gymnasium
 import numpy as np
 import pettingzoo
 import pytest
-from gymnasium.utils.env_checker import check_env
-from pettingzoo.test import api_test
 
 import reborn_env.envs
 from reborn_env.bots import Bot
@@ -183,24 +181,20 @@ def test_the_ids_follow_each_librarys_spelling() -> None:
 
 
 @pytest.mark.parametrize("name", GAMES)
-def test_pettingzoo_make_gives_the_game_env_and_it_passes_api_test(name: str) -> None:
-    env = pettingzoo.make("aec", f"reborn_env/{name}")
-    assert type(env) is type(registry.get(name).make_env())
-    api_test(env, num_cycles=300)
-    assert pettingzoo.make("aec", f"reborn_env/{name}", render_mode="ansi").render_mode == "ansi"
+def test_pettingzoo_make_gives_the_game_env_with_its_arguments(name: str) -> None:
+    """The env PettingZoo's registry gives is the game's own, built with the arguments given
+    (PettingZoo's api_test on it: tests/conformance/test_pettingzoo.py)."""
+    env = pettingzoo.make("aec", f"reborn_env/{name}", render_mode="ansi")
+    assert type(env) is type(registry.get(name).make_env()) and env.render_mode == "ansi"
 
 
 @pytest.mark.parametrize("name", GAMES)
-def test_gymnasium_make_passes_check_env(name: str) -> None:
-    """check_env on the env as gymnasium.make gives it (render modes included, through the
-    registered spec); its only warning is that gymnasium.make's own wrappers are around it."""
-    env = gymnasium.make(reborn_env.envs.gymnasium_id(name), illegal_action="penalize")
+def test_gymnasium_make_gives_one_seat_of_the_game(name: str) -> None:
+    """The single-agent wrapper of the game, its first seat by default (Gymnasium's check_env on
+    it: tests/conformance/test_pettingzoo.py)."""
+    env = gymnasium.make(reborn_env.envs.gymnasium_id(name))
     assert env.unwrapped.game == name
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        check_env(env)
-    messages = [str(w.message) for w in caught]
-    assert len(messages) == 1 and "different from the unwrapped version" in messages[0], messages
+    assert env.unwrapped.agent == env.unwrapped.aec.possible_agents[0]
 
 
 def test_gymnasium_make_takes_the_seat_and_the_opponent() -> None:
@@ -236,7 +230,7 @@ def test_register_all_adds_a_game_registered_later(toy_game: registry.GameSpec) 
 
 # --- No module outside the games names a game ---------------------------------------------------
 
-SCANNED = ("reborn_env", "training", "benchmarks")
+SCANNED = ("reborn_env", "training", "benchmarks", "tests/conformance")
 
 
 def game_words() -> set[str]:

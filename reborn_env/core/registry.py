@@ -36,6 +36,9 @@ class GameSpec:
     check_step: str = ""  # "module:function(env, agent)": invariants and masks, after each step
     busy_policy: str = ""  # "module:function(rng, mask, env) -> action": random but eventful
     step_bound: int = 0  # the most decisions a game can take (0: not known), for the fuzz run
+    # "module:function(match, seat, rng) -> Match | None": a match that differs from ``match`` only
+    # in what ``seat`` may not see (rng: a numpy Generator), None when it offers none now
+    hidden_variant: str = ""
     policy: str = ""  # the shipped policy checkpoint, a path from the repository's root
     draw_caption: str = "DRAW"  # a picture's caption for a game that ended level
 
@@ -68,6 +71,10 @@ class GameSpec:
     def busy(self) -> Callable[..., int] | None:
         """The game's eventful random policy (:attr:`busy_policy`), or None without one."""
         return resolve(self.busy_policy) if self.busy_policy else None
+
+    def hidden(self) -> Callable[..., Any] | None:
+        """The game's hidden-information variant (:attr:`hidden_variant`), or None without one."""
+        return resolve(self.hidden_variant) if self.hidden_variant else None
 
     def result_caption(self, returns: Mapping[str, float]) -> str:
         """A finished game's result for a picture's caption, from each agent's return (the

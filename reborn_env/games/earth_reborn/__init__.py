@@ -22,6 +22,7 @@ register(
         check_step=f"{__name__}.fuzz_policies:check_step",
         busy_policy=f"{__name__}.fuzz_policies:busy_policy",
         step_bound=3000,  # ER-SCN-13: invariants.STEP_BOUND (Vault Raid stays under 2736)
+        hidden_variant=f"{__name__}.hidden:hidden_variant",  # ER-HID-12
         policy="checkpoints/earth_reborn_ppo.pt",
     )
 )

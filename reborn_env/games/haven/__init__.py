@@ -21,6 +21,7 @@ register(
         check_step=f"{__name__}.fuzz_policies:check_step",
         busy_policy=f"{__name__}.fuzz_policies:busy_policy",
         step_bound=2240,  # 15.10: Raider Camp's bound on the agents' decisions of a game
+        hidden_variant=f"{__name__}.hidden:hidden_variant",  # HV-SEL-3: the others' secret picks
         policy="checkpoints/haven_ppo.pt",
         draw_caption="OUT OF ROUNDS",  # HV-END-4: the only level end is the round cap
     )

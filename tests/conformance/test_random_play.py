@@ -1,0 +1,31 @@
+"""Random legal play of every registered game with the game's own per-step check.
+
+Uniform and eventful (the game's ``busy_policy``) play over seeded games: before every decision
+the game's ``check_step`` (its invariants, and the mask exactly the legal set, zeros for the
+other agents), a non-empty mask while the game runs, every game over within the game's
+``step_bound``, and in a cooperative game one return shared by every seat.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from reborn_env.core import registry
+from reborn_env.core.fuzz import play_random_games
+
+from .harness import GAMES, policies, required
+
+GAMES_PER_RUN = 20
+
+
+@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("policy", ["uniform", "busy"])
+def test_random_games_keep_the_games_invariants(name: str, policy: str) -> None:
+    spec = registry.get(name)
+    report = play_random_games(
+        spec.make_env(), range(GAMES_PER_RUN), policies(name)[policy], required(name, "step_check")
+    )
+    assert len(report.lengths) == GAMES_PER_RUN
+    assert 0 < max(report.lengths) <= spec.step_bound, report.lengths
+    if spec.cooperative:
+        assert all(len(set(returns.values())) == 1 for returns in report.returns)
