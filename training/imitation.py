@@ -6,14 +6,15 @@ gives PPO a policy that already plays the scenario; self-play then improves on i
 competitive game the teacher plays one seat against itself or the random bot; in a cooperative
 one (``team=True``) it plays every agent. The network learns the teacher's actions (masked
 cross-entropy) and, for the critic, the discounted return that followed each decision in the
-deciding agent's own trajectory.
+deciding agent's own trajectory. :func:`imitate_teacher` is the run's warm start, as a config's
+``imitation_games`` asks.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import torch
@@ -21,7 +22,11 @@ from torch import nn
 
 from reborn_env.bots import Bot, RandomBot
 
+from .envs import COOPERATIVE, make_env
 from .model import MaskedActorCritic
+
+if TYPE_CHECKING:
+    from .state import Trainer
 
 Demonstrations = dict[str, torch.Tensor]
 
@@ -146,3 +151,30 @@ def warm_start(
             f"{time.perf_counter() - start:.0f} s",
             flush=True,
         )
+
+
+def imitate_teacher(trainer: Trainer) -> None:
+    """The run's warm start (``imitation_games``): clone the heuristic bot into the trainer's
+    network, timed as imitation; in a cooperative run the teacher plays, and is imitated in,
+    every seat. In self-play the imitated policy becomes the pool's first opponent."""
+    from .evaluate import make_opponent
+
+    cfg = trainer.cfg
+    start = time.perf_counter()
+    warm_start(
+        trainer.model,
+        lambda: make_env(cfg.env, **cfg.env_kwargs),
+        make_opponent("heuristic", cfg.env, seed=cfg.seed),
+        cfg.imitation_games,
+        cfg.imitation_epochs,
+        seed=cfg.seed * 7919,
+        gamma=cfg.gamma,
+        learning_rate=cfg.learning_rate * 4,
+        vf_coef=cfg.vf_coef,
+        rng=trainer.np_rng,
+        chunk=cfg.imitation_chunk,
+        team=trainer.seating.mode == COOPERATIVE,
+    )
+    if trainer.seating.uses_pool:
+        trainer.opponents.add_snapshot(trainer.model)
+    trainer.timers.imitation = time.perf_counter() - start

@@ -1,7 +1,7 @@
 """Who plays which agent while PPO trains: the one thing competitive and cooperative runs differ in.
 
-Everything else in ``training/ppo.py`` (lockstep rollouts, one GAE stream per agent, the PPO
-update, checkpoints and resume) is the same for every env. A *seating* decides
+Everything else in the loop of ``training/ppo.py`` (lockstep rollouts, one GAE stream per agent,
+the PPO update, checkpoints and resume) is the same for every env. A *seating* decides
 
 - at the start of each episode, which agents the learner plays (their decisions are recorded and
   trained on, each agent's decisions forming its own trajectory) and who plays the others;
@@ -27,30 +27,24 @@ from typing import TYPE_CHECKING, Any, Protocol
 from .envs import COMPETITIVE, COOPERATIVE, make_env
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     import numpy as np
     from pettingzoo import AECEnv
 
     from .config import TrainConfig
     from .evaluate import TeamResult
 
+    OpponentDraw = Callable[[np.random.Generator], str]  # OpponentPool.draw
+
 
 class Trainer(Protocol):
-    """What a seating reads of the trainer (``training.ppo.Trainer``), so this module needs no
-    import of the loop that uses it: the run's config, its generator, its progress counters, the
-    opponent draw and the policy payload."""
+    """What a seating reads of the trainer (``training.state.Trainer``) when it evaluates: the
+    run's config and its progress counters, which every evaluation record carries."""
 
     cfg: TrainConfig
-    np_rng: np.random.Generator
     global_step: int
     update: int
-
-    def draw_opponent(self) -> str:
-        """The opponent of a new episode: ``self``, ``poolN`` or ``bot:<name>``."""
-        ...
-
-    def payload(self, full: bool = True) -> dict[str, Any]:
-        """What a checkpoint holds; ``full=False`` keeps only what a bot needs."""
-        ...
 
 
 class Competitive:
@@ -61,14 +55,18 @@ class Competitive:
     legend = "opponent"  # learning curve: one line per opponent, dotted at an even match
     reference: float | None = 0.5
 
-    def seat(self, trainer: Trainer, env: AECEnv) -> tuple[tuple[str, ...], str]:
-        """(the learner's one agent, drawn uniformly; the opponent, ``Trainer.draw_opponent``)."""
+    def seat(
+        self, env: AECEnv, rng: np.random.Generator, draw_opponent: OpponentDraw
+    ) -> tuple[tuple[str, ...], str]:
+        """(the learner's one agent, drawn uniformly with ``rng``; the opponent
+        ``draw_opponent(rng)`` names)."""
         agents = env.possible_agents
-        agent = agents[int(trainer.np_rng.integers(len(agents)))]
-        return (agent,), trainer.draw_opponent()
+        agent = agents[int(rng.integers(len(agents)))]
+        return (agent,), draw_opponent(rng)
 
-    def evaluate(self, trainer: Trainer) -> list[dict[str, Any]]:
-        """Play the current policy against each evaluation opponent; one history record each."""
+    def evaluate(self, trainer: Trainer, payload: dict[str, Any]) -> list[dict[str, Any]]:
+        """Play the policy of ``payload`` (the current one, as a policy file holds it) against
+        each evaluation opponent; one history record each."""
         from reborn_env.bots import play_match
 
         from .evaluate import make_opponent
@@ -76,7 +74,6 @@ class Competitive:
 
         cfg = trainer.cfg
         records = []
-        payload = trainer.payload(full=False)
         for name in cfg.eval_opponents:
             bot = PolicyBot(payload, seed=cfg.seed)
             opponent = make_opponent(name, cfg.env, seed=cfg.seed)
@@ -109,17 +106,18 @@ class Cooperative:
     def __init__(self) -> None:
         self._baselines: dict[str, TeamResult] = {}  # bots do not learn: evaluated once
 
-    def seat(self, trainer: Trainer, env: AECEnv) -> tuple[tuple[str, ...], str]:
-        """(every agent, no opponent)."""
+    def seat(
+        self, env: AECEnv, rng: np.random.Generator, draw_opponent: OpponentDraw
+    ) -> tuple[tuple[str, ...], str]:
+        """(every agent, no opponent): nothing is drawn."""
         return tuple(env.possible_agents), ""
 
-    def evaluate(self, trainer: Trainer) -> list[dict[str, Any]]:
-        """The policy's team (greedy, then sampled) and each baseline team, ``eval_games`` games
-        each on the same seeds; one history record per team."""
+    def evaluate(self, trainer: Trainer, payload: dict[str, Any]) -> list[dict[str, Any]]:
+        """The team of the policy of ``payload`` (greedy, then sampled) and each baseline team,
+        ``eval_games`` games each on the same seeds; one history record per team."""
         from .evaluate import evaluate_team
 
         cfg = trainer.cfg
-        payload = trainer.payload(full=False)
         play = (cfg.env, cfg.eval_games, cfg.seed)
         records = []
         for greedy in (True, False):

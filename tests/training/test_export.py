@@ -58,7 +58,8 @@ def model() -> MaskedActorCritic:
 
 @pytest.fixture(scope="module")
 def checkpoint(tmp_path_factory: pytest.TempPathFactory, model: MaskedActorCritic) -> Path:
-    """A policy-only checkpoint, as ``Trainer.payload(full=False)`` writes it."""
+    """A policy-only checkpoint, as ``training.resume.run_payload(trainer, full=False)``
+    writes it."""
     path = tmp_path_factory.mktemp("checkpoint") / "policy.pt"
     save_checkpoint(path, policy_payload(model))
     return path

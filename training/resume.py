@@ -1,0 +1,145 @@
+"""What a run's checkpoints hold, and how ``--resume`` puts the run back exactly where it was.
+
+:func:`run_payload` is the dict ``training/checkpoint.py`` saves: with ``full=False`` only what a
+bot needs (``policy.pt``); in full (``latest.pt``) also the optimiser, the opponent pool, every
+generator's state and every env parked at its next learner decision (its position and seat), so
+:func:`restore_run` continues the run as if it had never stopped. A checkpoint that cannot
+continue this config's run (a policy file, other network sizes or env count, a position the env
+refuses) is a :class:`CheckpointError` that says so.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import torch
+
+from . import checkpoint
+from .checkpoint import CheckpointError, check_network, load_checkpoint, save_checkpoint
+from .envs import env_version
+from .run_files import LATEST, POLICY
+
+if TYPE_CHECKING:
+    from pettingzoo import AECEnv
+
+    from .state import Seat, Trainer
+
+RESUME_KEYS = (
+    "optimizer",
+    "pool",
+    "rng",
+    "envs",
+    "global_step",
+    "env_steps",
+    "update",
+    "history",
+    "wall_time",
+)
+"""What a checkpoint needs beyond a policy's entries to continue a run (``latest.pt``)."""
+
+
+def run_payload(trainer: Trainer, full: bool = True) -> dict[str, Any]:
+    """What a checkpoint holds; ``full=False`` keeps only what a bot needs (small files)."""
+    env = trainer.envs[0]
+    data: dict[str, Any] = {
+        "format": checkpoint.FORMAT,
+        "version": checkpoint.VERSION,
+        "env": {
+            "name": trainer.cfg.env,
+            "version": env_version(trainer.cfg.env),
+            "obs_size": trainer.model.obs_size,
+            "n_actions": trainer.model.n_actions,
+            "agents": list(env.possible_agents),
+        },
+        "config": trainer.cfg.to_dict(),
+        "model": {k: v.detach().clone() for k, v in trainer.model.state_dict().items()},
+        "global_step": trainer.global_step,
+        "env_steps": trainer.env_steps,
+        "update": trainer.update,
+        "history": copy.deepcopy(trainer.history),
+        "wall_time": trainer.wall_time,
+    }
+    if full:
+        data["optimizer"] = trainer.optimizer.state_dict()
+        data["pool"] = trainer.opponents.snapshots
+        data["rng"] = {
+            "torch": torch.get_rng_state(),
+            "numpy": trainer.np_rng.bit_generator.state,
+            "python": random.getstate(),
+        }
+        data["envs"] = [parked_env(e, s) for e, s in zip(trainer.envs, trainer.seats, strict=True)]
+    return data
+
+
+def save_run(trainer: Trainer, folder: Path) -> None:
+    """Write the run's ``latest.pt`` (to resume from) and ``policy.pt`` (for bots) in ``folder``."""
+    save_checkpoint(folder / LATEST, run_payload(trainer))
+    save_checkpoint(folder / POLICY, run_payload(trainer, full=False))
+
+
+def resume_run(trainer: Trainer, path: Path) -> None:
+    """Continue the run whose checkpoint (its ``latest.pt``) is ``path``: :func:`restore_run`."""
+    obs_size, n_actions = trainer.model.obs_size, trainer.model.n_actions
+    restore_run(trainer, load_checkpoint(path, trainer.cfg.env, obs_size, n_actions), path)
+
+
+def restore_run(trainer: Trainer, data: dict[str, Any], path: Path) -> None:
+    """Continue a run exactly where its checkpoint at ``path`` left it (``--resume``);
+    :class:`CheckpointError` if it cannot continue this config's run."""
+    check_resumable(trainer, data, path)
+    trainer.model.load_state_dict(data["model"])
+    trainer.optimizer.load_state_dict(data["optimizer"])
+    trainer.opponents.restore(list(data["pool"]))
+    trainer.global_step, trainer.update = data["global_step"], data["update"]
+    trainer.env_steps = data["env_steps"]
+    trainer.history, trainer.wall_time = list(data["history"]), data["wall_time"]
+    torch.set_rng_state(data["rng"]["torch"])
+    trainer.np_rng.bit_generator.state = data["rng"]["numpy"]
+    random.setstate(data["rng"]["python"])
+    for i, (env, seat, saved) in enumerate(
+        zip(trainer.envs, trainer.seats, data["envs"], strict=True)
+    ):
+        try:
+            unpark_env(env, seat, saved)
+        except ValueError as exc:  # PositionError, ScenarioError: the env refuses it
+            raise CheckpointError(f"{path}: env {i}'s saved position is refused: {exc}") from exc
+
+
+def check_resumable(trainer: Trainer, data: dict[str, Any], path: Path) -> None:
+    """The checkpoint holds a whole run whose networks and env count fit this config."""
+    missing = [key for key in RESUME_KEYS if key not in data]
+    if missing:
+        raise CheckpointError(
+            f"{path}: not a checkpoint to resume from (a policy file?): it lacks "
+            f"{', '.join(missing)}"
+        )
+    sizes = (trainer.model.obs_size, trainer.model.n_actions, trainer.cfg.hidden_sizes)
+    check_network(path, "model", data["model"], *sizes)
+    for i, snapshot in enumerate(data["pool"]):
+        check_network(path, f"pool[{i}]", snapshot, *sizes)
+    if len(data["envs"]) != len(trainer.envs):
+        raise CheckpointError(
+            f"{path}: the run played {len(data['envs'])} envs; this config's num_envs is "
+            f"{len(trainer.envs)}: resume with the run's num_envs"
+        )
+
+
+def parked_env(env: AECEnv, seat: Seat) -> dict[str, Any]:
+    """An env waiting at a learner decision: its position (if it has positions) and seat."""
+    saved: dict[str, Any] = {"learners": list(seat.learners), "opponent": seat.opponent}
+    saved["episode"] = seat.episode
+    if hasattr(env.unwrapped, "get_state"):
+        saved["position"] = env.unwrapped.get_state()
+    return saved
+
+
+def unpark_env(env: AECEnv, seat: Seat, saved: dict[str, Any]) -> None:
+    """Put ``env`` and ``seat`` back as :func:`parked_env` saved them."""
+    env.reset(options={"position": saved["position"]})
+    # Checkpoints written before cooperative training name the learner's one agent.
+    seat.learners = tuple(saved["learners"]) if "learners" in saved else (saved["agent"],)
+    seat.opponent, seat.episode = saved["opponent"], saved["episode"]
+    seat.last_row, seat.episode_return = {}, 0.0
