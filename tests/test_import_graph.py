@@ -1,6 +1,6 @@
-"""The import graph of ``reborn_env`` and ``training``: no cycle between modules, and rules code
-that needs no RL or array library (issue 10; house rule: the rules engine imports no gymnasium,
-pettingzoo or torch).
+"""The import graph of ``reborn_env``, ``training`` and the test games (``tests/games/``): no cycle
+between modules, rules code that needs no RL or array library (issue 10; house rule: the rules
+engine imports no gymnasium, pettingzoo or torch), and no game importing another.
 
 Every ``import`` statement of every module counts: at module level, inside ``if TYPE_CHECKING:``
 and inside functions (a lazy import that only dodges a cycle is still a cycle in what a reader
@@ -20,7 +20,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("reborn_env", "training")
+PACKAGES = ("reborn_env", "training", "tests/games")
+GAME_PACKAGES = ("reborn_env.games", "tests.games")  # each subpackage of these is one game
 RULES_FREE_OF = ("gymnasium", "pettingzoo", "torch", "numpy")
 
 Graph = dict[str, dict[str, int]]  # module -> {imported module: line of the first such import}
@@ -161,14 +162,20 @@ def test_no_import_cycle_between_modules() -> None:
     assert not found, "import cycles:\n" + "\n".join(describe(edges, c) for c in found)
 
 
+def game_and_part(name: str) -> tuple[str | None, str]:
+    """The game a module belongs to and the module's name inside the game's package:
+    ``reborn_env.games.haven.rules.engine`` -> ``("haven", "rules.engine")``; (None, "") for a
+    module outside the games."""
+    for root in GAME_PACKAGES:
+        if name.startswith(f"{root}."):
+            game, _, part = name.removeprefix(f"{root}.").partition(".")
+            return game, part
+    return None, ""
+
+
 def rules_modules() -> list[str]:
-    """Every module under ``reborn_env/games/<game>/rules/``."""
-    found = []
-    for name, path in modules().items():
-        parts = path.relative_to(ROOT).parts  # reborn_env, games, <game>, rules, ..., file
-        if parts[:2] == ("reborn_env", "games") and len(parts) > 4 and parts[3] == "rules":
-            found.append(name)
-    return found
+    """Every game's rules: its module ``rules`` or the modules of its package ``rules/``."""
+    return [name for name in modules() if game_and_part(name)[1].partition(".")[0] == "rules"]
 
 
 @pytest.mark.parametrize("name", rules_modules())
@@ -189,9 +196,8 @@ def test_rules_import_no_rl_or_array_library(name: str) -> None:
 
 
 def game_of(name: str) -> str | None:
-    """The game a module belongs to (``reborn_env.games.<game>...``), if any."""
-    parts = name.split(".")
-    return parts[2] if parts[:2] == ["reborn_env", "games"] and len(parts) > 2 else None
+    """The game a module belongs to (``reborn_env.games.<game>...``, ``tests.games.<game>...``)."""
+    return game_and_part(name)[0]
 
 
 def test_no_game_imports_another_game() -> None:
@@ -258,3 +264,10 @@ def test_the_real_graph_resolves_imports_to_our_modules() -> None:
         "reborn_env.games.haven.rules.engine",
         "reborn_env.games.earth_reborn.rules.engine",
     } <= (set(rules_modules()))
+
+
+def test_a_module_is_placed_in_its_game_shipped_or_defined_in_the_tests() -> None:
+    assert game_and_part("reborn_env.games.haven.rules.engine") == ("haven", "rules.engine")
+    assert game_and_part("tests.games.toy.rules") == ("toy", "rules")
+    assert game_and_part("tests.games.toy") == ("toy", "")
+    assert game_and_part("reborn_env.games") == game_and_part("reborn_env.core.rng") == (None, "")

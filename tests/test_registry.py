@@ -32,6 +32,8 @@ from training.envs import make_env
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = registry.names()
+# What a fresh interpreter registers: not the games tests/conftest.py adds from tests/games/.
+FRESH_GAMES = [name for name in GAMES if not registry.get(name).env.startswith("tests.")]
 UNKNOWN = "chess_v6"
 
 
@@ -60,28 +62,29 @@ def test_the_bundled_games_are_registered() -> None:
 
 @pytest.mark.parametrize("name", GAMES)
 def test_every_spec_resolves(name: str) -> None:
-    """The env, each bot, one colour per agent, the bundled scenarios (the default among them),
-    the seat, the fuzz kit and the shipped policy of every registered game."""
+    """What a game declares resolves: the env, each bot, one colour per agent, the bundled
+    scenarios (the default among them), the seat and the shipped policy. All but the env are
+    optional (a game may have no scenario, bot, colours, seat or policy); the hooks of the
+    conformance suite are required there (tests/conformance/test_hooks.py)."""
     spec = registry.get(name)
     env = spec.make_env()
     assert isinstance(env, pettingzoo.AECEnv) and env.metadata["name"] == name
-    assert spec.default_scenario in spec.scenario_names()
-    assert spec.seat in env.possible_agents
+    assert spec.title and isinstance(spec.cooperative, bool)
+    if spec.scenarios:
+        assert spec.default_scenario in spec.scenario_names()
+    else:
+        assert spec.default_scenario == "" and spec.scenario_names() == []
+    assert spec.seat == "" or spec.seat in env.possible_agents
     colours = spec.agent_colours()
-    assert len(colours) == len(env.possible_agents)
+    assert len(colours) == (len(env.possible_agents) if spec.colours else 0)
     assert all(len(c) == 3 and all(0 <= v <= 255 for v in c) for c in colours)
     env.reset(seed=0)
-    agent = env.agent_selection
-    seen = env.observe(agent)
+    seen = env.observe(env.agent_selection)
     for kind in spec.bots:
         bot = spec.make_bot(kind, seed=0)
         assert isinstance(bot, Bot)
         assert seen["action_mask"][bot.act(seen["observation"], seen["action_mask"])] == 1
-    check_step = spec.step_check()
-    assert check_step is not None and spec.busy() is not None and spec.step_bound > 0
-    check_step(env, agent)
-    assert (ROOT / spec.policy).is_file()
-    assert spec.title and isinstance(spec.cooperative, bool)
+    assert spec.policy == "" or (ROOT / spec.policy).is_file()
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -167,7 +170,7 @@ def test_command_lines_offer_the_registered_games(module: str) -> None:
     )
     assert done.returncode == 2
     assert f"invalid choice: '{UNKNOWN}'" in done.stderr
-    assert all(name in done.stderr for name in GAMES)
+    assert all(name in done.stderr for name in FRESH_GAMES)
 
 
 # --- PettingZoo and Gymnasium -------------------------------------------------------------------
