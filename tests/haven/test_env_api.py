@@ -18,7 +18,7 @@ from reborn_env import haven_v0
 from reborn_env.core.errors import IllegalActionError
 from reborn_env.games.haven import actions
 from reborn_env.games.haven.observation import observation_size
-from tests.haven_helpers import fixture_env
+from tests.haven.helpers import fixture_env
 
 AGENTS = ["bulwark", "conjurer"]
 

@@ -19,7 +19,7 @@ from reborn_env.games.haven.observation import Observer, layout_for, observation
 from reborn_env.games.haven.rules.engine import HavenGame, new_game
 from reborn_env.games.haven.rules.prompts import PROMPT_KINDS, Prompt
 from reborn_env.games.haven.scenario.loader import load_scenario
-from tests.haven_helpers import fixture_env
+from tests.haven.helpers import fixture_env
 
 SCN = load_scenario()
 LAYOUT = layout_for(SCN)

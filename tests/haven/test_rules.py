@@ -20,7 +20,7 @@ import pytest
 from reborn_env.core.errors import PositionError
 from reborn_env.games.haven.rules.state import SUMMON_SLOT
 from reborn_env.games.haven.scenario.model import ELEMENTS
-from tests.haven_rule_helpers import (
+from tests.haven.helpers import (
     BOTTOM,
     BOX,
     BOX_ACTIONS,
@@ -40,30 +40,30 @@ from tests.haven_rule_helpers import (
     PRINTED,
     TOP,
     YES,
-    at,
+    cards_in_order,
     cell,
     char,
     coins,
-    conds,
+    conditions,
     drive,
     edited,
     element,
-    events,
+    events_of,
     expect,
-    first,
     hp,
+    index_of,
     mon,
     monster,
     new,
     others,
-    passive,
+    passive_answer,
     play,
+    pos,
     prompt_is,
     reveal,
     summon,
     turn_starts,
     wisp,
-    zone,
 )
 
 STANDARD_AMD = Counter({"+0": 6, "+1": 5, "-1": 5, "+2": 1, "-2": 1, "x2": 1, "null": 1})
@@ -112,8 +112,8 @@ def test_state_1_character_records():
     select(game, ("B05", "B01"), ("C01", "C02"))
     bulwark = char(game, "bulwark")
     assert (bulwark.lead, bulwark.second) == (4, 0)  # B05 leading, B01 other
-    assert zone(game, "bulwark", "played") == ["B05", "B01"]
-    assert "B05" not in zone(game, "bulwark", "hand")
+    assert cards_in_order(game, "bulwark", "played") == ["B05", "B01"]
+    assert "B05" not in cards_in_order(game, "bulwark", "hand")
 
 
 def test_state_2_monster_records():
@@ -205,7 +205,7 @@ def test_state_6_tokens_and_gold_per_character():
         }
     )
     assert coins(game) == {cell(2, 2): 3}
-    drive(game, lambda g: bool(events(g, "TURN_END", figure="bulwark")))
+    drive(game, lambda g: bool(events_of(g, "TURN_END", figure="bulwark")))
     assert char(game, "bulwark").gold == 6  # 3 coins x 2 gold
     assert char(game, "conjurer").gold == 3
 
@@ -229,8 +229,8 @@ def test_setup_1_default_scenario():
     game = new(None)
     b, c = game.state.characters
     assert (b.cell, c.cell) == (cell(1, 2), cell(1, 4))
-    assert zone(game, "bulwark", "hand") == list(BULWARK_CARDS)
-    assert zone(game, "conjurer", "hand") == list(CONJURER_CARDS)
+    assert cards_in_order(game, "bulwark", "hand") == list(BULWARK_CARDS)
+    assert cards_in_order(game, "conjurer", "hand") == list(CONJURER_CARDS)
     assert b.items == c.items == ["ready", "ready"]
     assert (b.hp, c.hp) == (10, 7) and b.conditions == c.conditions == []
     assert len(game.state.monsters) == 5
@@ -302,8 +302,8 @@ def test_end_1_2_win_at_end_of_round():
         ("WINDOW_2", NO),
     )
     assert game.outcome == "win" and game.prompt is None
-    assert events(game, "SHORT_REST") == []
-    assert first(game, "ROUND_END", round=1) < first(game, "OUTCOME", outcome="win")
+    assert events_of(game, "SHORT_REST") == []
+    assert index_of(game, "ROUND_END", round=1) < index_of(game, "OUTCOME", outcome="win")
 
 
 def test_end_2_monsters_left_no_win():
@@ -350,9 +350,9 @@ def test_end_3_last_exhaustion(kill):
     )
     assert game.outcome == ("win" if kill else "loss")
     assert game.prompt is None
-    assert events(game, "TURN_START", figure="marauder#1") == []
-    assert events(game, "ROUND_END") == []  # ended at once, not after cleanup
-    assert [e.data["outcome"] for e in events(game, "OUTCOME")] == [game.outcome]
+    assert events_of(game, "TURN_START", figure="marauder#1") == []
+    assert events_of(game, "ROUND_END") == []  # ended at once, not after cleanup
+    assert [e.data["outcome"] for e in events_of(game, "OUTCOME")] == [game.outcome]
 
 
 @pytest.mark.parametrize(("max_rounds", "truncated"), [(3, True), (4, False)])
@@ -368,7 +368,7 @@ def test_end_4_round_cap(max_rounds, truncated):
     drive(game, lambda g: g.prompt is None or g.state.round == 4)
     if truncated:
         assert game.outcome == "truncated" and game.prompt is None
-        assert events(game, "OUTCOME", outcome="truncated")
+        assert events_of(game, "OUTCOME", outcome="truncated")
     else:
         assert game.outcome == "running"
         expect(game, "SELECT_LEAD", "bulwark")
@@ -404,13 +404,15 @@ def test_exh_1_start_of_round_exhaustion(hand, discard, exhausted):
     )
     assert char(game, "bulwark").exhausted is exhausted
     if exhausted:
-        assert zone(game, "bulwark", "lost") == list(BULWARK_CARDS)
-        assert at(game, "bulwark") is None
+        assert cards_in_order(game, "bulwark", "lost") == list(BULWARK_CARDS)
+        assert pos(game, "bulwark") is None
         expect(game, "SELECT_LEAD", "conjurer")  # the bulwark is never asked
-        assert first(game, "ROUND_START") < first(game, "EXHAUSTED", figure="bulwark")
-        assert events(game, "CARD_TO", to="played") == [] and events(game, "AUTO_ACTION") == []
+        assert index_of(game, "ROUND_START") < index_of(game, "EXHAUSTED", figure="bulwark")
+        assert (
+            events_of(game, "CARD_TO", to="played") == [] and events_of(game, "AUTO_ACTION") == []
+        )
     else:
-        assert events(game, "EXHAUSTED") == []
+        assert events_of(game, "EXHAUSTED") == []
 
 
 @pytest.mark.parametrize(("start_hp", "exhausted"), [(3, False), (2, True)])
@@ -432,7 +434,7 @@ def test_exh_2_hp_below_one(start_hp, exhausted):
     play(game, ("DAMAGE_RESPONSE", NO, "bulwark"))
     assert char(game, "bulwark").exhausted is exhausted
     if exhausted:
-        assert at(game, "bulwark") is None and events(game, "EXHAUSTED", figure="bulwark")
+        assert pos(game, "bulwark") is None and events_of(game, "EXHAUSTED", figure="bulwark")
     else:
         assert hp(game, "bulwark") == 1
 
@@ -463,16 +465,16 @@ def test_exh_3_4_exhaustion_effects():
     play(game, ("DAMAGE_RESPONSE", NO, "conjurer"))
     ch = char(game, "conjurer")
     assert ch.exhausted and ch.cell is None and ch.gold == 5
-    assert zone(game, "conjurer", "lost") == list(CONJURER_CARDS)
+    assert cards_in_order(game, "conjurer", "lost") == list(CONJURER_CARDS)
     assert ch.hand == ch.played == ch.discard == ch.active == []
-    assert game.state.summons == [] and events(game, "DEATH", figure="ember_wisp#1")
-    assert events(game, "TURN_END", figure="conjurer") == []
+    assert game.state.summons == [] and events_of(game, "DEATH", figure="ember_wisp#1")
+    assert events_of(game, "TURN_END", figure="conjurer") == []
     start = len(game.events)
     for _ in range(200):
-        if events(game, "ROUND_END", start, round=2):
+        if events_of(game, "ROUND_END", start, round=2):
             break
         assert game.prompt is not None and game.prompt.agent == 0
-        game.apply(passive(game))
+        game.apply(passive_answer(game))
     else:
         raise AssertionError("round 2 never ended")
     assert "conjurer" not in reveal(game, start)
@@ -526,7 +528,7 @@ def test_sel_2_forced_long_rest(auto_forced):
         expect(game, "SELECT_LEAD", "bulwark", legal=[LONG_REST])
         game.apply(LONG_REST)
     else:
-        auto = events(game, "AUTO_ACTION", agent="bulwark", prompt="SELECT_LEAD")
+        auto = events_of(game, "AUTO_ACTION", agent="bulwark", prompt="SELECT_LEAD")
         assert [e.data["action"] for e in auto] == ["LONG_REST"]
     expect(game, "SELECT_LEAD", "conjurer")
     assert char(game, "bulwark").long_rest
@@ -539,14 +541,14 @@ def test_sel_3_selection_events_are_secret_until_reveal():
     come before the REVEAL that makes them public."""
     game = new(None)
     select(game, ("B01", "B02"), ("C01", "C02"))
-    picks = events(game, "CARD_TO", to="played")
+    picks = events_of(game, "CARD_TO", to="played")
     assert [(e.data["figure"], e.secret_of) for e in picks] == [
         ("bulwark", 0),
         ("bulwark", 0),
         ("conjurer", 1),
         ("conjurer", 1),
     ]
-    assert game.events.index(picks[-1]) < first(game, "REVEAL")
+    assert game.events.index(picks[-1]) < index_of(game, "REVEAL")
 
 
 # =================================================================================================
@@ -570,11 +572,11 @@ def test_mcard_1_draw_for_types_on_the_map():
     assert marauder.current == "MA3" and "MA3" not in marauder.draw and len(marauder.draw) == 6
     assert slinger.current is None and slinger.draw[0] == "SL2" and len(slinger.draw) == 7
     draws = [
-        e.data for e in events(game, "DRAW", before) if e.data["deck"] in ("marauder", "slinger")
+        e.data for e in events_of(game, "DRAW", before) if e.data["deck"] in ("marauder", "slinger")
     ]
     assert draws == [{"deck": "marauder", "card": "MA3"}]
     assert "slinger" not in reveal(game) and "marauder" in reveal(game)
-    assert first(game, "CARD_TO", to="played") < first(game, "DRAW", deck="marauder")
+    assert index_of(game, "CARD_TO", to="played") < index_of(game, "DRAW", deck="marauder")
 
 
 def test_mcard_2_empty_ability_pile_reshuffles():
@@ -725,9 +727,9 @@ def test_init_5_no_turn_in_the_round_summoned():
         ("WINDOW_2", NO),
     )
     assert all(s.kind != SUMMON_SLOT for s in game.state.sequence)
-    assert events(game, "TURN_START", figure="ember_wisp#1") == []
-    start = first(game, "ROUND_START", round=2)
-    drive(game, lambda g: bool(events(g, "ROUND_END", start, round=2)))
+    assert events_of(game, "TURN_START", figure="ember_wisp#1") == []
+    start = index_of(game, "ROUND_START", round=2)
+    drive(game, lambda g: bool(events_of(g, "ROUND_END", start, round=2)))
     seq = reveal(game, start)
     assert seq[seq.index("conjurer") - 1] == "summon:1"
     turns = turn_starts(game, start)
@@ -777,19 +779,19 @@ def test_round_1_2_round_steps_and_turn_order():
     """HV-ROUND-2: a round is selection, reveal with monster card draws, turns, cleanup, in that
     order; HV-ROUND-1: the turns follow the revealed sequence."""
     game = new(None, seed=3)
-    drive(game, lambda g: bool(events(g, "ROUND_END", round=1)))
-    last_pick = max(game.events.index(e) for e in events(game, "CARD_TO", to="played"))
+    drive(game, lambda g: bool(events_of(g, "ROUND_END", round=1)))
+    last_pick = max(game.events.index(e) for e in events_of(game, "CARD_TO", to="played"))
     draws = [
         game.events.index(e)
-        for e in events(game, "DRAW")
+        for e in events_of(game, "DRAW")
         if e.data["deck"] in ("marauder", "slinger")
     ]
-    reveal_at = first(game, "REVEAL")
-    turns = [game.events.index(e) for e in events(game, "TURN_START")]
-    assert first(game, "ROUND_START", round=1) < last_pick < min(draws)
-    assert max(draws) < reveal_at < min(turns) and max(turns) < first(game, "ROUND_END", round=1)
+    reveal_at = index_of(game, "REVEAL")
+    turns = [game.events.index(e) for e in events_of(game, "TURN_START")]
+    assert index_of(game, "ROUND_START", round=1) < last_pick < min(draws)
+    assert max(draws) < reveal_at < min(turns) and max(turns) < index_of(game, "ROUND_END", round=1)
     slots = []
-    for e in events(game, "TURN_START"):
+    for e in events_of(game, "TURN_START"):
         who = e.data["figure"].partition("#")[0]
         if not slots or slots[-1] != who or who in ("bulwark", "conjurer"):
             slots.append(who)
@@ -851,11 +853,13 @@ def test_clean_1_steps_in_order():
         None,
     )
     assert (element(game, "fire"), element(game, "ice")) == ("waning", "inert")  # step 3
-    assert zone(game, "bulwark", "round_bonus") == [] and "B02" in zone(game, "bulwark", "discard")
+    assert cards_in_order(game, "bulwark", "round_bonus") == [] and "B02" in cards_in_order(
+        game, "bulwark", "discard"
+    )
     assert b.shield == 0 and monster(game, "marauder#1").shield == 0  # step 4
-    assert game.state.round == 1 and events(game, "ROUND_END") == []
+    assert game.state.round == 1 and events_of(game, "ROUND_END") == []
     play(game, ("SHORT_REST", NO, "bulwark"), ("SHORT_REST", NO, "conjurer"))
-    assert first(game, "ROUND_END", round=1) < first(game, "ROUND_START", round=2)
+    assert index_of(game, "ROUND_END", round=1) < index_of(game, "ROUND_START", round=2)
     assert game.state.round == 2
     expect(game, "SELECT_LEAD", "bulwark")
 
@@ -885,10 +889,10 @@ def test_cturn_1_cend_2_only_start_conditions_expire():
         ("WINDOW_0", BOX(LEAD, BOTTOM, PRINTED)),  # B06 bottom: Move 2; Strengthen, self
         ("MOVE_DEST", NO),
     )
-    assert conds(game, "bulwark") == {"muddle", "poison", "strengthen"}
+    assert conditions(game, "bulwark") == {"muddle", "poison", "strengthen"}
     play(game, ("WINDOW_1", BOX(OTHER, TOP, DEFAULT)), ("WINDOW_2", NO))
-    assert conds(game, "bulwark") == {"poison", "strengthen"}
-    assert [e.data["condition"] for e in events(game, "COND_REMOVE")] == ["muddle"]
+    assert conditions(game, "bulwark") == {"poison", "strengthen"}
+    assert [e.data["condition"] for e in events_of(game, "COND_REMOVE")] == ["muddle"]
 
 
 def test_cturn_4_exhausted_in_own_turn_ends_it():
@@ -914,8 +918,8 @@ def test_cturn_4_exhausted_in_own_turn_ends_it():
     play(game, ("DAMAGE_RESPONSE", NO, "bulwark"))
     assert char(game, "bulwark").exhausted
     assert coins(game) == {cell(2, 2): 1} and char(game, "bulwark").gold == 0
-    assert events(game, "TURN_END", figure="bulwark") == []
-    assert events(game, "COND_REMOVE") == [] and events(game, "BOX") == []
+    assert events_of(game, "TURN_END", figure="bulwark") == []
+    assert events_of(game, "COND_REMOVE") == [] and events_of(game, "BOX") == []
     expect(game, "SELECT_LEAD", "conjurer")  # round 2: only the Conjurer selects
 
 
@@ -935,13 +939,18 @@ def test_box_6_default_mode_ignores_printed_text(played, hidden_effect):
         }
     )
     play(game, ("WINDOW_0", BOX(LEAD, TOP, DEFAULT)), ("ATTACK_TARGET", HEX(3, 2)))
-    assert hp(game, "marauder#1") == 3 and conds(game, "marauder#1") == set()
-    assert hidden_effect not in conds(game, "marauder#1")
-    assert zone(game, "bulwark", "discard") == [played[0]]
+    assert hp(game, "marauder#1") == 3 and conditions(game, "marauder#1") == set()
+    assert hidden_effect not in conditions(game, "marauder#1")
+    assert cards_in_order(game, "bulwark", "discard") == [played[0]]
     play(game, ("WINDOW_1", BOX(OTHER, BOTTOM, DEFAULT)), ("MOVE_DEST", NO), ("WINDOW_2", NO))
-    assert zone(game, "bulwark", "discard") == played and zone(game, "bulwark", "lost") == []
-    assert char(game, "bulwark").shield == 0 and zone(game, "bulwark", "round_bonus") == []
-    assert element(game, "earth") == "inert" and events(game, "INFUSE_PENDING") == []
+    assert (
+        cards_in_order(game, "bulwark", "discard") == played
+        and cards_in_order(game, "bulwark", "lost") == []
+    )
+    assert (
+        char(game, "bulwark").shield == 0 and cards_in_order(game, "bulwark", "round_bonus") == []
+    )
+    assert element(game, "earth") == "inert" and events_of(game, "INFUSE_PENDING") == []
 
 
 def _box9_game(played, **extra):
@@ -963,10 +972,11 @@ def test_box_9_printed_not_performed_goes_to_discard():
     the card goes to discard, not lost; same for B07 bottom (Move 4, lost mark) with no move."""
     game = _box9_game(["B09", "B07"])
     play(game, ("WINDOW_0", BOX(LEAD, TOP, PRINTED)), ("ATTACK_TARGET", NO))
-    assert zone(game, "bulwark", "discard") == ["B09"]
+    assert cards_in_order(game, "bulwark", "discard") == ["B09"]
     play(game, ("WINDOW_1", BOX(OTHER, BOTTOM, PRINTED)), ("MOVE_DEST", NO))
     assert (
-        zone(game, "bulwark", "discard") == ["B09", "B07"] and zone(game, "bulwark", "lost") == []
+        cards_in_order(game, "bulwark", "discard") == ["B09", "B07"]
+        and cards_in_order(game, "bulwark", "lost") == []
     )
 
 
@@ -975,8 +985,11 @@ def test_box_9_performed_lost_mark_goes_to_lost():
     game = _box9_game(["B09", "B02"])
     play(game, ("WINDOW_0", BOX(LEAD, TOP, PRINTED)), ("ATTACK_TARGET", HEX(3, 2)))
     expect(game, "WINDOW_1")
-    assert zone(game, "bulwark", "lost") == ["B09"] and zone(game, "bulwark", "discard") == []
-    assert "stun" in conds(game, "marauder#1")
+    assert (
+        cards_in_order(game, "bulwark", "lost") == ["B09"]
+        and cards_in_order(game, "bulwark", "discard") == []
+    )
+    assert "stun" in conditions(game, "marauder#1")
 
 
 def test_box_9_round_bonus_card_to_active_then_discard():
@@ -984,13 +997,19 @@ def test_box_9_round_bonus_card_to_active_then_discard():
     for the round, then discard at cleanup."""
     game = _box9_game(["B02", "B01"])
     play(game, ("WINDOW_0", BOX(LEAD, TOP, PRINTED)))
-    assert zone(game, "bulwark", "round_bonus") == ["B02"] and char(game, "bulwark").shield == 2
+    assert (
+        cards_in_order(game, "bulwark", "round_bonus") == ["B02"]
+        and char(game, "bulwark").shield == 2
+    )
     play(game, ("WINDOW_1", BOX(OTHER, BOTTOM, DEFAULT)), ("MOVE_DEST", NO))
     expect(game, "WINDOW_2")
-    assert zone(game, "bulwark", "round_bonus") == ["B02"]
+    assert cards_in_order(game, "bulwark", "round_bonus") == ["B02"]
     game.apply(NO)
     expect(game, "SHORT_REST", "bulwark")  # cleanup step 4 has run
-    assert zone(game, "bulwark", "discard") == ["B01", "B02"] and char(game, "bulwark").shield == 0
+    assert (
+        cards_in_order(game, "bulwark", "discard") == ["B01", "B02"]
+        and char(game, "bulwark").shield == 0
+    )
 
 
 @pytest.mark.parametrize(("half", "card"), [(TOP, "C05"), (BOTTOM, "C01")])
@@ -1006,10 +1025,10 @@ def test_box_9_elem_2_infusion_alone_does_not_perform(half, card):
     )
     kind = "ATTACK_TARGET" if half == TOP else "MOVE_DEST"
     play(game, ("WINDOW_0", BOX(LEAD, half, PRINTED)), (kind, NO))
-    assert zone(game, "conjurer", "discard") == [card]
-    assert events(game, "INFUSE_PENDING") == [] and game.state.pending_infusions == []
-    drive(game, lambda g: bool(events(g, "TURN_END", figure="conjurer")))
-    assert events(game, "INFUSE_PENDING") == []
+    assert cards_in_order(game, "conjurer", "discard") == [card]
+    assert events_of(game, "INFUSE_PENDING") == [] and game.state.pending_infusions == []
+    drive(game, lambda g: bool(events_of(g, "TURN_END", figure="conjurer")))
+    assert events_of(game, "INFUSE_PENDING") == []
     assert element(game, "ice") == element(game, "fire") == "inert"
 
 
@@ -1038,8 +1057,8 @@ def test_box_10_disarm_immobilize_skip_without_prompt():
     )
     game.apply(BOX(OTHER, BOTTOM, PRINTED))  # B02 bottom: Move 3
     expect(game, "WINDOW_2")
-    assert events(game, "ATTACK") == [] and events(game, "MOVE") == []
-    assert hp(game, "marauder#1") == 5 and at(game, "bulwark") == cell(2, 2)
+    assert events_of(game, "ATTACK") == [] and events_of(game, "MOVE") == []
+    assert hp(game, "marauder#1") == 5 and pos(game, "bulwark") == cell(2, 2)
 
 
 def test_box_11_no_consume_prompt_when_ability_skipped():
@@ -1058,7 +1077,7 @@ def test_box_11_no_consume_prompt_when_ability_skipped():
     expect(game, "WINDOW_1")
     play(game, ("WINDOW_1", BOX(OTHER, BOTTOM, PRINTED)))
     expect(game, "WINDOW_2")
-    assert events(game, "CONSUME") == []
+    assert events_of(game, "CONSUME") == []
     assert element(game, "fire") == element(game, "ice") == "strong"
 
 
@@ -1077,7 +1096,9 @@ def test_box_11_consumed_element_stays_inert_after_no():
     game.apply(YES)
     assert element(game, "fire") == "inert"
     play(game, ("ATTACK_TARGET", NO))
-    assert element(game, "fire") == "inert" and zone(game, "conjurer", "discard") == ["C02"]
+    assert element(game, "fire") == "inert" and cards_in_order(game, "conjurer", "discard") == [
+        "C02"
+    ]
 
 
 def test_box_11_summon_and_move_without_room_are_skipped():
@@ -1092,7 +1113,7 @@ def test_box_11_summon_and_move_without_room_are_skipped():
     )
     play(game, ("WINDOW_0", BOX(LEAD, TOP, PRINTED)))
     expect(game, "WINDOW_1")
-    assert game.state.summons == [] and zone(game, "conjurer", "discard") == ["C03"]
+    assert game.state.summons == [] and cards_in_order(game, "conjurer", "discard") == ["C03"]
     play(game, ("WINDOW_1", BOX(OTHER, BOTTOM, DEFAULT)))
     expect(game, "WINDOW_2")
 
@@ -1133,7 +1154,7 @@ def test_box_11_abl_10_consume_bonus_counts_for_skipping(ice):
     assert element(game, "ice") == "inert"
     expect(game, "MOVE_DEST", "conjurer", legal=CORNER_3_4 | {NO})
     play(game, ("MOVE_DEST", HEX(2, 2)))
-    assert at(game, "conjurer") == cell(2, 2)
+    assert pos(game, "conjurer") == cell(2, 2)
 
 
 def test_item_4_swift_boots_widen_move_dest():
@@ -1208,7 +1229,7 @@ def test_item_4_seers_lens_advantage_on_next_attack():
     )
     assert hp(game, "marauder#1") == 1
     assert char(game, "conjurer").amd.discard == ["-1", "+1"]
-    assert [e.data["card"] for e in events(game, "DRAW", deck="conjurer")] == ["-1", "+1"]
+    assert [e.data["card"] for e in events_of(game, "DRAW", deck="conjurer")] == ["-1", "+1"]
     assert char(game, "conjurer").items[0] == "spent"
 
 
@@ -1241,7 +1262,8 @@ def test_item_2_items_only_in_windows():
     expect(game, "WINDOW_2", legal={NO} | ITEM_ACTIONS)
     game.apply(ITEM0)
     assert (
-        events(game, "ITEM_USE", item="seers_lens") and char(game, "conjurer").items[0] == "spent"
+        events_of(game, "ITEM_USE", item="seers_lens")
+        and char(game, "conjurer").items[0] == "spent"
     )
     expect(game, "WINDOW_2", legal={NO, ITEM1})
 
@@ -1299,9 +1321,9 @@ def test_lrest_1_long_rest_takes_the_turn_at_99():
     drive(game, prompt_is("LONG_REST_LOSE", "bulwark"))
     expect(game, "LONG_REST_LOSE", legal={CARD("B04"), CARD("B05")})
     game.apply(CARD("B04"))
-    assert events(game, "BOX", figure="bulwark") == []
-    assert events(game, "TURN_END", figure="bulwark")
-    assert zone(game, "bulwark", "lost")[-1] == "B04"
+    assert events_of(game, "BOX", figure="bulwark") == []
+    assert events_of(game, "TURN_END", figure="bulwark")
+    assert cards_in_order(game, "bulwark", "lost")[-1] == "B04"
 
 
 def test_lrest_7_active_cards_are_not_rested():
@@ -1324,8 +1346,10 @@ def test_lrest_7_active_cards_are_not_rested():
     drive(game, prompt_is("LONG_REST_LOSE", "conjurer"))
     expect(game, "LONG_REST_LOSE", legal={CARD("C01"), CARD("C02")})
     game.apply(CARD("C01"))
-    assert zone(game, "conjurer", "persistent") == ["C03"] and summon(game, 1) is not None
-    assert "C02" in zone(game, "conjurer", "hand") and zone(game, "conjurer", "lost") == ["C01"]
+    assert cards_in_order(game, "conjurer", "persistent") == ["C03"] and summon(game, 1) is not None
+    assert "C02" in cards_in_order(game, "conjurer", "hand") and cards_in_order(
+        game, "conjurer", "lost"
+    ) == ["C01"]
     assert hp(game, "conjurer") == 7
 
 
@@ -1347,8 +1371,10 @@ def test_lrest_6_cond_6_stun_does_not_prevent_long_rest():
         }
     )
     play(game, ("LONG_REST_LOSE", CARD("B02"), "bulwark"))
-    assert hp(game, "bulwark") == 8 and conds(game, "bulwark") == set()
-    assert zone(game, "bulwark", "lost") == ["B02"] and "B01" in zone(game, "bulwark", "hand")
+    assert hp(game, "bulwark") == 8 and conditions(game, "bulwark") == set()
+    assert cards_in_order(game, "bulwark", "lost") == ["B02"] and "B01" in cards_in_order(
+        game, "bulwark", "hand"
+    )
 
 
 def _cleanup(bulwark, picks=None, conjurer=None):
@@ -1380,8 +1406,11 @@ def test_srest_1_3_short_rest():
     expect(game, "SHORT_REST_REROLL", "bulwark", legal={YES, NO})
     assert game.prompt.rest_card == 1  # B02
     game.apply(NO)
-    assert zone(game, "bulwark", "lost") == ["B02"] and zone(game, "bulwark", "discard") == []
-    assert {"B01", "B03"} <= set(zone(game, "bulwark", "hand"))
+    assert (
+        cards_in_order(game, "bulwark", "lost") == ["B02"]
+        and cards_in_order(game, "bulwark", "discard") == []
+    )
+    assert {"B01", "B03"} <= set(cards_in_order(game, "bulwark", "hand"))
     assert hp(game, "bulwark") == 6 and char(game, "bulwark").items[0] == "spent"
     expect(game, "SELECT_LEAD", "bulwark")  # next round; the Conjurer was never asked to rest
 
@@ -1393,9 +1422,9 @@ def test_srest_1_random_pick_comes_from_discard():
     for seed in range(8):
         game = new(_cleanup({"cell": [1, 2], "discard": ["B01", "B02", "B03"]}), seed=seed)
         play(game, ("SHORT_REST", YES), ("SHORT_REST_REROLL", NO))
-        pile = zone(game, "bulwark", "lost")
+        pile = cards_in_order(game, "bulwark", "lost")
         assert len(pile) == 1 and pile[0] in {"B01", "B02", "B03"}
-        assert sorted(zone(game, "bulwark", "hand")) == others(BULWARK_CARDS, pile[0])
+        assert sorted(cards_in_order(game, "bulwark", "hand")) == others(BULWARK_CARDS, pile[0])
         lost.add(pile[0])
     assert len(lost) > 1
 
@@ -1408,8 +1437,8 @@ def test_srest_2_reroll_costs_one_unnegatable_damage():
     )
     play(game, ("SHORT_REST", YES), ("SHORT_REST_REROLL", YES))
     assert hp(game, "bulwark") == 5
-    assert zone(game, "bulwark", "lost") == ["B03"]
-    assert {"B01", "B02"} <= set(zone(game, "bulwark", "hand"))
+    assert cards_in_order(game, "bulwark", "lost") == ["B03"]
+    assert {"B01", "B02"} <= set(cards_in_order(game, "bulwark", "hand"))
     expect(game, "SELECT_LEAD", "bulwark")
 
 
@@ -1420,7 +1449,7 @@ def test_srest_2_reroll_may_exhaust():
     expect(game, "SHORT_REST_REROLL", legal={YES, NO})
     game.apply(YES)
     assert char(game, "bulwark").exhausted
-    assert zone(game, "bulwark", "lost") == list(BULWARK_CARDS)
+    assert cards_in_order(game, "bulwark", "lost") == list(BULWARK_CARDS)
     expect(game, "SELECT_LEAD", "conjurer")
 
 
@@ -1453,8 +1482,8 @@ def test_abl_1_move_destinations(ally):
     legal = {HEX(0, 5), HEX(2, 4), HEX(1, 3), HEX(1, 5), HEX(0, 6), HEX(1, 6), NO}
     expect(game, "MOVE_DEST", "bulwark", legal=legal)
     game.apply(HEX(1, 3))
-    assert at(game, "bulwark") == cell(1, 3)
-    assert [(e.data["from"], e.data["to"]) for e in events(game, "MOVE")] == [
+    assert pos(game, "bulwark") == cell(1, 3)
+    assert [(e.data["from"], e.data["to"]) for e in events_of(game, "MOVE")] == [
         (cell(0, 4), cell(1, 3))
     ]
 
@@ -1491,7 +1520,7 @@ def test_abl_2_target_n_one_target_at_a_time():
     game.apply(HEX(5, 0))
     assert hp(game, "slinger#1") == 1  # 2 + 1
     expect(game, "WINDOW_1")
-    assert zone(game, "conjurer", "lost") == ["C06"]
+    assert cards_in_order(game, "conjurer", "lost") == ["C06"]
 
 
 def test_abl_2_target_n_stops_when_no_target_left():
@@ -1499,7 +1528,7 @@ def test_abl_2_target_n_stops_when_no_target_left():
     game = _c06_game(slinger=False)
     play(game, ("WINDOW_0", BOX(LEAD, TOP, PRINTED)), ("ATTACK_TARGET", HEX(3, 4)))
     expect(game, "WINDOW_1")
-    assert len(events(game, "ATTACK")) == 1
+    assert len(events_of(game, "ATTACK")) == 1
 
 
 def test_abl_3_heal_self_only():
@@ -1565,7 +1594,7 @@ def test_abl_4_shields_add_up():
         ("WINDOW_2", NO),
     )
     assert char(game, "bulwark").shield == 4
-    assert zone(game, "bulwark", "round_bonus") == ["B02", "B09"]
+    assert cards_in_order(game, "bulwark", "round_bonus") == ["B02", "B09"]
     expect(game, "DAMAGE_RESPONSE", "bulwark")
     assert game.prompt.value == 1
     game.apply(NO)
@@ -1633,8 +1662,8 @@ def test_abl_6_invisible_self():
         }
     )
     play(game, ("WINDOW_0", BOX(LEAD, BOTTOM, PRINTED)), ("MOVE_DEST", NO))
-    assert conds(game, "conjurer") == {"invisible"}
-    assert zone(game, "conjurer", "lost") == ["C04"]
+    assert conditions(game, "conjurer") == {"invisible"}
+    assert cards_in_order(game, "conjurer", "lost") == ["C04"]
 
 
 def test_abl_7_summon_placement_and_removal():
@@ -1657,14 +1686,17 @@ def test_abl_7_summon_placement_and_removal():
     play(game, ("WINDOW_0", BOX(LEAD, TOP, PRINTED)))
     expect(game, "SUMMON_HEX", "conjurer", legal={HEX(2, 3), HEX(2, 5), HEX(3, 5), NO})
     game.apply(HEX(3, 5))
-    assert zone(game, "conjurer", "persistent") == ["C03"] and at(game, "ember_wisp#1") == cell(
-        3, 5
-    )
+    assert cards_in_order(game, "conjurer", "persistent") == ["C03"] and pos(
+        game, "ember_wisp#1"
+    ) == cell(3, 5)
     play(game, ("WINDOW_1", BOX(OTHER, BOTTOM, DEFAULT)), ("MOVE_DEST", NO), ("WINDOW_2", NO))
-    assert summon(game, 1) is None and events(game, "DEATH", figure="ember_wisp#1")
-    assert zone(game, "conjurer", "lost") == ["C03"] and zone(game, "conjurer", "persistent") == []
+    assert summon(game, 1) is None and events_of(game, "DEATH", figure="ember_wisp#1")
+    assert (
+        cards_in_order(game, "conjurer", "lost") == ["C03"]
+        and cards_in_order(game, "conjurer", "persistent") == []
+    )
     assert coins(game) == {} and hp(game, "conjurer") == 7
-    assert events(game, "DAMAGE", figure="ember_wisp#1")[0].data["amount"] == 4
+    assert events_of(game, "DAMAGE", figure="ember_wisp#1")[0].data["amount"] == 4
 
 
 def test_abl_8_loot_x():
@@ -1701,8 +1733,8 @@ def test_abl_10_consume_adds_condition():
         ("CONSUME", YES),
         ("ATTACK_TARGET", HEX(4, 4)),
     )
-    assert hp(game, "marauder#1") == 1 and conds(game, "marauder#1") == {"wound"}
-    assert element(game, "fire") == "inert" and zone(game, "conjurer", "lost") == ["C08"]
+    assert hp(game, "marauder#1") == 1 and conditions(game, "marauder#1") == {"wound"}
+    assert element(game, "fire") == "inert" and cards_in_order(game, "conjurer", "lost") == ["C08"]
 
 
 def test_abl_11_dmg_3_self_damage_negatable():
@@ -1719,7 +1751,7 @@ def test_abl_11_dmg_3_self_damage_negatable():
         ("WINDOW_0", BOX(LEAD, TOP, PRINTED)),  # no target in reach: the attack is skipped
         ("DAMAGE_RESPONSE", CARD("B09")),
     )
-    assert hp(game, "bulwark") == 10 and zone(game, "bulwark", "lost") == ["B09", "B03"]
+    assert hp(game, "bulwark") == 10 and cards_in_order(game, "bulwark", "lost") == ["B09", "B03"]
 
 
 @pytest.mark.parametrize(
@@ -1745,7 +1777,8 @@ def test_abl_12_added_conditions(amd, start_hp, left, immobilized):
     else:
         assert hp(game, "marauder#1") == left
     assert (
-        bool(events(game, "COND_ADD", figure="marauder#1", condition="immobilize")) is immobilized
+        bool(events_of(game, "COND_ADD", figure="marauder#1", condition="immobilize"))
+        is immobilized
     )
 
 
@@ -1770,7 +1803,7 @@ def test_amd_2_decks_per_attacker():
             "monster_amd": ["-1", "-1"],
         }
     )
-    drive(game, lambda g: bool(events(g, "TURN_END", figure="slinger#1")))
+    drive(game, lambda g: bool(events_of(g, "TURN_END", figure="slinger#1")))
     assert hp(game, "marauder#1") == 2 and hp(game, "ember_wisp#1") == 1
     assert (
         char(game, "conjurer").amd.discard == ["+1"] and len(char(game, "conjurer").amd.draw) == 19
@@ -1827,7 +1860,7 @@ def test_atk_1_value_order(amd, left):
     )
     play(game, ("WINDOW_0", BOX(LEAD, TOP, PRINTED)), ("ATTACK_TARGET", HEX(3, 2)))
     assert hp(game, "marauder#3") == left
-    assert events(game, "ATTACK")[0].data["damage"] == 8 - left
+    assert events_of(game, "ATTACK")[0].data["damage"] == 8 - left
 
 
 def test_atk_1_negative_value_floors_at_zero():
@@ -1839,8 +1872,8 @@ def test_atk_1_negative_value_floors_at_zero():
         }
     )
     play(game, ("WINDOW_0", BOX(LEAD, TOP, PRINTED)), ("ATTACK_TARGET", HEX(4, 4)))
-    assert hp(game, "marauder#1") == 5 and events(game, "ATTACK")[0].data["damage"] == 0
-    assert conds(game, "marauder#1") == {"muddle"}
+    assert hp(game, "marauder#1") == 5 and events_of(game, "ATTACK")[0].data["damage"] == 0
+    assert conditions(game, "marauder#1") == {"muddle"}
 
 
 @pytest.mark.parametrize(
@@ -1875,7 +1908,7 @@ def test_atk_2_advantage_does_not_stack(conditions, lens, target, amd, left, dra
         game.apply(ITEM0)
     play(game, ("WINDOW_0", BOX(LEAD, TOP, PRINTED)), ("ATTACK_TARGET", HEX(*target)))
     assert hp(game, "marauder#3") == left
-    assert len(events(game, "DRAW", deck="conjurer")) == drawn
+    assert len(events_of(game, "DRAW", deck="conjurer")) == drawn
     assert char(game, "conjurer").amd.draw[0] == amd[drawn]
 
 
@@ -1936,7 +1969,7 @@ def test_atk_4_loot_1_death_drops_coin():
     play(game, ("WINDOW_0", BOX(LEAD, TOP, PRINTED)), ("ATTACK_TARGET", HEX(3, 2)))
     expect(game, "WINDOW_1")
     assert monster(game, "marauder#1") is None and coins(game) == {cell(3, 2): 2}
-    assert events(game, "DEATH", figure="marauder#1", cell=cell(3, 2))
+    assert events_of(game, "DEATH", figure="marauder#1", cell=cell(3, 2))
 
 
 # =================================================================================================
@@ -2008,7 +2041,7 @@ def test_cond_2_3_dmg_2_heal(before, start_hp, after_hp):
     if "wound" in before:
         play(game, ("DAMAGE_RESPONSE", CARD("B09")))  # negate the turn-start wound
     play(game, ("WINDOW_0", BOX(LEAD, BOTTOM, PRINTED)), ("HEAL_TARGET", HEX(2, 2)))
-    assert hp(game, "bulwark") == after_hp and conds(game, "bulwark") == set()
+    assert hp(game, "bulwark") == after_hp and conditions(game, "bulwark") == set()
 
 
 def _adjacent_marauder(card, amd, conditions=(), hp_=5, **extra):
@@ -2038,7 +2071,7 @@ def test_cond_7_9_10_monster_disadvantage_and_advantage(condition, amd, damage):
     play(game, ("DAMAGE_RESPONSE", NO, "bulwark"))
     assert hp(game, "bulwark") == 10 - damage
     assert game.state.monster_amd.discard == amd
-    assert conds(game, "marauder#1") == set()
+    assert conditions(game, "marauder#1") == set()
 
 
 @pytest.mark.parametrize("invisible", [False, True])
@@ -2059,7 +2092,7 @@ def test_cond_8_invisible_not_focused_or_targeted(invisible):
     )
     victim = "bulwark" if invisible else "conjurer"
     play(game, ("DAMAGE_RESPONSE", NO, victim))
-    assert at(game, "marauder#1") == (cell(5, 4) if invisible else cell(4, 4))
+    assert pos(game, "marauder#1") == (cell(5, 4) if invisible else cell(4, 4))
     assert hp(game, "bulwark") == (8 if invisible else 10)
     assert hp(game, "conjurer") == (7 if invisible else 5)
 
@@ -2079,8 +2112,8 @@ def test_cond_8_invisible_is_an_obstacle():
             "monster_cards": {"marauder": "MA2"},
         }
     )
-    assert events(game, "ATTACK") == []
-    assert [(e.data["from"], e.data["to"]) for e in events(game, "MOVE")] == [
+    assert events_of(game, "ATTACK") == []
+    assert [(e.data["from"], e.data["to"]) for e in events_of(game, "MOVE")] == [
         (cell(2, 4), cell(3, 5))
     ]
 
@@ -2129,10 +2162,10 @@ def test_elem_2_cend_3_infusion_pending_until_end_of_turn():
     )
     play(game, ("WINDOW_0", BOX(LEAD, TOP, PRINTED)), ("ATTACK_TARGET", HEX(4, 4)))
     expect(game, "WINDOW_1")
-    assert element(game, "ice") == "inert" and events(game, "INFUSE_PENDING", element="ice")
+    assert element(game, "ice") == "inert" and events_of(game, "INFUSE_PENDING", element="ice")
     play(game, ("WINDOW_1", BOX(OTHER, BOTTOM, DEFAULT)), ("MOVE_DEST", NO), ("WINDOW_2", NO))
-    assert events(game, "ELEMENT", element="ice", state="strong")
-    assert first(game, "ELEMENT", element="ice", state="strong") < first(
+    assert events_of(game, "ELEMENT", element="ice", state="strong")
+    assert index_of(game, "ELEMENT", element="ice", state="strong") < index_of(
         game, "TURN_END", figure="conjurer"
     )
 
@@ -2168,7 +2201,7 @@ def test_elem_4_own_infusion_not_yet_available():
     play(game, ("ATTACK_TARGET", HEX(4, 4)))
     assert hp(game, "marauder#1") == 3
     play(game, ("WINDOW_1", BOX(OTHER, BOTTOM, DEFAULT)), ("MOVE_DEST", NO), ("WINDOW_2", NO))
-    assert events(game, "ELEMENT", element="fire", state="strong")
+    assert events_of(game, "ELEMENT", element="fire", state="strong")
 
 
 @pytest.mark.parametrize(
@@ -2186,7 +2219,7 @@ def test_elem_5_monsters_consume_once_per_activation(first_state, consumer):
     )
     play(game, ("DAMAGE_RESPONSE", NO, "bulwark"))
     assert hp(game, "bulwark") == 6
-    assert [e.data["figure"] for e in events(game, "CONSUME")] == [consumer]
+    assert [e.data["figure"] for e in events_of(game, "CONSUME")] == [consumer]
     assert element(game, "dark") == "inert"
 
 
@@ -2202,7 +2235,7 @@ def test_elem_6_mend_2_monster_infusion(state):
             "monster_cards": {"slinger": "SL5"},
         }
     )
-    next_turn = first(game, "TURN_START", figure="slinger#2")
+    next_turn = index_of(game, "TURN_START", figure="slinger#2")
     before = game.events[:next_turn]
     strong = [
         e
@@ -2210,7 +2243,7 @@ def test_elem_6_mend_2_monster_infusion(state):
         if e.type == "ELEMENT" and e.data == {"element": "dark", "state": "strong"}
     ]
     if state == "disarm":
-        assert len(strong) == 1 and events(game, "ATTACK", attacker="slinger#1") == []
+        assert len(strong) == 1 and events_of(game, "ATTACK", attacker="slinger#1") == []
     else:
         assert strong == [] and [e for e in before if e.type == "INFUSE_PENDING"] == []
 
@@ -2233,7 +2266,7 @@ def test_elem_6_killed_monster_does_not_infuse():
     )
     play(game, ("DAMAGE_RESPONSE", NO, "bulwark"))
     assert hp(game, "bulwark") == 8 and monster(game, "slinger#1") is None
-    assert events(game, "INFUSE_PENDING") == [] and element(game, "dark") == "inert"
+    assert events_of(game, "INFUSE_PENDING") == [] and element(game, "dark") == "inert"
 
 
 def test_elem_7_exhausted_figure_loses_pending_infusion():
@@ -2259,7 +2292,7 @@ def test_elem_7_exhausted_figure_loses_pending_infusion():
     assert char(game, "conjurer").exhausted and hp(game, "marauder#1") == 3
     expect(game, "WINDOW_0", "bulwark")
     assert element(game, "fire") == "inert" and game.state.pending_infusions == []
-    assert events(game, "ELEMENT", element="fire") == []
+    assert events_of(game, "ELEMENT", element="fire") == []
 
 
 # =================================================================================================
@@ -2278,8 +2311,8 @@ def test_dmg_3_no_prompt_for_zero_damage():
             "monster_amd": ["+0"],
         }
     )
-    assert [e.data["damage"] for e in events(game, "ATTACK")] == [0]
-    assert events(game, "DAMAGE") == [] and hp(game, "bulwark") == 10
+    assert [e.data["damage"] for e in events_of(game, "ATTACK")] == [0]
+    assert events_of(game, "DAMAGE") == [] and hp(game, "bulwark") == 10
     expect(game, "SELECT_LEAD", "bulwark")
 
 
@@ -2302,7 +2335,7 @@ def test_dmg_3_played_cards_cannot_be_lost():
     game.apply(CARD("B04"))
     expect(game, "WINDOW_1")  # the second pick (B05) was forced
     assert hp(game, "bulwark") == 10
-    assert zone(game, "bulwark", "lost") == ["B04", "B05", "B03"]
+    assert cards_in_order(game, "bulwark", "lost") == ["B04", "B05", "B03"]
 
 
 def test_dmg_3_card_of_first_box_is_a_normal_discard():
@@ -2352,7 +2385,7 @@ def test_mturn_2_3_elites_first_then_by_standee():
     )
     assert turn_starts(game) == ["marauder#3", "marauder#4", "marauder#1", "marauder#2", "bulwark"]
     assert [(m.shield, m.retaliate) for m in game.state.monsters] == [(1, 1)] * 4
-    assert events(game, "MOVE") == [] and events(game, "ATTACK") == []
+    assert events_of(game, "MOVE") == [] and events_of(game, "ATTACK") == []
 
 
 def test_mturn_5_6_mend_1_cond_11_monster_turn_frame():
@@ -2362,18 +2395,18 @@ def test_mturn_5_6_mend_1_cond_11_monster_turn_frame():
     game = _adjacent_marauder("MA2", ["+1", "-1"], ["immobilize", "muddle", "poison", "wound"])
     play(game, ("DAMAGE_RESPONSE", NO, "bulwark"))
     assert hp(game, "marauder#1") == 4 and hp(game, "bulwark") == 9
-    assert conds(game, "marauder#1") == {"poison", "wound"}
-    assert {e.data["condition"] for e in events(game, "COND_REMOVE")} == {"immobilize", "muddle"}
+    assert conditions(game, "marauder#1") == {"poison", "wound"}
+    assert {e.data["condition"] for e in events_of(game, "COND_REMOVE")} == {"immobilize", "muddle"}
 
 
 def test_mturn_6_wound_kills_at_turn_start():
     """HV-MTURN-6, HV-LOOT-1, HV-MTURN-4: a Marauder at HP 1 with wound dies at its turn start:
     it drops a coin and does nothing; the next Marauder still takes its turn."""
     game = _adjacent_marauder("MA2", ["+0"], ["wound"], hp_=1, more=[mon("marauder", 2, 8, 6)])
-    drive(game, lambda g: bool(events(g, "TURN_END", figure="marauder#2")))
+    drive(game, lambda g: bool(events_of(g, "TURN_END", figure="marauder#2")))
     assert monster(game, "marauder#1") is None and coins(game) == {cell(3, 2): 1}
-    assert events(game, "ATTACK", attacker="marauder#1") == [] and hp(game, "bulwark") == 10
-    assert events(game, "TURN_END", figure="marauder#1") == []
+    assert events_of(game, "ATTACK", attacker="marauder#1") == [] and hp(game, "bulwark") == 10
+    assert events_of(game, "TURN_END", figure="marauder#1") == []
 
 
 @pytest.mark.parametrize(
@@ -2395,10 +2428,10 @@ def test_mturn_8_10_card_values(card, dest, damage):
     )
     if damage:
         play(game, ("DAMAGE_RESPONSE", NO, "bulwark"))
-        assert first(game, "MOVE") < first(game, "ATTACK")
+        assert index_of(game, "MOVE") < index_of(game, "ATTACK")
     else:
-        assert events(game, "ATTACK") == []
-    assert at(game, "marauder#1") == cell(*dest)
+        assert events_of(game, "ATTACK") == []
+    assert pos(game, "marauder#1") == cell(*dest)
     assert hp(game, "bulwark") == 10 - damage
 
 
@@ -2457,7 +2490,7 @@ def test_mturn_11_ai_8_focus_fixed_before_moving():
         }
     )
     play(game, ("DAMAGE_RESPONSE", NO, "conjurer"))
-    assert at(game, "marauder#1") == cell(4, 4)
+    assert pos(game, "marauder#1") == cell(4, 4)
     assert hp(game, "conjurer") == 5 and hp(game, "bulwark") == 10
 
 
@@ -2480,7 +2513,7 @@ def test_ai_1_7_no_focus(card):
         }
     )
     expect(game, "WINDOW_0", "bulwark")
-    assert events(game, "MOVE") == [] and events(game, "ATTACK") == []
+    assert events_of(game, "MOVE") == [] and events_of(game, "ATTACK") == []
     m = monster(game, "marauder#1")
     assert m.cell == cell(3, 2)
     assert (m.shield, m.retaliate) == ((1, 1) if card == "MA4" else (0, 0))
@@ -2501,7 +2534,7 @@ def test_ai_2_8_9_allies_passable_positions_now_no_loot():
         }
     )
     play(game, ("DAMAGE_RESPONSE", NO, "bulwark"), ("DAMAGE_RESPONSE", NO, "bulwark"))
-    moves = [(e.data["figure"], e.data["from"], e.data["to"]) for e in events(game, "MOVE")]
+    moves = [(e.data["figure"], e.data["from"], e.data["to"]) for e in events_of(game, "MOVE")]
     assert moves == [
         ("marauder#1", cell(2, 4), cell(4, 4)),
         ("marauder#2", cell(3, 4), cell(4, 3)),
@@ -2523,10 +2556,10 @@ def test_ai_3_disarmed_monster_moves_as_without_attack(disarmed):
         }
     )
     if disarmed:
-        assert at(game, "slinger#1") == cell(3, 4) and events(game, "ATTACK") == []
+        assert pos(game, "slinger#1") == cell(3, 4) and events_of(game, "ATTACK") == []
     else:
         play(game, ("DAMAGE_RESPONSE", NO, "bulwark"))
-        assert at(game, "slinger#1") == cell(5, 4) and hp(game, "bulwark") == 8
+        assert pos(game, "slinger#1") == cell(5, 4) and hp(game, "bulwark") == 8
 
 
 @pytest.mark.parametrize(
@@ -2588,8 +2621,8 @@ def test_ai_4_focus_key(case, monster_, chars, sequence, victim, dest):
         }
     )
     play(game, ("DAMAGE_RESPONSE", NO, victim))
-    assert at(game, f"{kind}#1") == cell(*dest)
-    assert [e.data["target"] for e in events(game, "ATTACK")] == [victim]
+    assert pos(game, f"{kind}#1") == cell(*dest)
+    assert [e.data["target"] for e in events_of(game, "ATTACK")] == [victim]
 
 
 def test_ai_5_case_a_ranged_avoids_adjacency():
@@ -2605,7 +2638,7 @@ def test_ai_5_case_a_ranged_avoids_adjacency():
         }
     )
     play(game, ("DAMAGE_RESPONSE", NO, "bulwark"))
-    assert at(game, "slinger#1") == cell(4, 4)
+    assert pos(game, "slinger#1") == cell(4, 4)
     assert hp(game, "bulwark") == 8 and game.state.monster_amd.discard == ["+0"]
 
 
@@ -2626,12 +2659,12 @@ def test_ai_5_6_extra_targets(card):
     play(game, ("DAMAGE_RESPONSE", NO, "bulwark"))
     if card == "SL6":
         play(game, ("DAMAGE_RESPONSE", NO, "conjurer"))
-        assert at(game, "slinger#1") == cell(7, 4)
+        assert pos(game, "slinger#1") == cell(7, 4)
         assert (hp(game, "bulwark"), hp(game, "conjurer")) == (9, 5)
     else:
-        assert at(game, "slinger#1") == cell(8, 4)
+        assert pos(game, "slinger#1") == cell(8, 4)
         assert (hp(game, "bulwark"), hp(game, "conjurer")) == (8, 7)
-    assert [e.data["target"] for e in events(game, "ATTACK")] == (
+    assert [e.data["target"] for e in events_of(game, "ATTACK")] == (
         ["bulwark", "conjurer"] if card == "SL6" else ["bulwark"]
     )
 
@@ -2665,7 +2698,7 @@ def test_ai_6_extra_target_choice(sequence, extra, victim_hp):
     play(game, ("DAMAGE_RESPONSE", NO, "conjurer"))
     if extra == "bulwark":
         play(game, ("DAMAGE_RESPONSE", NO, "bulwark"))
-    assert [e.data["target"] for e in events(game, "ATTACK")] == ["conjurer", extra]
+    assert [e.data["target"] for e in events_of(game, "ATTACK")] == ["conjurer", extra]
     assert hp(game, extra) == victim_hp and hp(game, "conjurer") == 6
 
 
@@ -2680,10 +2713,10 @@ def test_ai_5_case_b():
             "monster_cards": {"marauder": "MA2"},
         }
     )
-    assert [(e.data["from"], e.data["to"]) for e in events(game, "MOVE")] == [
+    assert [(e.data["from"], e.data["to"]) for e in events_of(game, "MOVE")] == [
         (cell(8, 6), cell(6, 6))
     ]
-    assert events(game, "ATTACK") == []
+    assert events_of(game, "ATTACK") == []
 
 
 # =================================================================================================
@@ -2708,7 +2741,7 @@ def test_sturn_5_summon_kill_drops_coin_and_no_loot():
     )
     assert monster(game, "marauder#1") is None
     assert coins(game) == {cell(3, 4): 1, cell(4, 4): 1}
-    assert events(game, "LOOT") == [] and char(game, "conjurer").amd.discard == ["+0"]
+    assert events_of(game, "LOOT") == [] and char(game, "conjurer").amd.discard == ["+0"]
 
 
 def test_loot_2_3_end_of_turn_loot_only():
@@ -2755,7 +2788,7 @@ def test_ai_4_sturn_2_summon_focus_uses_monster_turn_order(listed_first):
             "monster_cards": {"slinger": "SL1", "marauder": "MA5"},
         }
     )
-    assert [e.data["target"] for e in events(game, "ATTACK")] == ["slinger#1"]
+    assert [e.data["target"] for e in events_of(game, "ATTACK")] == ["slinger#1"]
     assert hp(game, "slinger#1") == 2 and hp(game, "marauder#1") == 5
 
 
@@ -2810,7 +2843,7 @@ def test_mturn_10_range_modifier():
         }
     )
     play(game, ("DAMAGE_RESPONSE", NO, "bulwark"))
-    assert hp(game, "bulwark") == 7 and at(game, "slinger#1") == cell(5, 4)
+    assert hp(game, "bulwark") == 7 and pos(game, "slinger#1") == cell(5, 4)
 
 
 def test_sturn_1_3_stunned_wounded_summon():
@@ -2828,8 +2861,8 @@ def test_sturn_1_3_stunned_wounded_summon():
         }
     )
     expect(game, "WINDOW_0", "conjurer")
-    assert hp(game, "ember_wisp#1") == 3 and conds(game, "ember_wisp#1") == {"wound"}
-    assert events(game, "ATTACK") == [] and hp(game, "marauder#1") == 5
+    assert hp(game, "ember_wisp#1") == 3 and conditions(game, "ember_wisp#1") == {"wound"}
+    assert events_of(game, "ATTACK") == [] and hp(game, "marauder#1") == 5
 
 
 def test_item_4_seers_lens_on_every_target():
@@ -2845,7 +2878,7 @@ def test_item_4_seers_lens_on_every_target():
         ("ATTACK_TARGET", HEX(5, 0)),
     )
     assert hp(game, "marauder#2") == 2 and monster(game, "slinger#1") is None
-    assert len(events(game, "DRAW", deck="conjurer")) == 4
+    assert len(events_of(game, "DRAW", deck="conjurer")) == 4
 
 
 def test_lrest_6_long_rest_turn_ends_with_loot():
@@ -2897,7 +2930,7 @@ def test_mturn_7_stunned_monster_does_nothing():
     expect(game, "WINDOW_0", "bulwark")
     m = monster(game, "marauder#1")
     assert (m.shield, m.retaliate, m.conditions) == (0, 0, [])
-    assert events(game, "ATTACK") == [] and events(game, "STUN_SKIP", figure="marauder#1")
+    assert events_of(game, "ATTACK") == [] and events_of(game, "STUN_SKIP", figure="marauder#1")
 
 
 def test_cturn_3_stunned_character():
@@ -2911,12 +2944,15 @@ def test_cturn_3_stunned_character():
             "monsters": [mon("marauder", 1, 3, 2), FAR_MARAUDER | {"standee": 2}],
         }
     )
-    assert [e.data["card"] for e in events(game, "CARD_TO", figure="bulwark")] == ["B09", "B01"]
+    assert [e.data["card"] for e in events_of(game, "CARD_TO", figure="bulwark")] == ["B09", "B01"]
     assert (
-        zone(game, "bulwark", "discard") == ["B09", "B01"] and zone(game, "bulwark", "lost") == []
+        cards_in_order(game, "bulwark", "discard") == ["B09", "B01"]
+        and cards_in_order(game, "bulwark", "lost") == []
     )
-    assert char(game, "bulwark").items == ["ready", "ready"] and conds(game, "bulwark") == set()
-    assert events(game, "ATTACK") == [] and hp(game, "marauder#1") == 5
+    assert (
+        char(game, "bulwark").items == ["ready", "ready"] and conditions(game, "bulwark") == set()
+    )
+    assert events_of(game, "ATTACK") == [] and hp(game, "marauder#1") == 5
 
 
 @pytest.mark.parametrize("discard", [["B01", "B02", "B03"], []])
@@ -2943,16 +2979,20 @@ def test_lrest_2_3_4_5_long_rest_steps(discard):
         }
     )
     play(game, ("DAMAGE_RESPONSE", NO, "bulwark"))
-    assert [e.data["hp"] for e in events(game, "DAMAGE", figure="bulwark")] == [5]
+    assert [e.data["hp"] for e in events_of(game, "DAMAGE", figure="bulwark")] == [5]
     if discard:
         expect(game, "LONG_REST_LOSE", legal={CARD(c) for c in discard})
         game.apply(CARD("B02"))
-        assert zone(game, "bulwark", "lost") == ["B09", "B02"]
-        assert first(game, "CARD_TO", card="B02", to="lost") < first(game, "HEAL", figure="bulwark")
+        assert cards_in_order(game, "bulwark", "lost") == ["B09", "B02"]
+        assert index_of(game, "CARD_TO", card="B02", to="lost") < index_of(
+            game, "HEAL", figure="bulwark"
+        )
     else:
-        assert zone(game, "bulwark", "lost") == ["B09"]
-    assert zone(game, "bulwark", "discard") == []
-    assert sorted(zone(game, "bulwark", "hand")) == others(BULWARK_CARDS, "B09", *discard[1:2])
-    assert hp(game, "bulwark") == 7 and conds(game, "bulwark") == set()
+        assert cards_in_order(game, "bulwark", "lost") == ["B09"]
+    assert cards_in_order(game, "bulwark", "discard") == []
+    assert sorted(cards_in_order(game, "bulwark", "hand")) == others(
+        BULWARK_CARDS, "B09", *discard[1:2]
+    )
+    assert hp(game, "bulwark") == 7 and conditions(game, "bulwark") == set()
     assert char(game, "bulwark").items == ["ready", "consumed"]
-    assert first(game, "HEAL", figure="bulwark") < first(game, "TURN_END", figure="bulwark")
+    assert index_of(game, "HEAL", figure="bulwark") < index_of(game, "TURN_END", figure="bulwark")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.haven_helpers import (
+from tests.haven.helpers import (
     BOTTOM,
     BOX,
     BOX_ACTIONS,
@@ -31,6 +31,7 @@ from tests.haven_helpers import (
     auto_actions,
     box_legal,
     card,
+    cards_in,
     cell,
     char,
     conditions,
@@ -50,7 +51,6 @@ from tests.haven_helpers import (
     round_ended,
     sequence,
     summon,
-    zone,
 )
 
 BULWARK_CARDS = [f"B{i:02d}" for i in range(1, 10)]
@@ -134,9 +134,9 @@ def test_01_wound_at_turn_start():
     game = setup()
     play(game, ("DAMAGE_RESPONSE", CARD("B09"), "bulwark"))
     assert hp(game, "bulwark") == 7
-    assert zone(game, "bulwark", "lost") == {"B09"}
+    assert cards_in(game, "bulwark", "lost") == {"B09"}
     assert len(char(game, "bulwark").hand) == 6
-    assert zone(game, "bulwark", "hand") == set(cards("B03", "B08"))
+    assert cards_in(game, "bulwark", "hand") == set(cards("B03", "B08"))
     assert not events_of(game, "DAMAGE", figure="bulwark")
     assert events_of(game, "NEGATE", figure="bulwark")
     expect(game, "WINDOW_0", "bulwark")
@@ -183,8 +183,8 @@ def test_02_stunned_character():
         ("TURN_END", {"figure": "conjurer"}),
     )
     assert hp(game, "conjurer") == 6
-    assert zone(game, "conjurer", "lost") == set()  # C08 is not lost
-    assert zone(game, "conjurer", "discard") == {"C08", "C01"}
+    assert cards_in(game, "conjurer", "lost") == set()  # C08 is not lost
+    assert cards_in(game, "conjurer", "discard") == {"C08", "C01"}
     assert element(game, "fire") == "inert"
     assert not events_of(game, "INFUSE_PENDING")
     assert conditions(game, "conjurer") == {"wound"}
@@ -230,8 +230,8 @@ def test_03_default_boxes():
     # WINDOW_1: B03 is already in the discard pile (not lost); BOX mask exactly {79, 80}.
     expect(game, "WINDOW_1", "bulwark", legal={79, 80, ITEM0, ITEM1})
     assert box_legal(game) == {79, 80}
-    assert zone(game, "bulwark", "discard") == {"B03"}
-    assert zone(game, "bulwark", "lost") == set()
+    assert cards_in(game, "bulwark", "discard") == {"B03"}
+    assert cards_in(game, "bulwark", "lost") == set()
     assert hp(game, "bulwark") == 10  # B03's printed self-damage is not applied
     play(
         game,
@@ -240,8 +240,8 @@ def test_03_default_boxes():
     )
     assert HEX(1, 2) == 19
     assert pos(game, "bulwark") == cell(1, 2)
-    assert zone(game, "bulwark", "discard") == {"B03", "B07"}  # B07's bottom lost mark ignored
-    assert zone(game, "bulwark", "lost") == set()
+    assert cards_in(game, "bulwark", "discard") == {"B03", "B07"}  # B07's bottom lost mark ignored
+    assert cards_in(game, "bulwark", "lost") == set()
     assert hp(game, "bulwark") == 10
     expect(game, "WINDOW_2", "bulwark", legal={ITEM0, ITEM1, NO})
 
@@ -278,7 +278,7 @@ def test_04_box_order_and_items():
     expect(game, "HEAL_TARGET", "bulwark", legal={HEX(2, 2), NO})  # items illegal here
     play(game, ("HEAL_TARGET", HEX(2, 2)))  # 20
     assert hp(game, "bulwark") == 8
-    assert zone(game, "bulwark", "discard") == {"B08"}
+    assert cards_in(game, "bulwark", "discard") == {"B08"}
     expect(game, "WINDOW_1", "bulwark", legal={77, 78, ITEM0, ITEM1})
     play(game, ("WINDOW_1", ITEM1))  # Healing Draught
     assert hp(game, "bulwark") == 10  # capped
@@ -293,8 +293,8 @@ def test_04_box_order_and_items():
     expect(game, "WINDOW_2", "bulwark", legal={ITEM0, NO})
     assert not events_of(game, "ATTACK", since=mark)
     assert not events_of(game, "CONSUME", since=mark)
-    assert zone(game, "bulwark", "discard") == {"B08", "B05"}
-    assert zone(game, "bulwark", "lost") == set()
+    assert cards_in(game, "bulwark", "discard") == {"B08", "B05"}
+    assert cards_in(game, "bulwark", "lost") == set()
     play(game, ("WINDOW_2", NO))
     assert item(game, "bulwark", 0) == "ready"  # Swift Boots
     assert item(game, "bulwark", 1) == "consumed"
@@ -339,8 +339,8 @@ def test_05_optional_and_mandatory_parts():
     assert hp(game, "marauder#1") == 5
     assert not events_of(game, "ATTACK")
     assert hp(game, "bulwark") == 9
-    assert zone(game, "bulwark", "lost") == {"B03"}
-    assert "B03" not in zone(game, "bulwark", "discard")
+    assert cards_in(game, "bulwark", "lost") == {"B03"}
+    assert "B03" not in cards_in(game, "bulwark", "discard")
     expect(game, "WINDOW_1", "bulwark")
 
     # Variant B: attack the Marauder, then the self-damage.
@@ -359,7 +359,7 @@ def test_05_optional_and_mandatory_parts():
     )
     assert game.events[attack].data["damage"] == 4
     assert hp(game, "bulwark") == 9
-    assert zone(game, "bulwark", "lost") == {"B03"}
+    assert cards_in(game, "bulwark", "lost") == {"B03"}
     expect(game, "WINDOW_1", "bulwark")
 
 
@@ -488,7 +488,7 @@ def test_07_condition_expiry_and_advantage():
     assert char(game, "bulwark").amd.draw[0] == "-1"  # still on top of the deck
     assert char(game, "bulwark").amd.discard == ["+1"]
     play(game, ("WINDOW_2", NO, "bulwark"))
-    assert zone(game, "bulwark", "discard") == {"B06", "B01"}
+    assert cards_in(game, "bulwark", "discard") == {"B06", "B01"}
     # End of turn: immobilize and muddle removed, strengthen stays.
     end = index_of(game, "TURN_END", figure="bulwark")
     removed = {e.data["condition"] for e in events_of(game, "COND_REMOVE", figure="bulwark")}
@@ -700,9 +700,9 @@ def test_09a_forced_long_rest():
     assert {CARD("B02"), CARD("B04"), CARD("B05")} == {64, 66, 67}
     mark = len(game.events)
     play(game, ("LONG_REST_LOSE", CARD("B04")))  # CARD(3)
-    assert zone(game, "bulwark", "lost") == {"B03", "B04", "B06", "B07", "B08", "B09"}
-    assert zone(game, "bulwark", "hand") == {"B01", "B02", "B05"}
-    assert zone(game, "bulwark", "discard") == set()
+    assert cards_in(game, "bulwark", "lost") == {"B03", "B04", "B06", "B07", "B08", "B09"}
+    assert cards_in(game, "bulwark", "hand") == {"B01", "B02", "B05"}
+    assert cards_in(game, "bulwark", "discard") == set()
     assert "wound" not in conditions(game, "bulwark")
     assert hp(game, "bulwark") == 7
     assert item(game, "bulwark", 0) == "ready"
@@ -766,9 +766,9 @@ def test_09b_voluntary_long_rest_with_empty_discard():
     # The long rest: no LONG_REST_LOSE prompt (discard empty), nothing more lost.
     assert events_of(game, "TURN_END", figure="bulwark")
     assert auto_actions(game, prompt="LONG_REST_LOSE") == []
-    assert zone(game, "bulwark", "lost") == {"B02", "B03", "B05", "B06", "B07", "B08"}
-    assert zone(game, "bulwark", "hand") == {"B01", "B04", "B09"}
-    assert zone(game, "bulwark", "discard") == set()
+    assert cards_in(game, "bulwark", "lost") == {"B02", "B03", "B05", "B06", "B07", "B08"}
+    assert cards_in(game, "bulwark", "hand") == {"B01", "B04", "B09"}
+    assert cards_in(game, "bulwark", "discard") == set()
     assert events_of(game, "HEAL", figure="bulwark")
     assert item(game, "bulwark", 0) == "ready"
     assert item(game, "bulwark", 1) == "ready"
@@ -935,7 +935,7 @@ def test_12_summon():
     assert wisp is not None and wisp.cell == cell(3, 4)
     assert (wisp.hp, wisp.max_hp) == (4, 4)
     assert wisp.owner == 1
-    assert zone(game, "conjurer", "persistent") == {"C03"}
+    assert cards_in(game, "conjurer", "persistent") == {"C03"}
     assert events_of(game, "SUMMON", figure="ember_wisp#1")
     # Finish the round: the Wisp takes no turn in round N.
     drive(game, round_ended(game.state.round))
@@ -1188,17 +1188,17 @@ def test_15_short_rest_exhaustion_and_loss():
     assert hp(game, "conjurer") == 2
     assert auto_actions(game, mark, prompt="DAMAGE_RESPONSE") == []
     assert events_of(game, "DAMAGE", since=mark, figure="conjurer", amount=1)
-    assert zone(game, "conjurer", "lost") == {"C03", "C04", "C05", "C06", "C08"}
-    assert zone(game, "conjurer", "hand") == {"C07", "C01", "C02"}
-    assert zone(game, "conjurer", "discard") == set()
+    assert cards_in(game, "conjurer", "lost") == {"C03", "C04", "C05", "C06", "C08"}
+    assert cards_in(game, "conjurer", "hand") == {"C07", "C01", "C02"}
+    assert cards_in(game, "conjurer", "discard") == set()
 
     # Part B: start of round N+1. The Bulwark is exhausted before selection.
     assert char(game, "bulwark").exhausted
     assert char(game, "bulwark").cell is None
     assert pos(game, "bulwark") is None
-    assert zone(game, "bulwark", "lost") == set(BULWARK_CARDS)
-    assert zone(game, "bulwark", "hand") == set()
-    assert zone(game, "bulwark", "discard") == set()
+    assert cards_in(game, "bulwark", "lost") == set(BULWARK_CARDS)
+    assert cards_in(game, "bulwark", "hand") == set()
+    assert cards_in(game, "bulwark", "discard") == set()
     exhausted_b = index_of(game, "EXHAUSTED", figure="bulwark")
     in_order(
         game,

@@ -1,11 +1,12 @@
-"""Small helpers for the haven rule tests (section 17 of haven.md).
+"""Helpers for the haven tests: build games from HV-API-10 fixtures, answer prompts, read state.
 
-A test builds a game from an HV-API-10 fixture with :func:`new`, answers prompts with
-:func:`play` (each step names the prompt kind it expects, so a prompt that comes out of order fails
-at once) and reads the state through :func:`hp`, :func:`pos`, :func:`zone`, :func:`element` and
-friends, which speak the spec's language (``"marauder#1"``, ``"B03"``, ``"fire"``) instead of the
-engine's indices. Action numbers follow 16.3: ``HEX(c,r) = 9r+c``, ``CARD(k) = 63+k``,
-``BOX(s,h,m) = 73+4s+2h+m``.
+A test builds a game from a fixture with :func:`new` (fixture pieces: :func:`mon`, :func:`wisp`),
+answers prompts with :func:`play` (each step names the prompt kind, and optionally the agent, it
+expects, so a prompt that comes out of order fails at once) and reads the state through
+:func:`hp`, :func:`pos`, :func:`cards_in`, :func:`element` and friends, which speak the spec's
+language (``"marauder#1"``, ``"B03"``, ``"fire"``) instead of the engine's indices. Action numbers
+follow 16.3: ``HEX(c,r) = 9r+c``, ``CARD(k) = 63+k``, ``BOX(s,h,m) = 73+4s+2h+m``. Used by the
+section-17 cases (tests/haven/test_tc.py), the per-rule tests and the environment tests.
 """
 
 from __future__ import annotations
@@ -40,6 +41,10 @@ LOSE_TWO = actions.LOSE_TWO_DISCARDS  # 86
 LEAD, OTHER = actions.LEAD, actions.OTHER
 TOP, BOTTOM = actions.TOP, actions.BOTTOM
 PRINTED, DEFAULT = actions.PRINTED, actions.DEFAULT
+ITEM_ACTIONS = frozenset({ITEM0, ITEM1})
+
+BULWARK_CARDS = tuple(f"B{i:02d}" for i in range(1, 10))
+CONJURER_CARDS = tuple(f"C{i:02d}" for i in range(1, 9))
 
 
 # ------------------------------------------------------------------------------------------------
@@ -74,11 +79,30 @@ def BOX(slot: int, half: int, mode: int) -> int:  # noqa: N802 - the spec's spel
 BOX_ACTIONS = frozenset(range(actions.BOX_BASE, actions.LONG_REST))  # 73..80
 
 
+def others(prefix_cards: Iterable[str], *without: str) -> list[str]:
+    """The cards of ``prefix_cards`` except ``without``, in table order."""
+    return [c for c in prefix_cards if c not in without]
+
+
+# ------------------------------------------------------------------------------------------------
+# Fixture pieces
+
+
+def mon(kind: str, standee: int, col: int, row: int, rank: str = "normal", **extra: Any) -> dict:
+    """A monster of a fixture: ``kind`` (``"marauder"``), standee number, cell, rank."""
+    return {"type": kind, "rank": rank, "standee": standee, "cell": [col, row], **extra}
+
+
+def wisp(col: int, row: int, **extra: Any) -> dict:
+    """The Conjurer's summon in a fixture, at ``(col, row)``."""
+    return {"owner": "conjurer", "cell": [col, row], **extra}
+
+
 # ------------------------------------------------------------------------------------------------
 # Games and prompts
 
 
-def new(fixture: dict[str, Any], seed: int = 0, **config: Any) -> HavenGame:
+def new(fixture: dict[str, Any] | None, seed: int = 0, **config: Any) -> HavenGame:
     """A game of the default scenario set up from ``fixture`` (HV-API-10), default config unless
     ``config`` names keys of :class:`HavenConfig`."""
     return new_game(scenario=None, seed=seed, config=HavenConfig(**config), fixture=fixture)
@@ -129,6 +153,25 @@ def play(game: HavenGame, *steps: tuple[Any, ...]) -> HavenGame:
 def box_legal(game: HavenGame) -> set[int]:
     """The BOX actions among the pending prompt's legal actions."""
     return set(game.legal_actions()) & BOX_ACTIONS
+
+
+def prompt_is(kind: str, agent: str | None = None) -> Callable[[HavenGame], bool]:
+    """A condition for :func:`drive`: the pending prompt is ``kind`` (for ``agent``)."""
+
+    def check(game: HavenGame) -> bool:
+        p = game.prompt
+        return p is not None and p.kind == kind and (agent is None or AGENTS[p.agent] == agent)
+
+    return check
+
+
+def edited(game: HavenGame, edit: Callable[[dict[str, Any]], None]) -> HavenGame:
+    """The game rebuilt from its position after ``edit`` changed the position's state dict (used
+    for what a fixture cannot say, e.g. an empty draw pile)."""
+    data = copy.deepcopy(game.to_position())
+    assert data["answers"] == [], "edit a position only at a quiet point"
+    edit(data["state"])
+    return HavenGame.from_position(data)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -203,6 +246,16 @@ def log(game: HavenGame, since: int = 0) -> str:
     return "\n".join(f"{i}: {e.type} {e.data}" for i, e in enumerate(game.events) if i >= since)
 
 
+def reveal(game: HavenGame, since: int = 0) -> list[str]:
+    """The ``sequence`` of the first REVEAL event from ``since`` on."""
+    return list(game.events[index_of(game, "REVEAL", since)].data["sequence"])
+
+
+def turn_starts(game: HavenGame, since: int = 0) -> list[str]:
+    """The figures whose turn started from ``since`` on, in order."""
+    return [e.data["figure"] for e in events_of(game, "TURN_START", since)]
+
+
 # ------------------------------------------------------------------------------------------------
 # State readers
 
@@ -260,10 +313,16 @@ def card_id(game: HavenGame, agent: str | int, index: int) -> str:
     return game.scenario.characters[agent_index(agent)].cards[index].id
 
 
-def zone(game: HavenGame, agent: str | int, name: str) -> set[str]:
+def cards_in(game: HavenGame, agent: str | int, zone: str) -> set[str]:
     """Card ids in a zone: hand, played, discard, lost, round_bonus, persistent, active."""
     ch = char(game, agent)
-    return {card_id(game, agent, k) for k in getattr(ch, name)}
+    return {card_id(game, agent, k) for k in getattr(ch, zone)}
+
+
+def cards_in_order(game: HavenGame, agent: str | int, zone: str) -> list[str]:
+    """Card ids of a zone, in the order the state keeps them."""
+    ch = char(game, agent)
+    return [card_id(game, agent, k) for k in getattr(ch, zone)]
 
 
 def item(game: HavenGame, agent: str | int, index: int) -> str:
@@ -274,6 +333,11 @@ def item(game: HavenGame, agent: str | int, index: int) -> str:
 def element(game: HavenGame, name: str) -> str:
     """``"inert"``, ``"waning"`` or ``"strong"``."""
     return ELEMENT_STATE_NAMES[game.state.elements[ELEMENTS.index(name)]]
+
+
+def coins(game: HavenGame) -> dict[int, int]:
+    """Coins on the map: cell id -> number."""
+    return dict(game.state.coins)
 
 
 def sequence(game: HavenGame) -> list[str]:
@@ -295,7 +359,7 @@ def sequence(game: HavenGame) -> list[str]:
 # Driving a game forward without changing anything that matters to a test
 
 
-def passive_answer(game: HavenGame, picks: dict[str, tuple[str, str]]) -> int:
+def passive_answer(game: HavenGame, picks: dict[str, tuple[str, str]] | None = None) -> int:
     """An answer that does as little as possible: select the given cards (else the two lowest
     hand cards), run both boxes in default mode while declining every move and target, suffer
     all damage, never rest, consume nothing, use no item."""
@@ -304,7 +368,7 @@ def passive_answer(game: HavenGame, picks: dict[str, tuple[str, str]]) -> int:
     legal = set(prompt.legal)
     agent = AGENTS[prompt.agent]
     if prompt.kind in ("SELECT_LEAD", "SELECT_SECOND"):
-        if agent in picks:
+        if picks and agent in picks:
             lead, second = picks[agent]
             return CARD(lead if prompt.kind == "SELECT_LEAD" else second)
         cards = sorted(a for a in legal if a != LONG_REST)
@@ -323,14 +387,14 @@ def drive(
     game: HavenGame,
     until: Callable[[HavenGame], bool],
     picks: dict[str, tuple[str, str]] | None = None,
-    limit: int = 200,
+    limit: int = 300,
 ) -> HavenGame:
     """Answer prompts passively (:func:`passive_answer`) until ``until(game)`` holds."""
     for _ in range(limit):
         if until(game):
             return game
         assert game.prompt is not None, f"game over ({game.outcome}) before the condition held"
-        game.apply(passive_answer(game, picks or {}))
+        game.apply(passive_answer(game, picks))
     raise AssertionError("condition never held")
 
 
