@@ -22,9 +22,11 @@ import torch
 from .opponents import BOT
 
 if TYPE_CHECKING:
-    from torch import nn
-
+    from .model import MaskedActorCritic
     from .state import Trainer
+
+Decisions = tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]
+"""(obs, mask, action, logprob, value) of a batch of decisions."""
 
 
 @dataclass
@@ -117,9 +119,11 @@ def start_episode(trainer: Trainer, i: int) -> None:
     seat.last_row, seat.episode_return = {}, 0.0
 
 
-def _act(trainer: Trainer, model: nn.Module, idxs: list[int], agents: list[str]) -> tuple:
-    """One batched forward pass: (obs, mask, action, logprob, value) of envs ``idxs`` for
-    ``agents`` (reading the observations is timed as simulation)."""
+def _act(
+    trainer: Trainer, model: MaskedActorCritic, idxs: list[int], agents: list[str]
+) -> Decisions:
+    """One batched forward pass over envs ``idxs`` for ``agents`` (reading the observations is
+    timed as simulation, the pass as inference)."""
     start = time.perf_counter()
     observations = [trainer.envs[i].observe(a) for i, a in zip(idxs, agents, strict=True)]
     obs = torch.from_numpy(np.stack([o["observation"] for o in observations]))

@@ -1,0 +1,40 @@
+"""The PPO losses (training/update.py): the clipped surrogate objective and the value loss."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from training.config import TrainConfig
+from training.update import policy_loss, value_loss
+
+
+def _config(**over) -> TrainConfig:
+    return TrainConfig.from_dict({"env": "earth_reborn_v0", "total_steps": 64, **over})
+
+
+def test_the_policy_loss_clips_the_ratio_on_the_side_the_advantage_favours():
+    """A positive advantage gains nothing from a ratio above 1 + clip_coef; a negative one is
+    charged in full for a ratio far above it."""
+    cfg = _config(norm_adv=False, clip_coef=0.2)
+    ratio = torch.tensor([2.0])
+    assert policy_loss(ratio, torch.tensor([1.0]), cfg).item() == pytest.approx(-1.2)
+    assert policy_loss(ratio, torch.tensor([-1.0]), cfg).item() == pytest.approx(2.0)
+    assert policy_loss(torch.tensor([1.1]), torch.tensor([1.0]), cfg).item() == pytest.approx(-1.1)
+
+
+def test_the_value_loss_clips_around_the_rollouts_value_only_with_clip_vloss():
+    """New value 2 for an old value 0 and a return of 1: clipped to 0.2 (error 0.8) the clipped
+    loss keeps the larger error; unclipped it is the plain error of 1."""
+    new, old, ret = torch.tensor([2.0]), torch.tensor([0.0]), torch.tensor([1.0])
+    clipped = value_loss(new, old, ret, _config(clip_vloss=True, clip_coef=0.2))
+    assert clipped.item() == pytest.approx(0.5 * 1.0)  # max(1.0, 0.8**2)
+    new = torch.tensor([-0.5])  # unclipped error 1.5**2, clipped to -0.2: error 1.2**2
+    assert value_loss(new, old, ret, _config(clip_vloss=True, clip_coef=0.2)).item() == (
+        pytest.approx(0.5 * 1.5**2)
+    )
+    new = torch.tensor([0.5])  # unclipped error 0.25; clipped to 0.2: error 0.64
+    assert value_loss(new, old, ret, _config(clip_vloss=True, clip_coef=0.2)).item() == (
+        pytest.approx(0.5 * 0.64)
+    )
+    assert value_loss(new, old, ret, _config(clip_vloss=False)).item() == pytest.approx(0.5 * 0.25)
