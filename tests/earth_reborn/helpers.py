@@ -4,12 +4,19 @@
 decision, every figure on its start square (ER-SCN-7), living, Healthy, not engaged; hands empty and
 every tile in the ``box``; bolter carries the magnetic card, the cache holds the other; doors
 closed; terminals not hacked; weapons ready; CP and MP 0. Tests edit the dict, then ``load`` it.
+
+For the per-rule tests too: scenario variants (:func:`scenario_copy`, a TOML copy of the default
+scenario written to ``tmp_path``; :func:`duel_scenario`), views of an observation
+(:func:`blocks`, :func:`view_bytes`) and seeded random games that fight (:func:`random_game`).
 """
 
 from __future__ import annotations
 
 import copy
+import random
+from collections.abc import Callable
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -19,8 +26,9 @@ from reborn_env.games.earth_reborn.positions import state_from_dict, state_to_di
 from reborn_env.games.earth_reborn.rules import dice
 from reborn_env.games.earth_reborn.rules.engine import apply_action, legal_actions, new_game
 from reborn_env.games.earth_reborn.rules.state import GameState
+from reborn_env.games.earth_reborn.scenario import loader as scenario_file
 from reborn_env.games.earth_reborn.scenario.loader import load_scenario
-from reborn_env.games.earth_reborn.scenario.model import DIRECTION_NAMES
+from reborn_env.games.earth_reborn.scenario.model import DIRECTION_NAMES, Scenario
 
 
 @lru_cache(maxsize=1)
@@ -201,3 +209,87 @@ def obs_blocks(state: GameState, vec: np.ndarray) -> dict[str, np.ndarray]:
         i += width
     assert i == vec.shape[0]
     return out
+
+
+# --- For the per-rule tests (tests/earth_reborn/rules/): scenario variants, views, random games ---
+
+SCENARIO_TOML = Path(scenario_file.__file__).parent / "data" / "vault_raid.toml"
+WOODEN_WEST = "1,2|2,2"  # wooden door between the west corridor and the hall
+VAULT = "4,1|4,2"  # magnetic sliding door
+END_MOVES = {f"END_MOVE({f})" for f in "NESW"}
+
+
+def starting(names: set[str], prefix: str) -> set[str]:
+    return {n for n in names if n.startswith(prefix)}
+
+
+def scenario_copy(tmp_path: Path, edit: Callable[[str], str]) -> Scenario:
+    """The default scenario file, edited by ``edit``, saved under ``tmp_path`` and loaded."""
+    text = SCENARIO_TOML.read_text()
+    changed = edit(text)
+    assert changed != text, "the edit must change the scenario file"
+    path = tmp_path / "vault_raid.toml"
+    path.write_text(changed)
+    return load_scenario(str(path))
+
+
+def duel_scenario(tmp_path: Path) -> Scenario:
+    """Vault Raid with the optional initiative duel switched on (ER-INI-8)."""
+    scn = scenario_copy(tmp_path, lambda t: t.replace("duel = false", "duel = true"))
+    assert scn.initiative_duel
+    return scn
+
+
+def blocks(state: GameState, agent: str) -> dict[str, np.ndarray]:
+    """``agent``'s observation cut into the named blocks of ``observation_layout``."""
+    return obs_blocks(state, engine_view(state, agent)[0])
+
+
+def view_bytes(state: GameState, agent: str) -> bytes:
+    obs, mask = engine_view(state, agent)
+    return obs.tobytes() + mask.tobytes()
+
+
+def scaled(values: np.ndarray, scale: float) -> list[int]:
+    return [int(round(float(v) * scale)) for v in values]
+
+
+_IDLE = ("PASS", "END_ROUND", "END_MOVE", "DISCARD_TILE", "KEEP_HAND")
+
+
+def random_game(
+    seed: int,
+    scenario: Scenario | str = "vault_raid",
+    hook: Callable[[GameState], None] | None = None,
+) -> GameState:
+    """A seeded random game that prefers doing something over passing (fights happen).
+
+    ``hook(state)`` runs after setup and after every action.
+    """
+    state = new_game(scenario, seed)
+    rng = random.Random(seed)
+    if hook:
+        hook(state)
+    while state.winner is None:
+        now = legal_actions(state)
+        busy = [a for a in now if state.codec.kind_of[a] not in _IDLE]
+        pool = busy if busy and rng.random() < 0.85 else now
+        apply_action(state, rng.choice(pool))
+        if hook:
+            hook(state)
+    return state
+
+
+def final_position(turn: int = 1) -> dict[str, Any]:
+    """The Final phase of ``turn`` at the initiative holder's discard decision, every tile in the
+    bag (so the next Initiative phase can draw)."""
+    pos = position(turn=turn)
+    holder = pos["initiative"]
+    move_tiles(pos, tiles(1, 24), "bag")
+    pos.update(phase="final", decision={"kind": "discard", "player": holder})
+    return pos
+
+
+def keep_both(state: GameState) -> None:
+    """Both players keep their hands: the Final phase ends and the next turn begins."""
+    play(state, "KEEP_HAND", "KEEP_HAND")

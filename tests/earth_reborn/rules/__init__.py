@@ -1,0 +1,1 @@
+"""Earth Reborn per-rule tests, one file per rule family; each test cites its rule ids first."""
