@@ -36,6 +36,7 @@ MUTATIONS = 200
 @pytest.mark.parametrize("policy", ["uniform", "busy"])
 def test_a_position_restores_the_game_at_every_decision(name: str, policy: str) -> None:
     spec = registry.get(name)
+    choose = policies(name)[policy]
     for seed in SEEDS:
         env, twin = spec.make_env(), spec.make_env()
         env.reset(seed=seed)
@@ -53,7 +54,7 @@ def test_a_position_restores_the_game_at_every_decision(name: str, policy: str) 
                 env.step(None)
                 continue
             check_restores(env, twin)
-            action = policies(name)[policy](rng, env.observe(agent)["action_mask"], env)
+            action = choose(rng, env.observe(agent)["action_mask"], env)
             check_same_step(env, twin, action)
         match = env.unwrapped.match
         final = match.final_rewards()
