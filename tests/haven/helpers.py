@@ -12,6 +12,7 @@ section-17 cases (tests/haven/test_tc.py), the per-rule tests and the environmen
 from __future__ import annotations
 
 import copy
+from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -429,3 +430,80 @@ def fixture_env(fixture: dict[str, Any], seed: int = 0, **config: Any) -> Any:
     env = haven_v0.env(**config)
     env.reset(seed=seed, options={"fixture": copy.deepcopy(fixture)})
     return env
+
+
+# ------------------------------------------------------------------------------------------------
+# Set-ups several families of the per-rule tests (tests/haven/rules/) share
+
+STANDARD_AMD = Counter({"+0": 6, "+1": 5, "-1": 5, "+2": 1, "-2": 1, "x2": 1, "null": 1})
+FAR_MARAUDER = mon("marauder", 1, 8, 6)  # keeps the scenario from being won, reaches no one
+
+
+def select(game: HavenGame, bulwark: Any = None, conjurer: Any = None) -> HavenGame:
+    """Answer the selection prompts: ``(lead, second)`` card ids or ``"rest"`` per character."""
+    for agent, pick in (("bulwark", bulwark), ("conjurer", conjurer)):
+        if pick is None:
+            continue
+        if pick == "rest":
+            play(game, ("SELECT_LEAD", LONG_REST, agent))
+        else:
+            play(
+                game, ("SELECT_LEAD", CARD(pick[0]), agent), ("SELECT_SECOND", CARD(pick[1]), agent)
+            )
+    return game
+
+
+def slot_labels(game: HavenGame) -> list[str]:
+    """This round's turn sequence as the game labels its slots."""
+    return [game.slot_label(s) for s in game.state.sequence]
+
+
+def deck_orders(game: HavenGame) -> tuple[list[list[str]], list[str], list[list[str]]]:
+    """The draw piles, top first: each character's modifier deck, the monsters' modifier deck and
+    each monster type's ability deck."""
+    state = game.state
+    return (
+        [list(c.amd.draw) for c in state.characters],
+        list(state.monster_amd.draw),
+        [list(d.draw) for d in state.monster_decks],
+    )
+
+
+def conjurer_c06_game(slinger: bool = True, amd: Iterable[str] = ("+0", "+1")) -> HavenGame:
+    """The Conjurer at (5,3) to play C06 (Attack 2, Range 3, Target 2): two Marauders (one out of
+    sight), an elite Slinger out of range and, with ``slinger``, a Slinger in range."""
+    monsters = [
+        mon("marauder", 1, 7, 3),  # R 3 but no LOS (the wall at (6,3))
+        mon("marauder", 2, 3, 4),  # R 3
+        mon("slinger", 2, 1, 3, rank="elite"),  # R 4: out of range
+    ]
+    if slinger:
+        monsters.append(mon("slinger", 1, 5, 0))  # R 3
+    return new(
+        {
+            "characters": {
+                "conjurer": {"cell": [5, 3], "played": ["C06", "C01"], "amd": list(amd)}
+            },
+            "monsters": monsters,
+        }
+    )
+
+
+def marauder_turn_game(
+    card: str, amd: list[str], conditions: Iterable[str] = (), hp_: int = 5, **extra: Any
+) -> HavenGame:
+    """A Marauder's turn with ability ``card`` and modifiers ``amd``: it stands at (3,2), next to
+    the Bulwark at (2,2); ``extra`` joins the fixture (``more``: further monsters)."""
+    return new(
+        {
+            "sequence": ["marauder"],
+            "characters": {"bulwark": {"cell": [2, 2]}, "conjurer": {"cell": [0, 6]}},
+            "monsters": [
+                mon("marauder", 1, 3, 2, conditions=list(conditions), hp=hp_),
+                *extra.pop("more", []),
+            ],
+            "monster_cards": {"marauder": card},
+            "monster_amd": amd,
+            **extra,
+        }
+    )
