@@ -31,8 +31,6 @@ from training.checkpoint import (
 )
 from training.policy_bot import PolicyBot
 
-torch.set_num_threads(1)
-
 ENV = "earth_reborn_v0"
 SHIPPED = sorted((Path(__file__).resolve().parents[2] / "checkpoints").glob("*.pt"))
 

@@ -47,8 +47,6 @@ TOLERANCE = 1e-5
 BOT_CLASSES = {"onnx": OnnxBot, "torchscript": TorchScriptBot}
 SUFFIXES = {"onnx": ".onnx", "torchscript": ".ts"}
 
-torch.set_num_threads(1)
-
 
 @pytest.fixture(scope="module")
 def model() -> MaskedActorCritic:

@@ -20,8 +20,6 @@ from training.ppo import build_trainer, train
 from training.rollout import collect_rollout
 from training.update import flatten, ppo_update
 
-torch.set_num_threads(1)
-
 
 class TeamEnv(OneLegalToyEnv):
     """Two agents share a reward; who decides next is drawn at random (an agent may act several

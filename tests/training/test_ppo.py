@@ -104,7 +104,6 @@ def one_legal():
     registry.register(
         registry.GameSpec("one_legal_v0", "one legal action", f"{__name__}:OneLegalEnv")
     )
-    torch.set_num_threads(1)
     yield
     registry.unregister("one_legal_v0")
 
@@ -135,7 +134,6 @@ def test_earth_reborn_smoke_run_config_checkpoint_resume_evaluate(tmp_path, caps
     from training.config import load_config
     from training.evaluate import main as evaluate_main
 
-    torch.set_num_threads(1)
     config = tmp_path / "smoke.yaml"
     config.write_text(
         "env: earth_reborn_v0\n"

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import torch
-
 from reborn_env import earth_reborn_v0
 from reborn_env.bots import RandomBot, play_match
 from reborn_env.bots.loading import load_bot
@@ -32,7 +30,6 @@ def test_shipped_checkpoint_matches_the_environment():
 
 def test_shipped_policy_beats_the_random_bot_in_both_seats():
     """A learning test: 10 seeded games per seat; the policy must win at least 9 in each."""
-    torch.set_num_threads(1)
     bot = load_bot(str(SHIPPED), seed=0)
     result = play_match(earth_reborn_v0.env, bot, RandomBot(1), games=10, seed=555)
     for seat, record in result.seats.items():

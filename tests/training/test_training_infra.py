@@ -22,8 +22,6 @@ from training.config import _VALUE_RULES, ConfigError, TrainConfig, load_config
 from training.envs import env_sizes, env_version, make_env
 from training.plots import plot_learning_curve
 
-torch.set_num_threads(1)
-
 ENV = "earth_reborn_v0"
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
