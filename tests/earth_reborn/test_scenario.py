@@ -30,11 +30,6 @@ from reborn_env.games.earth_reborn.scenario.model import (
 DATA_FILE = Path(scenario_file.__file__).parent / "data" / "vault_raid.toml"
 
 
-@pytest.fixture(scope="module")
-def scenario() -> Scenario:
-    return load_scenario()
-
-
 def squares(board: Board, *coords: tuple[int, int]) -> set[int]:
     return {board.square(x, y) for x, y in coords}
 

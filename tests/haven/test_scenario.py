@@ -27,11 +27,6 @@ from reborn_env.games.haven.scenario.model import (
 DATA_FILE = Path(scenario_file.__file__).parent / "data" / "raider_camp.toml"
 
 
-@pytest.fixture(scope="module")
-def scenario() -> Scenario:
-    return load_scenario()
-
-
 def cells(*coords: tuple[int, int]) -> set[int]:
     return {cell_id(col, row) for col, row in coords}
 
