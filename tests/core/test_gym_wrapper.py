@@ -1,5 +1,6 @@
 """SingleAgentEnv (reborn_env.wrappers): one seat of a registered game as a Gymnasium env (here the
-default game, earth_reborn_v0; tests/test_registry.py checks every game through gymnasium.make).
+default game, earth_reborn_v0; tests/conformance/test_pettingzoo.py runs check_env on every game
+through gymnasium.make).
 
 It must pass Gymnasium's own checker (built with ``illegal_action="penalize"``, since check_env
 steps with ``action_space.sample()``, which ignores the mask), end random masked episodes with a

@@ -12,8 +12,6 @@ from training.config import TrainConfig
 from training.model import build_model
 from training.opponents import OpponentPool
 
-torch.set_num_threads(1)
-
 
 def _config(**over) -> TrainConfig:
     base = dict(

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("reborn_env", "training", "tests/games")
 GAME_PACKAGES = ("reborn_env.games", "tests.games")  # each subpackage of these is one game
 RULES_FREE_OF = ("gymnasium", "pettingzoo", "torch", "numpy")

@@ -30,7 +30,7 @@ from reborn_env.frontends import botd, play
 from reborn_env.wrappers import SingleAgentEnv
 from training.envs import make_env
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 GAMES = registry.names()
 # What a fresh interpreter registers: not the games tests/conftest.py adds from tests/games/.
 FRESH_GAMES = [name for name in GAMES if not registry.get(name).env.startswith("tests.")]
