@@ -6,7 +6,7 @@ expects, so a prompt that comes out of order fails at once) and reads the state 
 :func:`hp`, :func:`pos`, :func:`cards_in`, :func:`element` and friends, which speak the spec's
 language (``"marauder#1"``, ``"B03"``, ``"fire"``) instead of the engine's indices. Action numbers
 follow 16.3: ``HEX(c,r) = 9r+c``, ``CARD(k) = 63+k``, ``BOX(s,h,m) = 73+4s+2h+m``. Used by the
-section-17 cases (tests/haven/test_tc.py), the per-rule tests and the environment tests.
+section-17 cases (tests/haven/test_tc_*.py), the per-rule tests and the environment tests.
 """
 
 from __future__ import annotations
@@ -85,6 +85,12 @@ def others(prefix_cards: Iterable[str], *without: str) -> list[str]:
     return [c for c in prefix_cards if c not in without]
 
 
+def cards(first: str, last: str) -> list[str]:
+    """Card ids ``first`` .. ``last`` of one class, e.g. ``cards("B03", "B09")``."""
+    prefix = first[0]
+    return [f"{prefix}{i:02d}" for i in range(card(first) + 1, card(last) + 2)]
+
+
 # ------------------------------------------------------------------------------------------------
 # Fixture pieces
 
@@ -92,6 +98,16 @@ def others(prefix_cards: Iterable[str], *without: str) -> list[str]:
 def mon(kind: str, standee: int, col: int, row: int, rank: str = "normal", **extra: Any) -> dict:
     """A monster of a fixture: ``kind`` (``"marauder"``), standee number, cell, rank."""
     return {"type": kind, "rank": rank, "standee": standee, "cell": [col, row], **extra}
+
+
+def marauder(standee: int, col: int, row: int, **extra: Any) -> dict[str, Any]:
+    """A normal marauder of a fixture: standee number and cell (``mon("marauder", ...)``)."""
+    return mon("marauder", standee, col, row, **extra)
+
+
+def slinger(standee: int, col: int, row: int, **extra: Any) -> dict[str, Any]:
+    """A normal slinger of a fixture: standee number and cell (``mon("slinger", ...)``)."""
+    return mon("slinger", standee, col, row, **extra)
 
 
 def wisp(col: int, row: int, **extra: Any) -> dict:
@@ -194,6 +210,11 @@ def norm(value: Any) -> Any:
     ):
         return cell(value[0], value[1])
     return value
+
+
+def norm_cell(value: Any) -> int:
+    """A logged cell, ``[col, row]`` or an id, as its id."""
+    return cell(*value) if isinstance(value, list | tuple) else value
 
 
 def events_of(game: HavenGame, etype: str, since: int = 0, **data: Any) -> list[Event]:
