@@ -1,0 +1,69 @@
+"""The compiled Earth Reborn core (issue 11) and its pure-Python twin, the reference engine.
+
+``_core`` is the C extension that setup.py builds from ``src/*.c`` when a compiler is there
+(optional: the package still installs without it). ``AVAILABLE`` says whether it imported;
+``IMPORT_ERROR`` keeps why not. Without the core everything runs on the reference engine
+(:mod:`.reference`), with one warning the first time a backend is chosen by default
+(:func:`resolve_backend`); asking for ``backend="fast"`` explicitly is then an error.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import warnings
+from types import ModuleType
+
+BACKENDS = ("fast", "python")
+
+
+def _import_core() -> tuple[ModuleType | None, str | None]:
+    """The extension module, or None and why it could not be had."""
+    name = f"{__name__}._core"
+    if importlib.util.find_spec(name) is None:
+        return None, "no _core extension was built next to this package"
+    try:
+        return importlib.import_module(name), None
+    except ImportError as error:  # built for another interpreter, or a missing symbol
+        return None, f"{type(error).__name__}: {error}"
+
+
+core, IMPORT_ERROR = _import_core()
+
+AVAILABLE = core is not None
+
+_warned = False
+
+
+class CoreUnavailableError(RuntimeError):
+    """``backend="fast"`` was asked for and the compiled core is not built."""
+
+
+def resolve_backend(backend: str | None) -> str:
+    """``"fast"`` or ``"python"``: ``None`` is the default, the core when it is built, else the
+    reference engine with one warning (once per process)."""
+    global _warned
+    if backend is None:
+        if AVAILABLE:
+            return "fast"
+        if not _warned:
+            _warned = True
+            warnings.warn(
+                "the compiled Earth Reborn core is not built "
+                f"({IMPORT_ERROR}); using the pure-Python reference engine, which is slower. "
+                "Reinstall with a C compiler (pip install -e .) to build it.",
+                RuntimeWarning,
+                stacklevel=3,
+            )
+        return "python"
+    if backend not in BACKENDS:
+        raise ValueError(
+            f"backend must be one of {', '.join(map(repr, BACKENDS))}, got {backend!r}"
+        )
+    if backend == "fast" and not AVAILABLE:
+        raise CoreUnavailableError(
+            "backend='fast' needs the compiled Earth Reborn core, which is not built "
+            f"({IMPORT_ERROR}); install with a C compiler (pip install -e .) or use "
+            "backend='python'"
+        )
+    return backend
