@@ -431,11 +431,17 @@ void er_legal_discard(Game *g, const Scn *s, ErActs *out);
 void er_legal_actions(Game *g, const Scn *s, ErActs *out);
 /* engine.apply_action for an integer: 0 applied, -1 illegal (nothing changed) */
 int er_apply_action(Game *g, const Scn *s, int action);
+/* the same for an action the caller knows to be legal (the vector step checks every slot first) */
+void er_apply_legal(Game *g, const Scn *s, int action);
 /* the kind (ER_K_*) and argument of an action, as codec.decode; -1 kind if out of range */
 int er_decode(const Scn *s, int action, int *arg);
 
 /* --- observation.py ---------------------------------------------------------------------------- */
 /* Observer.observe(state, me) into out[s->obs.size] (every float written) */
 void er_observe(const Game *g, const Scn *s, int me, float *out);
+/* s->obs from the observation Layout object (a PyObject *), every block's width checked against
+ * the scenario; 0, or -1 with a Python exception set. Called by the Games constructor. */
+struct _object;
+int er_obs_init(ErObsLayout *out, struct _object *layout, const Scn *s);
 
 #endif /* ER_CORE_H */

@@ -1,0 +1,1752 @@
+/* The CPython extension `_core`: the type Games, n game slots of the compiled core behind the API
+ * of /work/notes/fast_api.md (mirrored in pure Python by fast/reference.py).
+ *
+ * The constructor reads the Scenario, the codec and the observation layout objects (one source
+ * of truth: the same data file); load/dump convert between a slot and a reference GameState;
+ * step runs every slot, split among threads with the GIL released. Every input is checked at this
+ * boundary and a bad one is a Python exception, never a crash.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <pthread.h>
+#include <string.h>
+
+#include "core.h"
+
+/* --- Python objects of the reference the module needs (looked up once) ---------------------- */
+
+static PyObject *GameState_type, *CharacterState_type, *AssignedTile_type;
+static PyObject *PHASES, *DECISIONS, *FACES;   /* state.PHASES, state.DECISIONS, dice.FACES */
+static PyObject *reference_module, *IllegalActionError;
+
+static const char *const KIND_NAMES[ER_N_KINDS] = {
+    "MULLIGAN_KEEP", "MULLIGAN_REDRAW", "DUEL_BID", "ACTIVATE", "REACTIVATE", "DRAW_BAG",
+    "PICK_DISCARD", "PASS", "CHOOSE_DISCARD", "ASSIGN", "MOVE_CP", "SELECT_ORDER", "RELOAD",
+    "SAW_DOOR", "END_ROUND", "STEP", "OPEN", "CLOSE", "GIVE_CARD", "TAKE_CARD", "PICKUP_CARD",
+    "END_MOVE", "CHOOSE_TARGET_DIR", "CHOOSE_TARGET_CHAR", "CHOOSE_CP", "CHOOSE_AIM",
+    "DISCARD_TILE", "KEEP_HAND"};
+static const char *const DOOR_KIND_NAMES[] = {"sliding", "wooden", "magnetic_sliding",
+                                              "magnetic_wooden", NULL};
+static const char *const ORDER_TYPE_NAMES[] = {"M", "C", "F", "I", "S", NULL};
+static const char *const SECTION_COLOUR_NAMES[] = {"black", "red", "gold", NULL};
+static const char *const ABILITY_NAMES[] = {"saw_door", NULL};
+static const char *const CACHE_ITEM_NAMES[] = {"magnetic_card", NULL};
+
+static int import_reference(void)
+{
+    if (GameState_type)
+        return 0;
+    PyObject *state = PyImport_ImportModule("reborn_env.games.earth_reborn.rules.state");
+    PyObject *dice = state ? PyImport_ImportModule("reborn_env.games.earth_reborn.rules.dice")
+                           : NULL;
+    if (!dice) {
+        Py_XDECREF(state);
+        return -1;
+    }
+    GameState_type = PyObject_GetAttrString(state, "GameState");
+    CharacterState_type = PyObject_GetAttrString(state, "CharacterState");
+    AssignedTile_type = PyObject_GetAttrString(state, "AssignedTile");
+    PHASES = PyObject_GetAttrString(state, "PHASES");
+    DECISIONS = PyObject_GetAttrString(state, "DECISIONS");
+    FACES = PyObject_GetAttrString(dice, "FACES");
+    Py_DECREF(state);
+    Py_DECREF(dice);
+    if (!GameState_type || !CharacterState_type || !AssignedTile_type || !PHASES || !DECISIONS ||
+        !FACES) {
+        Py_CLEAR(GameState_type);
+        return -1;
+    }
+    if (!PyTuple_Check(PHASES) || PyTuple_GET_SIZE(PHASES) != ER_N_PHASES ||
+        !PyTuple_Check(DECISIONS) || PyTuple_GET_SIZE(DECISIONS) != ER_N_DECISIONS ||
+        !PyTuple_Check(FACES) || PyTuple_GET_SIZE(FACES) != 12) {
+        Py_CLEAR(GameState_type);
+        PyErr_SetString(PyExc_RuntimeError,
+                        "the reference's PHASES, DECISIONS or FACES differ from core.h");
+        return -1;
+    }
+    return 0;
+}
+
+/* --- Small readers of Python values, each failing with a message naming the value ----------- */
+
+/* value as an int in lo..hi (not a bool): TypeError / ValueError naming `what`. */
+static int as_long(PyObject *v, long long lo, long long hi, long long *out, const char *what)
+{
+    if (!v)
+        return -1;
+    if (PyBool_Check(v) || !PyLong_Check(v)) {
+        PyErr_Format(PyExc_TypeError, "%s must be an integer, got %R", what, v);
+        return -1;
+    }
+    int overflow = 0;
+    long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+    if (x == -1 && PyErr_Occurred())
+        return -1;
+    if (overflow || x < lo || x > hi) {
+        PyErr_Format(PyExc_ValueError, "%s must be in %lld..%lld, got %R", what, lo, hi, v);
+        return -1;
+    }
+    *out = x;
+    return 0;
+}
+
+static int as_int(PyObject *v, long long lo, long long hi, int *out, const char *what)
+{
+    long long x;
+    if (as_long(v, lo, hi, &x, what) < 0)
+        return -1;
+    *out = (int)x;
+    return 0;
+}
+
+/* obj.name as an int in lo..hi (`what` names obj in the message). */
+static int attr_int(PyObject *obj, const char *name, long long lo, long long hi, int *out,
+                    const char *what)
+{
+    char label[160];
+    PyObject *v = PyObject_GetAttrString(obj, name);
+    if (!v)
+        return -1;
+    snprintf(label, sizeof label, "%s.%s", what, name);
+    int r = as_int(v, lo, hi, out, label);
+    Py_DECREF(v);
+    return r;
+}
+
+static int attr_bool(PyObject *obj, const char *name, int *out)
+{
+    PyObject *v = PyObject_GetAttrString(obj, name);
+    if (!v)
+        return -1;
+    int t = PyObject_IsTrue(v);
+    Py_DECREF(v);
+    if (t < 0)
+        return -1;
+    *out = t;
+    return 0;
+}
+
+/* The index of string v in names (NULL-terminated), or -1 with a ValueError. */
+static int choice(PyObject *v, const char *const *names, const char *what)
+{
+    if (v && PyUnicode_Check(v))
+        for (int i = 0; names[i]; i++)
+            if (PyUnicode_CompareWithASCIIString(v, names[i]) == 0)
+                return i;
+    if (v)
+        PyErr_Format(PyExc_ValueError, "%s: %R is not one the compiled core knows", what, v);
+    return -1;
+}
+
+/* obj.name as a sequence (a new reference to a list or tuple) of exactly n items (n < 0: any). */
+static PyObject *attr_seq(PyObject *obj, const char *name, Py_ssize_t n, const char *what)
+{
+    PyObject *v = PyObject_GetAttrString(obj, name);
+    if (!v)
+        return NULL;
+    PyObject *seq = PySequence_Fast(v, "");
+    Py_DECREF(v);
+    if (!seq) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "%s.%s must be a list or tuple", what, name);
+        return NULL;
+    }
+    if (n >= 0 && PySequence_Fast_GET_SIZE(seq) != n) {
+        PyErr_Format(PyExc_ValueError, "%s.%s must hold %zd items, got %zd", what, name, n,
+                     PySequence_Fast_GET_SIZE(seq));
+        Py_DECREF(seq);
+        return NULL;
+    }
+    return seq;
+}
+
+/* --- The scenario (scenario/model.py) into a Scn ------------------------------------------ */
+
+typedef struct {
+    PyObject *factions;   /* the scenario's two faction names */
+} Names;
+
+static int faction_of(const Names *nm, PyObject *v, const char *what)
+{
+    for (int p = 0; p < 2; p++) {
+        int eq = v ? PyObject_RichCompareBool(v, PyTuple_GET_ITEM(nm->factions, p), Py_EQ) : -1;
+        if (eq < 0)
+            return -1;
+        if (eq)
+            return p;
+    }
+    PyErr_Format(PyExc_ValueError, "%s: %R is not a faction of the scenario", what, v);
+    return -1;
+}
+
+static int attr_faction(const Names *nm, PyObject *obj, const char *name, const char *what)
+{
+    PyObject *v = PyObject_GetAttrString(obj, name);
+    if (!v)
+        return -1;
+    int p = faction_of(nm, v, what);
+    Py_DECREF(v);
+    return p;
+}
+
+/* dict[faction] per player; missing -> dflt (or a KeyError-like ValueError when dflt < 0). */
+static int per_faction(const Names *nm, PyObject *obj, const char *name, int dflt, int out[2],
+                       const char *what)
+{
+    PyObject *d = PyObject_GetAttrString(obj, name);
+    if (!d)
+        return -1;
+    int r = 0;
+    for (int p = 0; p < 2 && r == 0; p++) {
+        PyObject *v = PyObject_GetItem(d, PyTuple_GET_ITEM(nm->factions, p));
+        if (!v) {
+            if (dflt < 0 || !PyErr_ExceptionMatches(PyExc_KeyError)) {
+                r = -1;
+                break;
+            }
+            PyErr_Clear();
+            out[p] = dflt;
+            continue;
+        }
+        char label[160];
+        snprintf(label, sizeof label, "%s.%s[%d]", what, name, p);
+        r = as_int(v, -1000000, 1000000, &out[p], label);
+        Py_DECREF(v);
+    }
+    Py_DECREF(d);
+    return r;
+}
+
+static int too_many(const char *what, Py_ssize_t n, int most, const char *macro)
+{
+    if (n > most) {
+        PyErr_Format(PyExc_ValueError,
+                     "the scenario has %zd %s; the compiled core holds at most %d (%s in "
+                     "core.h)",
+                     n, what, most, macro);
+        return -1;
+    }
+    return 0;
+}
+
+static int read_stats(PyObject *line, ErStats *st, const char *what)
+{
+    int lo = 0, hi = 1000;
+    if (attr_int(line, "mov", lo, hi, &st->mov, what) || attr_int(line, "sht", lo, hi, &st->sht, what) ||
+        attr_int(line, "arm", lo, hi, &st->arm, what) || attr_int(line, "lp", 1, hi, &st->lp, what) ||
+        attr_int(line, "maxcp", lo, hi, &st->maxcp, what) ||
+        attr_int(line, "bonus", lo, hi, &st->bonus, what) ||
+        attr_int(line, "tec", lo, hi, &st->tec, what) ||
+        attr_int(line, "srch", lo, hi, &st->srch, what) ||
+        attr_int(line, "auto_hits", lo, hi, &st->auto_hits, what))
+        return -1;
+    PyObject *cc = attr_seq(line, "cc", 3, what);
+    if (!cc)
+        return -1;
+    for (int k = 0; k < 3; k++)
+        if (as_int(PySequence_Fast_GET_ITEM(cc, k), 0, 1000, &st->cc[k], "a stat line's cc") < 0) {
+            Py_DECREF(cc);
+            return -1;
+        }
+    Py_DECREF(cc);
+    return 0;
+}
+
+static int read_board(PyObject *board, Scn *s)
+{
+    if (attr_int(board, "width", 1, ER_MAX_SQUARES, &s->width, "board") ||
+        attr_int(board, "height", 1, ER_MAX_SQUARES, &s->height, "board"))
+        return -1;
+    if (too_many("squares", (Py_ssize_t)s->width * s->height, ER_MAX_SQUARES, "ER_MAX_SQUARES"))
+        return -1;
+    s->n_squares = s->width * s->height;
+    PyObject *doors = attr_seq(board, "doors", -1, "board");
+    if (!doors)
+        return -1;
+    Py_ssize_t nd = PySequence_Fast_GET_SIZE(doors);
+    if (too_many("doors", nd, ER_MAX_DOORS, "ER_MAX_DOORS")) {
+        Py_DECREF(doors);
+        return -1;
+    }
+    s->n_doors = (int)nd;
+    for (int d = 0; d < s->n_doors; d++) {
+        PyObject *door = PySequence_Fast_GET_ITEM(doors, d);
+        ErDoor *e = &s->doors[d];
+        PyObject *kind = PyObject_GetAttrString(door, "kind");
+        e->kind = choice(kind, DOOR_KIND_NAMES, "door kind");
+        Py_XDECREF(kind);
+        if (e->kind < 0 || attr_int(door, "a", 0, s->n_squares - 1, &e->a, "door") ||
+            attr_int(door, "b", 0, s->n_squares - 1, &e->b, "door") ||
+            attr_int(door, "defense", 0, 1000000, &e->defense, "door")) {
+            Py_DECREF(doors);
+            return -1;
+        }
+        e->magnetic = e->kind == ER_MAGNETIC_SLIDING || e->kind == ER_MAGNETIC_WOODEN;
+        e->sliding = e->kind == ER_SLIDING || e->kind == ER_MAGNETIC_SLIDING;
+    }
+    Py_DECREF(doors);
+    PyObject *vd = attr_seq(board, "void", s->n_squares, "board");
+    PyObject *edge = vd ? attr_seq(board, "edge", s->n_squares, "board") : NULL;
+    PyObject *nb = edge ? attr_seq(board, "neighbor", s->n_squares, "board") : NULL;
+    int r = nb ? 0 : -1;
+    for (int q = 0; q < s->n_squares && r == 0; q++) {
+        int t = PyObject_IsTrue(PySequence_Fast_GET_ITEM(vd, q));
+        if (t < 0) {
+            r = -1;
+            break;
+        }
+        s->void_[q] = (uint8_t)t;
+        PyObject *es = PySequence_Fast(PySequence_Fast_GET_ITEM(edge, q), "board.edge[sq]");
+        PyObject *ns = es ? PySequence_Fast(PySequence_Fast_GET_ITEM(nb, q), "board.neighbor")
+                          : NULL;
+        if (!ns || PySequence_Fast_GET_SIZE(es) != 4 || PySequence_Fast_GET_SIZE(ns) != 4) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "board.edge and board.neighbor need 4 per square");
+            r = -1;
+        }
+        for (int d = 0; d < 4 && r == 0; d++) {
+            int e, n;
+            if (as_int(PySequence_Fast_GET_ITEM(es, d), -2, s->n_doors - 1, &e, "board.edge") ||
+                as_int(PySequence_Fast_GET_ITEM(ns, d), -1, s->n_squares - 1, &n,
+                       "board.neighbor")) {
+                r = -1;
+                break;
+            }
+            s->edge[q][d] = (int16_t)e;
+            s->neighbor[q][d] = (int16_t)n;
+            if (e != ER_WALL && n < 0) {
+                PyErr_SetString(PyExc_ValueError, "board: an open edge or door leads off the map");
+                r = -1;
+            }
+        }
+        Py_XDECREF(es);
+        Py_XDECREF(ns);
+    }
+    Py_XDECREF(vd);
+    Py_XDECREF(edge);
+    Py_XDECREF(nb);
+    return r;
+}
+
+static int read_character(const Names *nm, PyObject *spec, Scn *s, ErCharSpec *c)
+{
+    const char *what = "character";
+    c->faction = attr_faction(nm, spec, "faction", "character faction");
+    if (c->faction < 0)
+        return -1;
+    PyObject *h = PyObject_GetAttrString(spec, "healthy");
+    int r = h ? read_stats(h, &c->healthy, "healthy") : -1;
+    Py_XDECREF(h);
+    if (r < 0)
+        return -1;
+    PyObject *w = PyObject_GetAttrString(spec, "wounded");
+    r = w ? read_stats(w, &c->wounded, "wounded") : -1;
+    Py_XDECREF(w);
+    if (r < 0)
+        return -1;
+    PyObject *arcs = attr_seq(spec, "arcs", 4, what);
+    if (!arcs)
+        return -1;
+    for (int k = 0; k < 4; k++)
+        if (as_int(PySequence_Fast_GET_ITEM(arcs, k), 0, 2, &c->arcs[k], "character arcs") < 0) {
+            Py_DECREF(arcs);
+            return -1;
+        }
+    Py_DECREF(arcs);
+    PyObject *weapon = PyObject_GetAttrString(spec, "weapon");
+    if (!weapon)
+        return -1;
+    c->has_weapon = weapon != Py_None;
+    memset(&c->weapon, 0, sizeof c->weapon);
+    if (c->has_weapon &&
+        (attr_int(weapon, "targeting_bonus", 0, 1000, &c->weapon.targeting_bonus, "weapon") ||
+         attr_int(weapon, "damage_red", 0, 1000, &c->weapon.damage_red, "weapon") ||
+         attr_int(weapon, "damage_orange", 0, 1000, &c->weapon.damage_orange, "weapon") ||
+         attr_bool(weapon, "out_of_ammo_icon", &c->weapon.out_of_ammo_icon))) {
+        Py_DECREF(weapon);
+        return -1;
+    }
+    Py_DECREF(weapon);
+    PyObject *abilities = PyObject_GetAttrString(spec, "abilities");
+    PyObject *it = abilities ? PyObject_GetIter(abilities) : NULL;
+    Py_XDECREF(abilities);
+    if (!it)
+        return -1;
+    c->abilities = 0;
+    PyObject *item;
+    while ((item = PyIter_Next(it))) {
+        int a = choice(item, ABILITY_NAMES, "character ability");
+        Py_DECREF(item);
+        if (a < 0) {
+            Py_DECREF(it);
+            return -1;
+        }
+        c->abilities |= 1u << a;
+    }
+    Py_DECREF(it);
+    if (PyErr_Occurred())
+        return -1;
+    return attr_int(spec, "start", 0, s->n_squares - 1, &c->start, what) ||
+                   attr_int(spec, "facing", 0, 3, &c->facing, what) ||
+                   attr_int(spec, "cards", 0, 1000, &c->cards, what)
+               ? -1
+               : 0;
+}
+
+static int read_tiles(PyObject *scenario, Scn *s)
+{
+    PyObject *tiles = attr_seq(scenario, "tiles", -1, "scenario");
+    if (!tiles)
+        return -1;
+    Py_ssize_t nt = PySequence_Fast_GET_SIZE(tiles);
+    if (too_many("tiles", nt, ER_MAX_TILES, "ER_MAX_TILES")) {
+        Py_DECREF(tiles);
+        return -1;
+    }
+    s->n_tiles = (int)nt;
+    for (int t = 0; t < s->n_tiles; t++) {
+        PyObject *sections = attr_seq(PySequence_Fast_GET_ITEM(tiles, t), "sections", 4, "tile");
+        if (!sections) {
+            Py_DECREF(tiles);
+            return -1;
+        }
+        for (int k = 0; k < 4; k++) {
+            PyObject *sec = PySequence_Fast_GET_ITEM(sections, k);
+            ErSection *e = &s->tiles[t][k];
+            PyObject *type = PyObject_GetAttrString(sec, "type");
+            e->type = choice(type, ORDER_TYPE_NAMES, "section type");
+            Py_XDECREF(type);
+            PyObject *colour = e->type >= 0 ? PyObject_GetAttrString(sec, "colour") : NULL;
+            e->colour = colour ? choice(colour, SECTION_COLOUR_NAMES, "section colour") : -1;
+            Py_XDECREF(colour);
+            if (e->colour < 0 || attr_int(sec, "max", 1, 4, &e->max, "section")) {
+                Py_DECREF(sections);
+                Py_DECREF(tiles);
+                return -1;
+            }
+        }
+        Py_DECREF(sections);
+    }
+    Py_DECREF(tiles);
+    return 0;
+}
+
+static int read_floor(PyObject *scenario, Scn *s)
+{
+    PyObject *terms = attr_seq(scenario, "terminals", -1, "scenario");
+    if (!terms)
+        return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(terms);
+    int r = too_many("terminals", n, ER_MAX_TERMINALS, "ER_MAX_TERMINALS");
+    s->n_terminals = (int)n;
+    for (int t = 0; t < s->n_terminals && r == 0; t++)
+        r = attr_int(PySequence_Fast_GET_ITEM(terms, t), "square", 0, s->n_squares - 1,
+                     &s->terminal_square[t], "terminal");
+    Py_DECREF(terms);
+    if (r)
+        return -1;
+    PyObject *caches = attr_seq(scenario, "caches", -1, "scenario");
+    if (!caches)
+        return -1;
+    n = PySequence_Fast_GET_SIZE(caches);
+    r = too_many("caches", n, ER_MAX_CACHES, "ER_MAX_CACHES");
+    s->n_caches = (int)n;
+    for (int k = 0; k < s->n_caches && r == 0; k++) {
+        PyObject *cache = PySequence_Fast_GET_ITEM(caches, k);
+        r = attr_int(cache, "square", 0, s->n_squares - 1, &s->cache_square[k], "cache");
+        if (r == 0) {
+            PyObject *item = PyObject_GetAttrString(cache, "item");
+            s->cache_item[k] = choice(item, CACHE_ITEM_NAMES, "cache item");
+            Py_XDECREF(item);
+            r = s->cache_item[k] < 0 ? -1 : 0;
+        }
+    }
+    Py_DECREF(caches);
+    return r;
+}
+
+static int read_mission(const Names *nm, PyObject *scenario, Scn *s)
+{
+    PyObject *m = PyObject_GetAttrString(scenario, "mission");
+    if (!m)
+        return -1;
+    ErMission *e = &s->mission;
+    int r = attr_int(m, "hack_mp", -1000000, 1000000, &e->hack_mp, "mission") ||
+            (e->hacker_faction = attr_faction(nm, m, "hacker_faction", "mission.hacker_faction")) <
+                0 ||
+            per_faction(nm, m, "kill_mp", -1, e->kill_mp, "mission") ||
+            per_faction(nm, m, "unhacked_terminal_mp", 0, e->unhacked_terminal_mp, "mission") ||
+            attr_int(m, "interact_threshold", 0, 1000000, &e->interact_threshold, "mission") ||
+            attr_int(m, "search_threshold", 0, 1000000, &e->search_threshold, "mission") ||
+            attr_bool(m, "end_when_all_hacked", &e->end_when_all_hacked);
+    Py_DECREF(m);
+    return r ? -1 : 0;
+}
+
+static int read_codec(PyObject *codec, Scn *s)
+{
+    if (attr_int(codec, "size", 1, ER_MAX_ACTIONS, &s->n_actions, "codec"))
+        return -1;
+    PyObject *base = PyObject_GetAttrString(codec, "base");
+    if (!base)
+        return -1;
+    int r = 0;
+    for (int k = 0; k < ER_N_KINDS && r == 0; k++) {
+        PyObject *v = PyMapping_GetItemString(base, KIND_NAMES[k]);
+        r = as_int(v, 0, s->n_actions - 1, &s->base[k], "codec.base[kind]");
+        Py_XDECREF(v);
+    }
+    Py_DECREF(base);
+    if (r)
+        return -1;
+    /* Each kind's range must be its domain's width (actions.KINDS) for this scenario. */
+    static const char dom[ER_N_KINDS] = "nnbccnnnttssndndddnnnddcpatn";
+    for (int k = 0; k < ER_N_KINDS; k++) {
+        int width = dom[k] == 'n' ? 1 : dom[k] == 'd' ? 4 : dom[k] == 'c' ? s->n_chars
+                  : dom[k] == 't' ? s->n_tiles : dom[k] == 's' ? ER_SECTION_SLOTS
+                  : dom[k] == 'b' ? ER_MAX_CP + 1 : 4;
+        int next = k + 1 < ER_N_KINDS ? s->base[k + 1] : s->n_actions;
+        if (next - s->base[k] != width) {
+            PyErr_Format(PyExc_ValueError,
+                         "codec: kind %s spans %d actions, the scenario needs %d (pass "
+                         "actions.codec_for(scenario))",
+                         KIND_NAMES[k], next - s->base[k], width);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The most dice one decision rolls (invariants.limits_for: yellow_roll, black_roll). */
+static int check_rolls(const Scn *s)
+{
+    int most_cc = 0, tec = 0, srch = 0, shots = 0;
+    for (int c = 0; c < s->n_chars; c++) {
+        const ErCharSpec *ch = &s->chars[c];
+        const ErStats *sides[2] = {&ch->healthy, &ch->wounded};
+        for (int k = 0; k < 2; k++) {
+            for (int a = 0; a < 3; a++)
+                most_cc = sides[k]->cc[a] > most_cc ? sides[k]->cc[a] : most_cc;
+            tec = sides[k]->tec > tec ? sides[k]->tec : tec;
+            srch = sides[k]->srch > srch ? sides[k]->srch : srch;
+        }
+        if (ch->has_weapon) {
+            int sht = ch->healthy.sht > ch->wounded.sht ? ch->healthy.sht : ch->wounded.sht;
+            int shot = sht + ch->weapon.targeting_bonus +
+                       (ch->weapon.damage_red > ch->weapon.damage_orange ? ch->weapon.damage_red
+                                                                         : ch->weapon.damage_orange);
+            shots = shot > shots ? shot : shots;
+        }
+    }
+    int yellow = 2 * most_cc;
+    yellow = tec > yellow ? tec : yellow;
+    yellow = shots > yellow ? shots : yellow;
+    if (too_many("dice in one roll", yellow + 3, ER_MAX_ROLL, "ER_MAX_ROLL") ||
+        too_many("dice in one search", srch + 3, ER_MAX_ROLL, "ER_MAX_ROLL"))
+        return -1;
+    for (int p = 0; p < 2; p++) {
+        int income = s->base_cp[p];
+        for (int c = 0; c < s->n_chars; c++)
+            if (s->chars[c].faction == p)
+                income += s->chars[c].healthy.bonus > s->chars[c].wounded.bonus
+                              ? s->chars[c].healthy.bonus
+                              : s->chars[c].wounded.bonus;
+        if (too_many("CP of income in a turn", income, ER_MAX_CP, "ER_MAX_CP"))
+            return -1;
+    }
+    return 0;
+}
+
+static int read_scenario(PyObject *scenario, PyObject *codec, PyObject *layout, Scn *s)
+{
+    memset(s, 0, sizeof *s);
+    Names nm;
+    PyObject *f = PyObject_GetAttrString(scenario, "factions");
+    if (!f)
+        return -1;
+    nm.factions = PySequence_Tuple(f);
+    Py_DECREF(f);
+    if (!nm.factions)
+        return -1;
+    int r = -1;
+    if (PyTuple_GET_SIZE(nm.factions) != 2) {
+        PyErr_SetString(PyExc_ValueError, "scenario.factions must name two factions");
+        goto done;
+    }
+    PyObject *board = PyObject_GetAttrString(scenario, "board");
+    if (!board)
+        goto done;
+    r = read_board(board, s);
+    Py_DECREF(board);
+    if (r)
+        goto done;
+    r = -1;
+    PyObject *chars = attr_seq(scenario, "characters", -1, "scenario");
+    if (!chars)
+        goto done;
+    Py_ssize_t nc = PySequence_Fast_GET_SIZE(chars);
+    if (too_many("characters", nc, ER_MAX_CHARS, "ER_MAX_CHARS")) {
+        Py_DECREF(chars);
+        goto done;
+    }
+    s->n_chars = (int)nc;
+    for (int c = 0; c < s->n_chars; c++)
+        if (read_character(&nm, PySequence_Fast_GET_ITEM(chars, c), s, &s->chars[c]) < 0) {
+            Py_DECREF(chars);
+            goto done;
+        }
+    Py_DECREF(chars);
+    if (read_tiles(scenario, s) || read_floor(scenario, s) || read_mission(&nm, scenario, s) ||
+        per_faction(&nm, scenario, "base_cp", -1, s->base_cp, "scenario") ||
+        per_faction(&nm, scenario, "start_mp", -1, s->start_mp, "scenario") ||
+        attr_int(scenario, "turns", 1, 1000000, &s->turns, "scenario") ||
+        (s->initiative_odd = attr_faction(&nm, scenario, "initiative_odd", "initiative_odd")) < 0 ||
+        (s->initiative_even = attr_faction(&nm, scenario, "initiative_even", "initiative_even")) <
+            0 ||
+        (s->marker_at_setup = attr_faction(&nm, scenario, "marker_at_setup", "marker_at_setup")) <
+            0 ||
+        attr_bool(scenario, "initiative_duel", &s->initiative_duel) ||
+        attr_int(scenario, "hand_limit", 0, ER_MAX_TILES, &s->hand_limit, "scenario") ||
+        attr_int(scenario, "max_tiles_per_character", 0, ER_MAX_TILES_PER_CHAR,
+                 &s->max_tiles_per_character, "scenario") ||
+        check_rolls(s) || read_codec(codec, s) || er_obs_init(&s->obs, layout, s))
+        goto done;
+    r = 0;
+done:
+    Py_DECREF(nm.factions);
+    return r;
+}
+
+/* --- The Games object ----------------------------------------------------------------------- */
+
+typedef struct {
+    PyObject_HEAD
+    Scn *scn;
+    int n;
+    Game *games;
+    uint8_t *has_game;
+    uint64_t *gens;       /* slot generators (SplitMix64 states) */
+    int max_steps;
+    double mp_shaping;
+    PyObject *scenario;
+} GamesObject;
+
+static void Games_dealloc(GamesObject *self)
+{
+    PyMem_Free(self->scn);
+    PyMem_Free(self->games);
+    PyMem_Free(self->has_game);
+    PyMem_Free(self->gens);
+    Py_XDECREF(self->scenario);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *Games_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"scenario", "codec", "layout", "n", "max_steps", "mp_shaping", "seed",
+                             NULL};
+    PyObject *scenario, *codec, *layout, *n_obj, *steps_obj, *shaping_obj, *seed_obj;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOOOOO:Games", kwlist, &scenario, &codec,
+                                     &layout, &n_obj, &steps_obj, &shaping_obj, &seed_obj))
+        return NULL;
+    if (import_reference() < 0)
+        return NULL;
+    int n, max_steps;
+    long long n_ll;
+    if (as_long(n_obj, 1, 1 << 24, &n_ll, "n") < 0 ||
+        as_int(steps_obj, 1, INT32_MAX, &max_steps, "max_steps") < 0)
+        return NULL;
+    n = (int)n_ll;
+    double shaping = PyFloat_AsDouble(shaping_obj);
+    if (shaping == -1.0 && PyErr_Occurred())
+        return NULL;
+    if (PyBool_Check(seed_obj) || !PyLong_Check(seed_obj)) {
+        PyErr_Format(PyExc_TypeError, "seed must be an integer, got %R", seed_obj);
+        return NULL;
+    }
+    unsigned long long seed = PyLong_AsUnsignedLongLong(seed_obj);
+    if (seed == (unsigned long long)-1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_ValueError, "seed must be in 0..18446744073709551615, got %R",
+                     seed_obj);
+        return NULL;
+    }
+    GamesObject *self = (GamesObject *)type->tp_alloc(type, 0);
+    if (!self)
+        return NULL;
+    self->scn = PyMem_Calloc(1, sizeof(Scn));
+    self->games = PyMem_Calloc((size_t)n, sizeof(Game));
+    self->has_game = PyMem_Calloc((size_t)n, 1);
+    self->gens = PyMem_Calloc((size_t)n, sizeof(uint64_t));
+    if (!self->scn || !self->games || !self->has_game || !self->gens) {
+        Py_DECREF(self);
+        return PyErr_NoMemory();
+    }
+    if (read_scenario(scenario, codec, layout, self->scn) < 0) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    self->n = n;
+    self->max_steps = max_steps;
+    self->mp_shaping = shaping;
+    self->scenario = Py_NewRef(scenario);
+    uint64_t root = seed;
+    for (int i = 0; i < n; i++)
+        self->gens[i] = er_rng_next64(&root);
+    return (PyObject *)self;
+}
+
+/* The slot index i (TypeError / IndexError as the reference); need_game: it must hold a game. */
+static int slot(GamesObject *self, PyObject *v, int need_game)
+{
+    if (PyBool_Check(v) || !PyIndex_Check(v)) {
+        PyErr_Format(PyExc_TypeError, "slot must be an integer, got %R", v);
+        return -1;
+    }
+    Py_ssize_t i = PyNumber_AsSsize_t(v, NULL);
+    if (i == -1 && PyErr_Occurred())
+        return -1;
+    if (i < 0 || i >= self->n) {
+        PyErr_Format(PyExc_IndexError, "slot %R is out of range 0..%d", v, self->n - 1);
+        return -1;
+    }
+    if (need_game && !self->has_game[i]) {
+        PyErr_Format(PyExc_ValueError,
+                     "slot %zd holds no game yet: call reset_all, new_game or load", i);
+        return -1;
+    }
+    return (int)i;
+}
+
+/* --- Buffers ------------------------------------------------------------------------------- */
+
+static const char *const DTYPE_NAMES[] = {"int8", "float32", "int64", "bool"};
+enum { B_INT8, B_FLOAT32, B_INT64, B_BOOL };
+
+static int format_is(const char *fmt, int kind)
+{
+    if (!fmt)
+        fmt = "B";
+    if (*fmt == '@' || *fmt == '=' || *fmt == '<')
+        fmt++;
+    if (fmt[0] == 0 || fmt[1] != 0)
+        return 0;
+    switch (kind) {
+    case B_INT8: return fmt[0] == 'b';
+    case B_FLOAT32: return fmt[0] == 'f';
+    case B_INT64: return fmt[0] == 'q' || (fmt[0] == 'l' && sizeof(long) == 8);
+    default: return fmt[0] == '?';
+    }
+}
+
+/* obj's buffer, writable (unless read_only), C-contiguous, of dtype kind and shape (d0[, d1]). */
+static int get_buffer(PyObject *obj, Py_buffer *view, const char *name, int kind, Py_ssize_t d0,
+                      Py_ssize_t d1, int read_only)
+{
+    int flags = PyBUF_FORMAT | PyBUF_STRIDES | (read_only ? 0 : PyBUF_WRITABLE);
+    if (PyObject_GetBuffer(obj, view, flags) < 0) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_ValueError, "%s must be a %s%s array, got %R", name,
+                     read_only ? "" : "writable ", DTYPE_NAMES[kind], Py_TYPE(obj));
+        return -1;
+    }
+    int ndim = d1 >= 0 ? 2 : 1;
+    int ok = format_is(view->format, kind) && view->ndim == ndim && view->shape &&
+             view->shape[0] == d0 && (ndim == 1 || view->shape[1] == d1) &&
+             PyBuffer_IsContiguous(view, 'C');
+    if (!ok) {
+        char shape[64];
+        if (ndim == 1)
+            snprintf(shape, sizeof shape, "(%zd,)", d0);
+        else
+            snprintf(shape, sizeof shape, "(%zd, %zd)", d0, d1);
+        char got[96] = "";
+        if (view->shape && view->ndim == 1)
+            snprintf(got, sizeof got, "(%zd,)", view->shape[0]);
+        else if (view->shape && view->ndim == 2)
+            snprintf(got, sizeof got, "(%zd, %zd)", view->shape[0], view->shape[1]);
+        else
+            snprintf(got, sizeof got, "%d dimensions", view->ndim);
+        PyErr_Format(PyExc_ValueError,
+                     "%s must be a C-contiguous %s array of shape %s, got format '%s' shape %s",
+                     name, DTYPE_NAMES[kind], shape, view->format ? view->format : "B", got);
+        PyBuffer_Release(view);
+        return -1;
+    }
+    return 0;
+}
+
+/* --- One slot ------------------------------------------------------------------------------ */
+
+static PyObject *Games_new_game(GamesObject *self, PyObject *args)
+{
+    PyObject *i_obj, *seed_obj;
+    if (!PyArg_ParseTuple(args, "OO:new_game", &i_obj, &seed_obj))
+        return NULL;
+    int i = slot(self, i_obj, 0);
+    if (i < 0)
+        return NULL;
+    if (PyBool_Check(seed_obj) || !PyLong_Check(seed_obj)) {
+        PyErr_Format(PyExc_TypeError, "seed must be an integer, got %R", seed_obj);
+        return NULL;
+    }
+    unsigned long long seed = PyLong_AsUnsignedLongLong(seed_obj);
+    if (seed == (unsigned long long)-1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_ValueError, "seed must be in 0..18446744073709551615, got %R",
+                     seed_obj);
+        return NULL;
+    }
+    er_new_game(&self->games[i], self->scn, seed);
+    self->has_game[i] = 1;
+    Py_RETURN_NONE;
+}
+
+/* --- load: a reference GameState into a slot --------------------------------------------- */
+
+static PyObject *get(PyObject *obj, const char *name) { return PyObject_GetAttrString(obj, name); }
+
+static int load_int(PyObject *obj, const char *name, long long lo, long long hi, int32_t *out)
+{
+    char label[96];
+    snprintf(label, sizeof label, "state.%s", name);
+    PyObject *v = get(obj, name);
+    long long x;
+    int r = v ? as_long(v, lo, hi, &x, label) : -1;
+    Py_XDECREF(v);
+    if (r == 0)
+        *out = (int32_t)x;
+    return r;
+}
+
+static int load_int8(PyObject *obj, const char *name, long long lo, long long hi, int8_t *out)
+{
+    int32_t x;
+    if (load_int(obj, name, lo, hi, &x))
+        return -1;
+    *out = (int8_t)x;
+    return 0;
+}
+
+static int load_flag(PyObject *obj, const char *name, int8_t *out)
+{
+    PyObject *v = get(obj, name);
+    if (!v)
+        return -1;
+    int t = PyObject_IsTrue(v);
+    Py_DECREF(v);
+    if (t < 0)
+        return -1;
+    *out = (int8_t)t;
+    return 0;
+}
+
+/* A sequence attribute of exactly n items (n < 0: up to -n items). */
+static PyObject *load_seq(PyObject *obj, const char *name, Py_ssize_t n)
+{
+    PyObject *v = get(obj, name);
+    if (!v)
+        return NULL;
+    PyObject *seq = PySequence_Fast(v, "");
+    Py_DECREF(v);
+    if (!seq) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "state.%s must be a list", name);
+        return NULL;
+    }
+    Py_ssize_t len = PySequence_Fast_GET_SIZE(seq);
+    if ((n >= 0 && len != n) || (n < 0 && len > -n)) {
+        PyErr_Format(PyExc_ValueError, "state.%s holds %zd items, the game needs %s%zd", name, len,
+                     n < 0 ? "at most " : "", n < 0 ? -n : n);
+        Py_DECREF(seq);
+        return NULL;
+    }
+    return seq;
+}
+
+/* Sequence items as ints in lo..hi into out (int32). */
+static int seq_ints(PyObject *seq, const char *what, long long lo, long long hi, int32_t *out)
+{
+    for (Py_ssize_t k = 0; k < PySequence_Fast_GET_SIZE(seq); k++) {
+        long long x;
+        if (as_long(PySequence_Fast_GET_ITEM(seq, k), lo, hi, &x, what) < 0)
+            return -1;
+        out[k] = (int32_t)x;
+    }
+    return 0;
+}
+
+static int seq_flags(PyObject *seq, int8_t *out)
+{
+    for (Py_ssize_t k = 0; k < PySequence_Fast_GET_SIZE(seq); k++) {
+        int t = PyObject_IsTrue(PySequence_Fast_GET_ITEM(seq, k));
+        if (t < 0)
+            return -1;
+        out[k] = (int8_t)t;
+    }
+    return 0;
+}
+
+/* A pile (list of tile indices) as a bitmask; a tile listed twice is refused. */
+static int load_pile(PyObject *v, const Scn *s, const char *what, uint64_t *out)
+{
+    PyObject *seq = PySequence_Fast(v, "");
+    if (!seq) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "%s must be a list of tiles", what);
+        return -1;
+    }
+    uint64_t m = 0;
+    int r = 0;
+    for (Py_ssize_t k = 0; k < PySequence_Fast_GET_SIZE(seq) && r == 0; k++) {
+        int t = 0;
+        r = as_int(PySequence_Fast_GET_ITEM(seq, k), 0, s->n_tiles - 1, &t, what);
+        if (r == 0 && (m >> t & 1)) {
+            PyErr_Format(PyExc_ValueError, "%s lists tile %d twice", what, t);
+            r = -1;
+        }
+        if (r == 0)
+            m |= 1ULL << t;
+    }
+    Py_DECREF(seq);
+    *out = m;
+    return r;
+}
+
+/* Face strings ("Y3") as codes into out; at most most of them. */
+static int load_faces(PyObject *obj, const char *name, int most, uint8_t *out, int32_t *n)
+{
+    PyObject *seq = load_seq(obj, name, -(Py_ssize_t)most);
+    if (!seq)
+        return -1;
+    Py_ssize_t len = PySequence_Fast_GET_SIZE(seq);
+    for (Py_ssize_t k = 0; k < len; k++) {
+        PyObject *face = PySequence_Fast_GET_ITEM(seq, k);
+        int code = -1;
+        for (int f = 0; f < 12 && code < 0; f++) {
+            int eq = PyObject_RichCompareBool(face, PyTuple_GET_ITEM(FACES, f), Py_EQ);
+            if (eq < 0) {
+                Py_DECREF(seq);
+                return -1;
+            }
+            if (eq)
+                code = f;
+        }
+        if (code < 0) {
+            PyErr_Format(PyExc_ValueError, "state.%s: %R is not a die face (Y1..Y6, B1..B6)", name,
+                         face);
+            Py_DECREF(seq);
+            return -1;
+        }
+        out[k] = (uint8_t)code;
+    }
+    *n = (int32_t)len;
+    Py_DECREF(seq);
+    return 0;
+}
+
+static int index_in(PyObject *tuple, PyObject *v, const char *what)
+{
+    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(tuple); k++) {
+        int eq = PyObject_RichCompareBool(v, PyTuple_GET_ITEM(tuple, k), Py_EQ);
+        if (eq < 0)
+            return -1;
+        if (eq)
+            return (int)k;
+    }
+    PyErr_Format(PyExc_ValueError, "state.%s: %R is not one of %R", what, v, tuple);
+    return -1;
+}
+
+static int load_character(PyObject *cs, const Scn *s, ErChar *ch)
+{
+    int32_t x;
+    if (load_int(cs, "square", 0, s->n_squares - 1, &x))
+        return -1;
+    ch->square = (int16_t)x;
+    if (load_int8(cs, "facing", 0, 3, &ch->facing) || load_flag(cs, "wounded", &ch->wounded) ||
+        load_int8(cs, "wounds", 0, 127, &ch->wounds) || load_flag(cs, "engaged", &ch->engaged) ||
+        load_flag(cs, "dead", &ch->dead) || load_flag(cs, "weapon_ready", &ch->weapon_ready) ||
+        load_int(cs, "cp_spent", 0, 30000, &x))
+        return -1;
+    ch->cp_spent = (int16_t)x;
+    if (load_int(cs, "cards", 0, 30000, &x))
+        return -1;
+    ch->cards = (int16_t)x;
+    PyObject *tiles = load_seq(cs, "tiles", -ER_MAX_TILES_PER_CHAR);
+    if (!tiles)
+        return -1;
+    ch->n_tiles = (int8_t)PySequence_Fast_GET_SIZE(tiles);
+    for (int k = 0; k < ch->n_tiles; k++) {
+        PyObject *a = PySequence_Fast_GET_ITEM(tiles, k);
+        int32_t cp[4];
+        if (!PyObject_TypeCheck(a, (PyTypeObject *)AssignedTile_type)) {
+            PyErr_SetString(PyExc_TypeError, "state.chars[].tiles must hold AssignedTile records");
+            Py_DECREF(tiles);
+            return -1;
+        }
+        PyObject *cps = load_int8(a, "tile", 0, s->n_tiles - 1, &ch->tiles[k].tile) ? NULL
+                                                                                     : load_seq(a, "cp", 4);
+        if (!cps || seq_ints(cps, "state.chars[].tiles[].cp", 0, 127, cp)) {
+            Py_XDECREF(cps);
+            Py_DECREF(tiles);
+            return -1;
+        }
+        Py_DECREF(cps);
+        for (int j = 0; j < 4; j++)
+            ch->tiles[k].cp[j] = (int8_t)cp[j];
+    }
+    Py_DECREF(tiles);
+    PyObject *tried = get(cs, "tried");
+    PyObject *it = tried ? PyObject_GetIter(tried) : NULL;
+    Py_XDECREF(tried);
+    if (!it)
+        return -1;
+    ch->tried = 0;
+    PyObject *item;
+    while ((item = PyIter_Next(it))) {
+        int t;
+        int r = as_int(item, 0, s->n_terminals - 1, &t, "state.chars[].tried");
+        Py_DECREF(item);
+        if (r < 0) {
+            Py_DECREF(it);
+            return -1;
+        }
+        ch->tried |= 1u << t;
+    }
+    Py_DECREF(it);
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+/* What the C rules index by the decision in progress must be in range (no crash on odd states). */
+static int check_consistent(Game *g, const Scn *s)
+{
+    int d = g->decision;
+    const char *bad = NULL;
+    int needs_char = d == ER_ACTIVATION || d == ER_MOVING || d == ER_TARGET || d == ER_CP ||
+                     d == ER_AIM;
+    if (needs_char && g->char_ < 0)
+        bad = "the decision needs an activated character (state.char)";
+    else if ((d == ER_TARGET || d == ER_CP || d == ER_AIM) &&
+             (g->section < 0 || (g->section >> 2) >= g->chars[g->char_].n_tiles))
+        bad = "the decision needs a section of an assigned tile (state.section)";
+    else if (d == ER_CP || d == ER_AIM) {
+        int type = s->tiles[g->chars[g->char_].tiles[g->section >> 2].tile][g->section & 3].type;
+        if (type == ER_MOVE)
+            bad = "state.section is a Move section";
+        else if (type == ER_CLOSE_COMBAT && (g->target < 0 || g->target > 3))
+            bad = "a close combat needs a target direction (state.target)";
+        else if (type == ER_SHOOT && (g->target < 0 || g->target >= s->n_chars ||
+                                      !s->chars[g->char_].has_weapon))
+            bad = "a shot needs an armed shooter and a target character (state.target)";
+        else if (type == ER_INTERACT && er_terminal_here(g, s, g->char_) < 0)
+            bad = "an Interact order needs a terminal to try under the character";
+        else if (type == ER_SEARCH && er_cache_here(g, s, g->char_) < 0)
+            bad = "a Search order needs a full cache under the character";
+    }
+    if (bad) {
+        PyErr_Format(PyExc_ValueError, "state: %s", bad);
+        return -1;
+    }
+    return 0;
+}
+
+static int load_state(GamesObject *self, PyObject *st, Game *g)
+{
+    const Scn *s = self->scn;
+    memset(g, 0, sizeof *g);
+    PyObject *v;
+    if (load_int(st, "turn", 1, INT32_MAX, &g->turn))
+        return -1;
+    if (!(v = get(st, "phase")))
+        return -1;
+    int k = index_in(PHASES, v, "phase");
+    Py_DECREF(v);
+    if (k < 0)
+        return -1;
+    g->phase = (int8_t)k;
+    if (!(v = get(st, "decision")))
+        return -1;
+    k = index_in(DECISIONS, v, "decision");
+    Py_DECREF(v);
+    if (k < 0)
+        return -1;
+    g->decision = (int8_t)k;
+    if (load_int8(st, "initiative", 0, 1, &g->initiative) ||
+        load_int8(st, "active", 0, 1, &g->active) || load_int8(st, "passes", 0, 127, &g->passes) ||
+        load_int8(st, "decider", 0, 1, &g->decider) ||
+        load_int8(st, "char", -1, s->n_chars - 1, &g->char_) ||
+        load_flag(st, "reactivation", &g->reactivation) || load_flag(st, "acted", &g->acted) ||
+        load_int(st, "round_decisions", 0, INT32_MAX, &g->round_decisions) ||
+        load_int(st, "mvp", 0, INT32_MAX, &g->mvp) ||
+        load_flag(st, "transferred", &g->transferred) ||
+        load_int8(st, "section", -1, ER_SECTION_SLOTS - 1, &g->section) ||
+        load_int8(st, "target", -1, ER_MAX_CHARS - 1, &g->target) ||
+        load_int8(st, "order_cp", 0, 127, &g->order_cp) ||
+        load_int(st, "steps", 0, INT32_MAX - 1, &g->steps))
+        return -1;
+    struct { const char *name; int32_t *out; long long lo, hi; } pairs[] = {
+        {"cp", g->cp, 0, ER_MAX_CP}, {"mp", g->mp, -1000000000, 1000000000},
+        {"bids", g->bids, -1, ER_MAX_CP}};
+    for (int p = 0; p < 3; p++) {
+        PyObject *seq = load_seq(st, pairs[p].name, 2);
+        char label[32];
+        snprintf(label, sizeof label, "state.%s[]", pairs[p].name);
+        if (!seq || seq_ints(seq, label, pairs[p].lo, pairs[p].hi, pairs[p].out)) {
+            Py_XDECREF(seq);
+            return -1;
+        }
+        Py_DECREF(seq);
+    }
+    PyObject *seq = load_seq(st, "redrew", 2);
+    if (!seq || seq_flags(seq, g->redrew)) {
+        Py_XDECREF(seq);
+        return -1;
+    }
+    Py_DECREF(seq);
+    seq = load_seq(st, "hands", 2);
+    if (!seq)
+        return -1;
+    for (int p = 0; p < 2; p++)
+        if (load_pile(PySequence_Fast_GET_ITEM(seq, p), s, "state.hands[]", &g->hands[p])) {
+            Py_DECREF(seq);
+            return -1;
+        }
+    Py_DECREF(seq);
+    const char *piles[3] = {"bag", "discard", "box"};
+    uint64_t *pile_out[3] = {&g->bag, &g->discard, &g->box};
+    for (int p = 0; p < 3; p++) {
+        char label[32];
+        snprintf(label, sizeof label, "state.%s", piles[p]);
+        v = get(st, piles[p]);
+        int r = v ? load_pile(v, s, label, pile_out[p]) : -1;
+        Py_XDECREF(v);
+        if (r)
+            return -1;
+    }
+    int32_t doors[ER_MAX_DOORS];
+    seq = load_seq(st, "doors", s->n_doors);
+    if (!seq || seq_ints(seq, "state.doors[]", 0, 2, doors)) {
+        Py_XDECREF(seq);
+        return -1;
+    }
+    Py_DECREF(seq);
+    for (int d = 0; d < s->n_doors; d++)
+        g->doors[d] = (int8_t)doors[d];
+    struct { const char *name; int n; int8_t *out; } flags[] = {
+        {"door_opened", s->n_doors, g->door_opened},
+        {"hacked", s->n_terminals, g->hacked},
+        {"cache_full", s->n_caches, g->cache_full}};
+    for (int f = 0; f < 3; f++) {
+        seq = load_seq(st, flags[f].name, flags[f].n);
+        if (!seq || seq_flags(seq, flags[f].out)) {
+            Py_XDECREF(seq);
+            return -1;
+        }
+        Py_DECREF(seq);
+    }
+    seq = load_seq(st, "chars", s->n_chars);
+    if (!seq)
+        return -1;
+    for (int c = 0; c < s->n_chars; c++) {
+        PyObject *cs = PySequence_Fast_GET_ITEM(seq, c);
+        if (!PyObject_TypeCheck(cs, (PyTypeObject *)CharacterState_type)) {
+            PyErr_SetString(PyExc_TypeError, "state.chars must hold CharacterState records");
+            Py_DECREF(seq);
+            return -1;
+        }
+        if (load_character(cs, s, &g->chars[c])) {
+            Py_DECREF(seq);
+            return -1;
+        }
+    }
+    Py_DECREF(seq);
+    if (!(v = get(st, "winner")))
+        return -1;
+    if (v == Py_None) {
+        g->winner = ER_NO_WINNER;
+    } else {
+        int w;
+        if (as_int(v, -1, 1, &w, "state.winner") < 0) {
+            Py_DECREF(v);
+            return -1;
+        }
+        g->winner = (int8_t)w;
+    }
+    Py_DECREF(v);
+    PyObject *rng = get(st, "rng");
+    v = rng ? get(rng, "state") : NULL;
+    Py_XDECREF(rng);
+    if (!v)
+        return -1;
+    if (PyBool_Check(v) || !PyLong_Check(v)) {
+        PyErr_Format(PyExc_TypeError, "state.rng.state must be an integer, got %R", v);
+        Py_DECREF(v);
+        return -1;
+    }
+    g->rng = PyLong_AsUnsignedLongLong(v);
+    Py_DECREF(v);
+    if (PyErr_Occurred()) {
+        PyErr_Clear();
+        PyErr_SetString(PyExc_ValueError, "state.rng.state must be in 0..2**64-1");
+        return -1;
+    }
+    if (load_faces(st, "dice_queue", ER_MAX_DICE_QUEUE, g->dice_queue, &g->n_dice_queue) ||
+        load_faces(st, "last_roll", ER_MAX_ROLL, g->last_roll, &g->n_last_roll))
+        return -1;
+    return check_consistent(g, s);
+}
+
+static PyObject *Games_load(GamesObject *self, PyObject *args)
+{
+    PyObject *i_obj, *st;
+    if (!PyArg_ParseTuple(args, "OO:load", &i_obj, &st))
+        return NULL;
+    int i = slot(self, i_obj, 0);
+    if (i < 0)
+        return NULL;
+    int is_state = PyObject_IsInstance(st, GameState_type);
+    if (is_state < 0)
+        return NULL;
+    PyObject *scn = is_state ? get(st, "scenario") : NULL;
+    if (is_state && !scn)
+        return NULL;
+    Py_XDECREF(scn);
+    if (!is_state || scn != self->scenario) {
+        PyErr_Format(PyExc_ValueError, "slot %d: load() takes a GameState of this Games' scenario",
+                     i);
+        return NULL;
+    }
+    Game *tmp = PyMem_Malloc(sizeof(Game));
+    if (!tmp)
+        return PyErr_NoMemory();
+    if (load_state(self, st, tmp) < 0) {
+        PyMem_Free(tmp);
+        return NULL;
+    }
+    self->games[i] = *tmp;
+    self->has_game[i] = 1;
+    PyMem_Free(tmp);
+    Py_RETURN_NONE;
+}
+
+/* --- dump: a slot as a new reference GameState ------------------------------------------- */
+
+/* obj.name = value, stealing value (NULL value: an error already set). */
+static int put(PyObject *obj, const char *name, PyObject *value)
+{
+    if (!value)
+        return -1;
+    int r = PyObject_SetAttrString(obj, name, value);
+    Py_DECREF(value);
+    return r;
+}
+
+static PyObject *pile_list(uint64_t m)
+{
+    PyObject *list = PyList_New(er_popcount64(m));
+    for (Py_ssize_t k = 0; list && m; m &= m - 1, k++)
+        PyList_SET_ITEM(list, k, PyLong_FromLong(__builtin_ctzll(m)));
+    return list;
+}
+
+static PyObject *int_list(const int32_t *v, int n)
+{
+    PyObject *list = PyList_New(n);
+    for (int k = 0; list && k < n; k++)
+        PyList_SET_ITEM(list, k, PyLong_FromLong(v[k]));
+    return list;
+}
+
+static PyObject *flag_list(const int8_t *v, int n)
+{
+    PyObject *list = PyList_New(n);
+    for (int k = 0; list && k < n; k++)
+        PyList_SET_ITEM(list, k, PyBool_FromLong(v[k]));
+    return list;
+}
+
+static PyObject *face_list(const uint8_t *v, int n)
+{
+    PyObject *list = PyList_New(n);
+    for (int k = 0; list && k < n; k++)
+        PyList_SET_ITEM(list, k, Py_NewRef(PyTuple_GET_ITEM(FACES, v[k])));
+    return list;
+}
+
+static PyObject *dump_character(const ErChar *ch, const Scn *s)
+{
+    PyObject *cs = PyObject_CallFunction(CharacterState_type, "iii", ch->square, ch->facing,
+                                         ch->cards);
+    if (!cs)
+        return NULL;
+    PyObject *tiles = PyList_New(ch->n_tiles);
+    for (int k = 0; tiles && k < ch->n_tiles; k++) {
+        const ErAssigned *a = &ch->tiles[k];
+        PyObject *cp = Py_BuildValue("[iiii]", a->cp[0], a->cp[1], a->cp[2], a->cp[3]);
+        PyObject *at = cp ? PyObject_CallFunction(AssignedTile_type, "iO", a->tile, cp) : NULL;
+        Py_XDECREF(cp);
+        if (!at) {
+            Py_CLEAR(tiles);
+            break;
+        }
+        PyList_SET_ITEM(tiles, k, at);
+    }
+    PyObject *tried = PySet_New(NULL);
+    for (int t = 0; tried && t < s->n_terminals; t++)
+        if (ch->tried >> t & 1) {
+            PyObject *x = PyLong_FromLong(t);
+            if (!x || PySet_Add(tried, x) < 0)
+                Py_CLEAR(tried);
+            Py_XDECREF(x);
+        }
+    if (put(cs, "wounded", PyBool_FromLong(ch->wounded)) ||
+        put(cs, "wounds", PyLong_FromLong(ch->wounds)) ||
+        put(cs, "engaged", PyBool_FromLong(ch->engaged)) ||
+        put(cs, "dead", PyBool_FromLong(ch->dead)) ||
+        put(cs, "cp_spent", PyLong_FromLong(ch->cp_spent)) || put(cs, "tiles", tiles) ||
+        put(cs, "weapon_ready", PyBool_FromLong(ch->weapon_ready)) || put(cs, "tried", tried)) {
+        Py_DECREF(cs);
+        return NULL;
+    }
+    return cs;
+}
+
+static PyObject *dump_state(GamesObject *self, const Game *g)
+{
+    const Scn *s = self->scn;
+    PyObject *st = PyObject_CallFunction(GameState_type, "Oi", self->scenario, 0);
+    if (!st)
+        return NULL;
+    PyObject *chars = PyList_New(s->n_chars);
+    for (int c = 0; chars && c < s->n_chars; c++) {
+        PyObject *cs = dump_character(&g->chars[c], s);
+        if (!cs) {
+            Py_CLEAR(chars);
+            break;
+        }
+        PyList_SET_ITEM(chars, c, cs);
+    }
+    PyObject *hands = Py_BuildValue("[NN]", pile_list(g->hands[0]), pile_list(g->hands[1]));
+    PyObject *winner = g->winner == ER_NO_WINNER ? Py_NewRef(Py_None) : PyLong_FromLong(g->winner);
+    PyObject *rng = get(st, "rng");
+    int r = rng ? put(rng, "state", PyLong_FromUnsignedLongLong(g->rng)) : -1;
+    Py_XDECREF(rng);
+    int32_t doors[ER_MAX_DOORS];
+    for (int d = 0; d < s->n_doors; d++)
+        doors[d] = g->doors[d];
+    if (r || put(st, "turn", PyLong_FromLong(g->turn)) ||
+        put(st, "phase", Py_NewRef(PyTuple_GET_ITEM(PHASES, g->phase))) ||
+        put(st, "initiative", PyLong_FromLong(g->initiative)) ||
+        put(st, "active", PyLong_FromLong(g->active)) ||
+        put(st, "passes", PyLong_FromLong(g->passes)) || put(st, "cp", int_list(g->cp, 2)) ||
+        put(st, "mp", int_list(g->mp, 2)) || put(st, "hands", hands) ||
+        put(st, "redrew", flag_list(g->redrew, 2)) || put(st, "bag", pile_list(g->bag)) ||
+        put(st, "discard", pile_list(g->discard)) || put(st, "box", pile_list(g->box)) ||
+        put(st, "doors", int_list(doors, s->n_doors)) ||
+        put(st, "door_opened", flag_list(g->door_opened, s->n_doors)) ||
+        put(st, "chars", chars) || put(st, "hacked", flag_list(g->hacked, s->n_terminals)) ||
+        put(st, "cache_full", flag_list(g->cache_full, s->n_caches)) ||
+        put(st, "decision", Py_NewRef(PyTuple_GET_ITEM(DECISIONS, g->decision))) ||
+        put(st, "decider", PyLong_FromLong(g->decider)) ||
+        put(st, "char", PyLong_FromLong(g->char_)) ||
+        put(st, "reactivation", PyBool_FromLong(g->reactivation)) ||
+        put(st, "acted", PyBool_FromLong(g->acted)) ||
+        put(st, "round_decisions", PyLong_FromLong(g->round_decisions)) ||
+        put(st, "mvp", PyLong_FromLong(g->mvp)) ||
+        put(st, "transferred", PyBool_FromLong(g->transferred)) ||
+        put(st, "section", PyLong_FromLong(g->section)) ||
+        put(st, "target", PyLong_FromLong(g->target)) ||
+        put(st, "order_cp", PyLong_FromLong(g->order_cp)) ||
+        put(st, "bids", int_list(g->bids, 2)) || put(st, "winner", winner) ||
+        put(st, "dice_queue", face_list(g->dice_queue, g->n_dice_queue)) ||
+        put(st, "last_roll", face_list(g->last_roll, g->n_last_roll)) ||
+        put(st, "steps", PyLong_FromLong(g->steps))) {
+        Py_DECREF(st);
+        return NULL;
+    }
+    return st;
+}
+
+static PyObject *Games_dump(GamesObject *self, PyObject *arg)
+{
+    int i = slot(self, arg, 1);
+    return i < 0 ? NULL : dump_state(self, &self->games[i]);
+}
+
+/* --- legal, mask, apply, observe, status ------------------------------------------------- */
+
+static PyObject *Games_legal(GamesObject *self, PyObject *arg)
+{
+    int i = slot(self, arg, 1);
+    if (i < 0)
+        return NULL;
+    ErActs legal;
+    er_legal_actions(&self->games[i], self->scn, &legal);
+    PyObject *list = PyList_New(legal.n);
+    for (int k = 0; list && k < legal.n; k++)
+        PyList_SET_ITEM(list, k, PyLong_FromLong(legal.v[k]));
+    return list;
+}
+
+static void write_mask(const ErActs *legal, int8_t *row, int n_actions)
+{
+    memset(row, 0, (size_t)n_actions);
+    for (int k = 0; k < legal->n; k++)
+        row[legal->v[k]] = 1;
+}
+
+static PyObject *Games_mask(GamesObject *self, PyObject *args)
+{
+    PyObject *i_obj, *out;
+    if (!PyArg_ParseTuple(args, "OO:mask", &i_obj, &out))
+        return NULL;
+    int i = slot(self, i_obj, 1);
+    Py_buffer view;
+    if (i < 0 || get_buffer(out, &view, "mask", B_INT8, self->scn->n_actions, -1, 0) < 0)
+        return NULL;
+    ErActs legal;
+    er_legal_actions(&self->games[i], self->scn, &legal);
+    write_mask(&legal, view.buf, self->scn->n_actions);
+    PyBuffer_Release(&view);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Games_apply(GamesObject *self, PyObject *args)
+{
+    PyObject *i_obj, *a_obj;
+    if (!PyArg_ParseTuple(args, "OO:apply", &i_obj, &a_obj))
+        return NULL;
+    int i = slot(self, i_obj, 1);
+    long long action;
+    if (i < 0 || as_long(a_obj, INT64_MIN, INT64_MAX, &action, "action") < 0)
+        return NULL;
+    if (action < 0 || action >= self->scn->n_actions)
+        Py_RETURN_FALSE;
+    if (er_apply_action(&self->games[i], self->scn, (int)action) < 0)
+        Py_RETURN_FALSE;
+    Py_RETURN_TRUE;
+}
+
+static PyObject *Games_observe(GamesObject *self, PyObject *args)
+{
+    PyObject *i_obj, *seat_obj, *out;
+    if (!PyArg_ParseTuple(args, "OOO:observe", &i_obj, &seat_obj, &out))
+        return NULL;
+    int i = slot(self, i_obj, 1), seat;
+    Py_buffer view;
+    if (i < 0 || as_int(seat_obj, 0, 1, &seat, "seat") < 0 ||
+        get_buffer(out, &view, "obs", B_FLOAT32, self->scn->obs.size, -1, 0) < 0)
+        return NULL;
+    er_observe(&self->games[i], self->scn, seat, view.buf);
+    PyBuffer_Release(&view);
+    Py_RETURN_NONE;
+}
+
+static PyObject *Games_status(GamesObject *self, PyObject *arg)
+{
+    int i = slot(self, arg, 1);
+    if (i < 0)
+        return NULL;
+    const Game *g = &self->games[i];
+    PyObject *winner = g->winner == ER_NO_WINNER ? Py_NewRef(Py_None) : PyLong_FromLong(g->winner);
+    return Py_BuildValue("(iiNiii)", g->decider, g->active, winner, g->steps, g->mp[0], g->mp[1]);
+}
+
+/* --- Every slot at once ------------------------------------------------------------------ */
+
+typedef struct {
+    GamesObject *self;
+    int lo, hi;
+    const int64_t *actions;
+    float *obs, *rewards;
+    int8_t *mask, *agent;
+    uint8_t *terminated, *truncated;
+} Batch;
+
+/* Row i: the observation and mask of the seat to move (ER-ENV-1), and that seat. */
+static void write_row(GamesObject *self, int i, float *obs, int8_t *mask, int8_t *agent)
+{
+    const Scn *s = self->scn;
+    Game *g = &self->games[i];
+    int seat = g->winner == ER_NO_WINNER ? g->decider : g->active;
+    ErActs legal;
+    er_observe(g, s, seat, obs + (size_t)i * s->obs.size);
+    er_legal_actions(g, s, &legal);
+    write_mask(&legal, mask + (size_t)i * s->n_actions, s->n_actions);
+    agent[i] = (int8_t)seat;
+}
+
+/* One slot's step: apply, rewards (MP shaping per match.py, then ER-WIN-3), flags (ER-ENV-9),
+ * a finished game replaced by the slot's next one, its first decision written. */
+static void *run_batch(void *arg)
+{
+    Batch *b = arg;
+    GamesObject *self = b->self;
+    const Scn *s = self->scn;
+    for (int i = b->lo; i < b->hi; i++) {
+        Game *g = &self->games[i];
+        int before[2] = {g->mp[0], g->mp[1]};
+        er_apply_legal(g, s, (int)b->actions[i]);
+        double gained[2] = {(double)(g->mp[0] - before[0]), (double)(g->mp[1] - before[1])};
+        double reward[2] = {0.0, 0.0};
+        if (self->mp_shaping != 0.0)
+            for (int p = 0; p < 2; p++)
+                reward[p] = 0.0 + self->mp_shaping * (gained[p] - gained[1 - p]);
+        int ended = g->winner != ER_NO_WINNER;
+        int cut = !ended && g->steps >= self->max_steps;
+        if (ended || cut) {
+            if (g->winner == 0 || g->winner == 1) {
+                reward[g->winner] += 1.0;
+                reward[1 - g->winner] += -1.0;
+            } else {
+                reward[0] += 0.0;
+                reward[1] += 0.0;
+            }
+            er_new_game(g, s, er_rng_next64(&self->gens[i]));
+        }
+        write_row(self, i, b->obs, b->mask, b->agent);
+        b->rewards[2 * i] = (float)reward[0];
+        b->rewards[2 * i + 1] = (float)reward[1];
+        b->terminated[i] = (uint8_t)ended;
+        b->truncated[i] = (uint8_t)cut;
+    }
+    return NULL;
+}
+
+static int get_outputs(GamesObject *self, PyObject *obs, PyObject *mask, PyObject *agent,
+                       Py_buffer views[3])
+{
+    if (get_buffer(obs, &views[0], "obs", B_FLOAT32, self->n, self->scn->obs.size, 0) < 0)
+        return -1;
+    if (get_buffer(mask, &views[1], "mask", B_INT8, self->n, self->scn->n_actions, 0) < 0) {
+        PyBuffer_Release(&views[0]);
+        return -1;
+    }
+    if (get_buffer(agent, &views[2], "agent", B_INT8, self->n, -1, 0) < 0) {
+        PyBuffer_Release(&views[0]);
+        PyBuffer_Release(&views[1]);
+        return -1;
+    }
+    return 0;
+}
+
+static void release(Py_buffer *views, int n)
+{
+    for (int k = 0; k < n; k++)
+        PyBuffer_Release(&views[k]);
+}
+
+static PyObject *Games_reset_all(GamesObject *self, PyObject *args)
+{
+    PyObject *obs, *mask, *agent;
+    if (!PyArg_ParseTuple(args, "OOO:reset_all", &obs, &mask, &agent))
+        return NULL;
+    Py_buffer views[3];
+    if (get_outputs(self, obs, mask, agent, views) < 0)
+        return NULL;
+    for (int i = 0; i < self->n; i++) {
+        er_new_game(&self->games[i], self->scn, er_rng_next64(&self->gens[i]));
+        self->has_game[i] = 1;
+        write_row(self, i, views[0].buf, views[1].buf, views[2].buf);
+    }
+    release(views, 3);
+    Py_RETURN_NONE;
+}
+
+/* The reference's refusal of an illegal action in slot i, raised as IllegalActionError. */
+static void raise_illegal(GamesObject *self, int i, int64_t action)
+{
+    if (!reference_module) {
+        reference_module = PyImport_ImportModule("reborn_env.games.earth_reborn.fast.reference");
+        PyObject *errors = reference_module ? PyImport_ImportModule("reborn_env.core.errors") : NULL;
+        IllegalActionError = errors ? PyObject_GetAttrString(errors, "IllegalActionError") : NULL;
+        Py_XDECREF(errors);
+        if (!IllegalActionError) {
+            Py_CLEAR(reference_module);
+            return;
+        }
+    }
+    PyObject *state = dump_state(self, &self->games[i]);
+    PyObject *msg = state ? PyObject_CallMethod(reference_module, "illegal_action_message", "OiL",
+                                                state, i, (long long)action)
+                          : NULL;
+    Py_XDECREF(state);
+    if (msg) {
+        PyErr_SetObject(IllegalActionError, msg);
+        Py_DECREF(msg);
+    }
+}
+
+static PyObject *Games_step(GamesObject *self, PyObject *args)
+{
+    PyObject *actions, *obs, *mask, *agent, *rewards, *terminated, *truncated;
+    PyObject *threads_obj = NULL;
+    if (!PyArg_ParseTuple(args, "OOOOOOO|O:step", &actions, &obs, &mask, &agent, &rewards,
+                          &terminated, &truncated, &threads_obj))
+        return NULL;
+    Py_buffer views[7];
+    if (get_buffer(actions, &views[0], "actions", B_INT64, self->n, -1, 1) < 0)
+        return NULL;
+    if (get_outputs(self, obs, mask, agent, views + 1) < 0) {
+        release(views, 1);
+        return NULL;
+    }
+    if (get_buffer(rewards, &views[4], "rewards", B_FLOAT32, self->n, 2, 0) < 0) {
+        release(views, 4);
+        return NULL;
+    }
+    if (get_buffer(terminated, &views[5], "terminated", B_BOOL, self->n, -1, 0) < 0) {
+        release(views, 5);
+        return NULL;
+    }
+    if (get_buffer(truncated, &views[6], "truncated", B_BOOL, self->n, -1, 0) < 0) {
+        release(views, 6);
+        return NULL;
+    }
+    int num_threads = 1;
+    if (threads_obj && as_int(threads_obj, 1, INT32_MAX, &num_threads, "num_threads") < 0) {
+        release(views, 7);
+        return NULL;
+    }
+    const int64_t *acts = views[0].buf;
+    for (int i = 0; i < self->n; i++)
+        if (!self->has_game[i]) {
+            PyErr_Format(PyExc_ValueError,
+                         "slot %d holds no game yet: call reset_all, new_game or load", i);
+            release(views, 7);
+            return NULL;
+        }
+    ErActs legal;
+    for (int i = 0; i < self->n; i++) {   /* ER-ENV-8: every action checked before any is played */
+        int ok = 0;
+        if (acts[i] >= 0 && acts[i] < self->scn->n_actions) {
+            er_legal_actions(&self->games[i], self->scn, &legal);
+            for (int k = 0; k < legal.n && !ok; k++)
+                ok = legal.v[k] == acts[i];
+        }
+        if (!ok) {
+            raise_illegal(self, i, acts[i]);
+            release(views, 7);
+            return NULL;
+        }
+    }
+    if (num_threads > self->n)
+        num_threads = self->n;
+    Batch batches[64];
+    if (num_threads > 64)
+        num_threads = 64;
+    for (int t = 0; t < num_threads; t++) {
+        Batch *b = &batches[t];
+        b->self = self;
+        b->lo = (int)((long long)self->n * t / num_threads);
+        b->hi = (int)((long long)self->n * (t + 1) / num_threads);
+        b->actions = acts;
+        b->obs = views[1].buf;
+        b->mask = views[2].buf;
+        b->agent = views[3].buf;
+        b->rewards = views[4].buf;
+        b->terminated = views[5].buf;
+        b->truncated = views[6].buf;
+    }
+    if (num_threads == 1) {
+        run_batch(&batches[0]);
+    } else {
+        pthread_t tids[64];
+        int started[64] = {0};
+        Py_BEGIN_ALLOW_THREADS
+        for (int t = 1; t < num_threads; t++)
+            started[t] = pthread_create(&tids[t], NULL, run_batch, &batches[t]) == 0;
+        run_batch(&batches[0]);
+        for (int t = 1; t < num_threads; t++) {
+            if (started[t])
+                pthread_join(tids[t], NULL);
+            else
+                run_batch(&batches[t]);   /* no thread to be had: this thread does it */
+        }
+        Py_END_ALLOW_THREADS
+    }
+    release(views, 7);
+    Py_RETURN_NONE;
+}
+
+/* --- The type and the module -------------------------------------------------------------- */
+
+static PyObject *Games_get_n(GamesObject *self, void *closure)
+{
+    (void)closure;
+    return PyLong_FromLong(self->n);
+}
+
+static PyObject *Games_get_n_actions(GamesObject *self, void *closure)
+{
+    (void)closure;
+    return PyLong_FromLong(self->scn->n_actions);
+}
+
+static PyObject *Games_get_obs_size(GamesObject *self, void *closure)
+{
+    (void)closure;
+    return PyLong_FromLong(self->scn->obs.size);
+}
+
+static PyGetSetDef Games_getset[] = {
+    {"n", (getter)Games_get_n, NULL, "number of game slots", NULL},
+    {"n_actions", (getter)Games_get_n_actions, NULL, "size of the action space", NULL},
+    {"obs_size", (getter)Games_get_obs_size, NULL, "floats of one observation", NULL},
+    {NULL, NULL, NULL, NULL, NULL}};
+
+static PyMethodDef Games_methods[] = {
+    {"new_game", (PyCFunction)Games_new_game, METH_VARARGS,
+     "new_game(i, seed): slot i := engine.new_game(scenario, seed)"},
+    {"load", (PyCFunction)Games_load, METH_VARARGS,
+     "load(i, state): slot i := a copy of a reference GameState"},
+    {"dump", (PyCFunction)Games_dump, METH_O, "dump(i) -> a new reference GameState of slot i"},
+    {"legal", (PyCFunction)Games_legal, METH_O, "legal(i) -> the sorted legal actions"},
+    {"mask", (PyCFunction)Games_mask, METH_VARARGS, "mask(i, out): out[a] = 1 if a is legal"},
+    {"apply", (PyCFunction)Games_apply, METH_VARARGS,
+     "apply(i, action) -> bool: False (nothing changed) if the action is not legal"},
+    {"observe", (PyCFunction)Games_observe, METH_VARARGS,
+     "observe(i, seat, out): Observer.observe(slot i, seat) into out"},
+    {"status", (PyCFunction)Games_status, METH_O,
+     "status(i) -> (decider, active, winner, steps, mp0, mp1)"},
+    {"reset_all", (PyCFunction)Games_reset_all, METH_VARARGS,
+     "reset_all(obs, mask, agent): a new game in every slot, first decisions written"},
+    {"step", (PyCFunction)Games_step, METH_VARARGS,
+     "step(actions, obs, mask, agent, rewards, terminated, truncated, num_threads=1)"},
+    {NULL, NULL, 0, NULL}};
+
+static PyTypeObject GamesType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "reborn_env.games.earth_reborn.fast._core.Games",
+    .tp_basicsize = sizeof(GamesObject),
+    .tp_dealloc = (destructor)Games_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Games(scenario, codec, layout, n, max_steps, mp_shaping, seed): n Earth Reborn "
+              "game slots of the compiled core",
+    .tp_methods = Games_methods,
+    .tp_getset = Games_getset,
+    .tp_new = Games_new,
+};
+
+static struct PyModuleDef core_module = {
+    PyModuleDef_HEAD_INIT, "_core",
+    "The compiled Earth Reborn core (issue 11): Games, n game slots stepped in C.", -1, NULL,
+    NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__core(void)
+{
+    if (PyType_Ready(&GamesType) < 0)
+        return NULL;
+    PyObject *m = PyModule_Create(&core_module);
+    if (!m)
+        return NULL;
+    if (PyModule_AddObjectRef(m, "Games", (PyObject *)&GamesType) < 0 ||
+        PyModule_AddIntConstant(m, "GAME_BYTES", (long)sizeof(Game)) < 0 ||
+        PyModule_AddIntConstant(m, "MAX_CHARS", ER_MAX_CHARS) < 0 ||
+        PyModule_AddIntConstant(m, "MAX_TILES", ER_MAX_TILES) < 0 ||
+        PyModule_AddIntConstant(m, "MAX_SQUARES", ER_MAX_SQUARES) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}
