@@ -2,7 +2,8 @@
 
 The environment card (agents, actions, observations, rewards, versions) is the docstring of
 :mod:`reborn_env.earth_reborn_v0`; the AEC logic is :class:`reborn_env.core.game_env.GameEnv`,
-written once for every game, and this module only names the game and its options.
+written once for every game, and this module only names the game and its options (``backend``
+picks the compiled core or the reference engine; both behave the same, issue 11).
 """
 
 from __future__ import annotations
@@ -30,11 +31,13 @@ class raw_env(GameEnv):  # noqa: N801 - PettingZoo's naming convention
         illegal_action: str = "raise",
         mp_shaping: float = 0.0,
         max_steps: int = 5000,
+        backend: str | None = None,
     ) -> None:
-        rules = EarthRebornRules(scenario, mp_shaping, max_steps)
+        rules = EarthRebornRules(scenario, mp_shaping, max_steps, backend)
         super().__init__(rules, render_mode, illegal_action)  # ER-ENV-8
         self.scenario, self.codec, self.observer = rules.scenario, rules.codec, rules.observer
         self.mp_shaping, self.max_steps = rules.mp_shaping, rules.max_steps
+        self.backend = rules.backend  # "fast" (the compiled core, issue 11) or "python"
 
 
 def env(**kwargs: Any) -> raw_env:

@@ -3,7 +3,9 @@
 :class:`EarthRebornRules` is Vault Raid (or another scenario) with the environment's options;
 :class:`EarthRebornMatch` is one game: the rules engine's :class:`GameState` and what the contract
 asks of it (who decides, ER-ENV-1; the legal set, ER-ENV-10; +1 / -1 / 0 at the end, ER-WIN-3;
-truncation at ``max_steps`` game steps as a draw, ER-ENV-9; optional MP shaping).
+truncation at ``max_steps`` game steps as a draw, ER-ENV-9; optional MP shaping). With
+``backend="fast"`` (the default when the compiled core is built, issue 11) a match is a
+:class:`~.fast.match.FastMatch` instead, which answers the same.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ import numpy as np
 from ...core.contract import RUNNING, TERMINATED, TRUNCATED
 from . import positions, render
 from .actions import codec_for
+from .fast import resolve_backend
+from .fast.match import FastMatch
 from .observation import observer_for
 from .rules import engine
 from .rules.state import GameState
@@ -26,17 +30,23 @@ ENV_NAME = "earth_reborn_v0"
 
 class EarthRebornRules:
     """A scenario and the environment's options: ``mp_shaping`` (reward per MP of difference
-    gained) and ``max_steps`` (ER-ENV-9)."""
+    gained), ``max_steps`` (ER-ENV-9) and ``backend``: ``"fast"`` (the compiled core),
+    ``"python"`` (the reference engine) or None, the core when it is built."""
 
     name = ENV_NAME
 
     def __init__(
-        self, scenario: str = "vault_raid", mp_shaping: float = 0.0, max_steps: int = 5000
+        self,
+        scenario: str = "vault_raid",
+        mp_shaping: float = 0.0,
+        max_steps: int = 5000,
+        backend: str | None = None,
     ) -> None:
         if isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1:
             raise ValueError(f"max_steps must be a positive integer (ER-ENV-9), got {max_steps!r}")
         self.mp_shaping = float(mp_shaping)
         self.max_steps = max_steps
+        self.backend = resolve_backend(backend)
         self.scenario = load_scenario(scenario)
         self.codec = codec_for(self.scenario)
         self.observer = observer_for(self.scenario)
@@ -44,15 +54,26 @@ class EarthRebornRules:
         self.n_actions = self.codec.size
         self.obs_size = self.observer.size
 
-    def new_match(self, seed: int, options: Mapping[str, Any]) -> EarthRebornMatch:
+    def new_match(self, seed: int, options: Mapping[str, Any]) -> EarthRebornMatch | FastMatch:
         """ER-TURN-4 setup and the first decision of turn 1."""
+        if self.backend == "fast":
+            return FastMatch.new_game(self, seed)
         return EarthRebornMatch(self, engine.new_game(self.scenario, seed))
 
     def from_position(
         self, position: Any, options: Mapping[str, Any] | None = None
-    ) -> EarthRebornMatch:
+    ) -> EarthRebornMatch | FastMatch:
         """The game ``position`` holds (docs/position_format.md), validated (ER-GEN-3)."""
-        return EarthRebornMatch(self, positions.state_from_dict(position, self.scenario))
+        state = positions.state_from_dict(position, self.scenario)
+        if self.backend == "fast":
+            return FastMatch.from_state(self, state)
+        return EarthRebornMatch(self, state)
+
+    def reference_match(
+        self, state: GameState, shaped: Sequence[float] | None = None
+    ) -> EarthRebornMatch:
+        """The reference engine's match of ``state``, with the shaping its last step earned."""
+        return EarthRebornMatch(self, state, shaped)
 
     def action_name(self, action: int) -> str:
         return self.codec.name(action)
@@ -64,10 +85,12 @@ class EarthRebornRules:
 class EarthRebornMatch:
     """One game of Earth Reborn; ``state`` is the rules engine's."""
 
-    def __init__(self, rules: EarthRebornRules, state: GameState) -> None:
+    def __init__(
+        self, rules: EarthRebornRules, state: GameState, shaped: Sequence[float] | None = None
+    ) -> None:
         self.rules = rules
         self.state = state
-        self._shaped = [0.0, 0.0]
+        self._shaped = list(shaped) if shaped is not None else [0.0, 0.0]
 
     def to_move(self) -> int | None:
         """ER-ENV-1: the decider; once the game is over, the active player."""

@@ -4,17 +4,21 @@
 (optional: the package still installs without it). ``AVAILABLE`` says whether it imported;
 ``IMPORT_ERROR`` keeps why not. Without the core everything runs on the reference engine
 (:mod:`.reference`), with one warning the first time a backend is chosen by default
-(:func:`resolve_backend`); asking for ``backend="fast"`` explicitly is then an error.
+(:func:`resolve_backend`); asking for ``backend="fast"`` explicitly is then an error. The
+environment variable ``REBORN_ENV_BACKEND`` (``fast`` or ``python``) sets the default backend,
+for instance to run the suite on the reference engine while the core is being changed.
 """
 
 from __future__ import annotations
 
 import importlib
 import importlib.util
+import os
 import warnings
 from types import ModuleType
 
 BACKENDS = ("fast", "python")
+DEFAULT_VARIABLE = "REBORN_ENV_BACKEND"
 
 
 def _import_core() -> tuple[ModuleType | None, str | None]:
@@ -40,9 +44,15 @@ class CoreUnavailableError(RuntimeError):
 
 
 def resolve_backend(backend: str | None) -> str:
-    """``"fast"`` or ``"python"``: ``None`` is the default, the core when it is built, else the
-    reference engine with one warning (once per process)."""
+    """``"fast"`` or ``"python"``: ``None`` is the default, ``$REBORN_ENV_BACKEND`` if set, else
+    the core when it is built, else the reference engine with one warning (once per process)."""
     global _warned
+    if backend is None and os.environ.get(DEFAULT_VARIABLE):
+        backend = os.environ[DEFAULT_VARIABLE]
+        if backend not in BACKENDS:
+            raise ValueError(
+                f"${DEFAULT_VARIABLE} must be one of {', '.join(BACKENDS)}, got {backend!r}"
+            )
     if backend is None:
         if AVAILABLE:
             return "fast"
