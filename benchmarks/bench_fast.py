@@ -1,0 +1,461 @@
+"""The compiled Earth Reborn core, measured against its peers in one run, and proved at scale.
+
+Run: ``python benchmarks/bench_fast.py [--seconds 3]`` prints one table of decisions per second,
+each as a ratio to PettingZoo's connect_four_v3 ``env()`` measured in the same run:
+connect_four_v3 env(), ``earth_reborn_v0.env()`` on each backend, the vector core
+(``earth_reborn_v0.vector_env``, observations and masks included) at N = 1, 64, 256, 1024 on 1 and
+2 threads, and pgx connect four (B = 256, ``jax.jit`` of ``vmap``, compile time excluded); then
+the build time, the first import, and the memory of one game. Every row plays uniformly random
+legal actions: one at a time from the mask for the AEC envs (as bench_env.py does), for the whole
+batch at once from the mask array for the vector core (numpy) and pgx (jax), as batched
+environments are driven. Needs the ``bench`` extra (pygame-ce for PettingZoo's classic games;
+pgx and jax for the pgx row, which otherwise says it is missing and why).
+
+``python benchmarks/bench_fast.py differential --games 20000 [--workers 2]`` runs the
+differential harness (tests/earth_reborn/fast/differential.py) over that many seeded games of
+random, busy and heuristic players, a ``Games`` slot of the core against the reference engine at
+every decision (``--level aec``: env(backend="fast") against env(backend="python")), with illegal
+actions and crossings, and prints a summary table; it exits with status 1 on any mismatch.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import tracemalloc
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+from bench_env import aec_rate
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # the harness lives with the tests (tests/earth_reborn/fast)
+
+from reborn_env import earth_reborn_v0  # noqa: E402
+from reborn_env.games.earth_reborn import fast  # noqa: E402
+
+VECTOR_SIZES = (1, 64, 256, 1024)
+THREADS = (1, 2)
+PGX_BATCH = 256
+PEER = "connect_four_v3 env()"
+
+
+# --- The random legal policy of the batched rows ----------------------------------------------
+
+
+def random_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One uniformly random legal action per row of ``mask`` (int8 [N, A]), as int64 [N]."""
+    counts = mask.sum(axis=1, dtype=np.int64)
+    pick = (rng.random(len(mask)) * counts).astype(np.int64)
+    return (mask.cumsum(axis=1, dtype=np.int16) > pick[:, None]).argmax(axis=1).astype(np.int64)
+
+
+# --- Rows --------------------------------------------------------------------------------------
+
+
+def vector_rate(num_envs: int, num_threads: int, seconds: float) -> tuple[int, float]:
+    """The vector core stepped with a random legal action per game, observations and masks
+    written every step, until time is up; decisions = games x steps."""
+    venv = earth_reborn_v0.vector_env(num_envs=num_envs, seed=0, num_threads=num_threads)
+    _, mask, _ = venv.reset()
+    rng = np.random.default_rng(0)
+    calls_per_check = max(1, 2048 // num_envs)
+    calls, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for _ in range(calls_per_check):
+            _, mask, _, _, _, _ = venv.step(random_legal(mask, rng))
+        calls += calls_per_check
+    return calls * num_envs, time.perf_counter() - start
+
+
+def pgx_rate(seconds: float) -> tuple[int, float, float]:
+    """pgx connect four, B games per call of one jitted function (random legal action by
+    jax.random.categorical over the mask, vmap of the step with auto-reset); the first call,
+    which compiles, is timed apart. Returns decisions, seconds, compile seconds."""
+    import jax
+    import jax.numpy as jnp
+    import pgx
+    from pgx.experimental import auto_reset
+
+    env = pgx.make("connect_four")
+    step = jax.vmap(auto_reset(env.step, env.init))
+
+    @jax.jit
+    def play(state, key):  # noqa: ANN001, ANN202 - jax pytrees
+        choose, advance = jax.random.split(key)
+        logits = jnp.where(state.legal_action_mask, 0.0, -jnp.inf)
+        action = jax.random.categorical(choose, logits, axis=-1)
+        return step(state, action, jax.random.split(advance, PGX_BATCH))
+
+    compile_start = time.perf_counter()
+    keys = jax.random.split(jax.random.PRNGKey(0), 1024)
+    state = jax.jit(jax.vmap(env.init))(jax.random.split(keys[0], PGX_BATCH))
+    state = jax.block_until_ready(play(state, keys[1]))
+    compiled = time.perf_counter() - compile_start
+    calls, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for key in keys[calls % 1024 : calls % 1024 + 64]:
+            state = play(state, key)
+        jax.block_until_ready(state)
+        calls += 64
+    return calls * PGX_BATCH, time.perf_counter() - start, compiled
+
+
+def speed_rows(seconds: float) -> list[tuple[str, Callable[[], tuple[int, float]] | str]]:
+    """(name, measure or the reason it cannot be measured), the peer first."""
+    from pettingzoo.classic import connect_four_v3
+
+    rows: list[tuple[str, Callable[[], tuple[int, float]] | str]] = [
+        (PEER, lambda: aec_rate(connect_four_v3.env, seconds)),
+        (
+            'earth_reborn_v0 env(backend="python")',
+            lambda: aec_rate(lambda: earth_reborn_v0.env(backend="python"), seconds),
+        ),
+    ]
+    missing = None if fast.AVAILABLE else f"core not built: {fast.IMPORT_ERROR}"
+    rows.append(
+        (
+            'earth_reborn_v0 env(backend="fast")',
+            missing or (lambda: aec_rate(lambda: earth_reborn_v0.env(backend="fast"), seconds)),
+        )
+    )
+    if missing is None and not hasattr(earth_reborn_v0, "vector_env"):
+        missing = "earth_reborn_v0.vector_env does not exist"
+    for n in VECTOR_SIZES:
+        for threads in THREADS:
+            rows.append(
+                (
+                    f"vector core N={n}, {threads} thread{'s' * (threads > 1)}",
+                    missing or (lambda n=n, t=threads: vector_rate(n, t, seconds)),
+                )
+            )
+    return rows
+
+
+# --- Build, import and memory ------------------------------------------------------------------
+
+
+def build_seconds() -> float | str:
+    """Wall time of a clean build of the extension (setup.py build_ext, into a scratch folder)."""
+    if not list((ROOT / "reborn_env/games/earth_reborn/fast/src").glob("*.c")):
+        return "no C sources"
+    with tempfile.TemporaryDirectory() as scratch:
+        start = time.perf_counter()
+        done = subprocess.run(
+            [
+                sys.executable,
+                "setup.py",
+                "-q",
+                "build_ext",
+                "--force",
+                "-b",
+                scratch,
+                "-t",
+                scratch,
+            ],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+        )
+        elapsed = time.perf_counter() - start
+        built = list(Path(scratch).rglob("_core*.so"))
+    if done.returncode or not built:
+        return f"build failed: {(done.stderr or done.stdout).strip().splitlines()[-1:]}"
+    return elapsed
+
+
+IMPORT_PROBE = """
+import json, time
+start = time.perf_counter()
+import reborn_env.games.earth_reborn
+parent = time.perf_counter()
+from reborn_env.games.earth_reborn import fast
+figures = {"core": time.perf_counter() - parent}
+from reborn_env import earth_reborn_v0
+try:
+    earth_reborn_v0.env(backend="fast").reset(seed=0)
+    figures["first"] = time.perf_counter() - start
+except Exception as err:
+    figures["first"] = f"failed: {type(err).__name__}"
+print(json.dumps(figures))
+"""
+
+
+def import_seconds() -> tuple[float, float | str]:
+    """In a fresh interpreter: the import of the fast package (the extension loads there; no
+    compilation or JIT happens at import), and from nothing to a reset env on the core."""
+    out = subprocess.run(
+        [sys.executable, "-c", IMPORT_PROBE], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    figures = json.loads(out.stdout)
+    return figures["core"], figures["first"]
+
+
+def _resident_bytes() -> int:
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def core_bytes_per_game(n: int = 8192) -> float | str:
+    """RSS growth per slot of a ``Games`` of ``n`` slots after reset_all (its output arrays are
+    allocated and touched before the first reading)."""
+    if not fast.AVAILABLE:
+        return "core not built"
+    from reborn_env.games.earth_reborn.fast.match import core_games
+    from reborn_env.games.earth_reborn.match import EarthRebornRules
+
+    rules = EarthRebornRules(backend="fast")
+    obs = np.ones((n, rules.obs_size), dtype=np.float32)
+    mask = np.ones((n, rules.n_actions), dtype=np.int8)
+    agent = np.ones(n, dtype=np.int8)
+    before = _resident_bytes()
+    games = core_games(rules, n)
+    games.reset_all(obs, mask, agent)
+    return (_resident_bytes() - before) / n
+
+
+def reference_bytes_per_game(n: int = 200) -> float:
+    """Python heap per reference GameState (tracemalloc), after its first few decisions."""
+    from reborn_env.games.earth_reborn.rules import engine
+    from reborn_env.games.earth_reborn.scenario.loader import load_scenario
+
+    scenario = load_scenario()
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    states = [engine.new_game(scenario, seed) for seed in range(n)]
+    for state in states:
+        for _ in range(10):
+            engine.apply_action(state, engine.legal_actions(state)[0])
+    used = tracemalloc.get_traced_memory()[0] - before
+    tracemalloc.stop()
+    return used / n
+
+
+# --- The speed command -------------------------------------------------------------------------
+
+
+def speed(args: argparse.Namespace) -> int:
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    results: list[tuple[str, int | None, float | None, str]] = []
+    for name, measure in speed_rows(args.seconds):
+        if isinstance(measure, str):
+            results.append((name, None, None, measure))
+            print(f"  skipped {name}: {measure}", flush=True)
+            continue
+        try:
+            steps, elapsed = measure()
+        except Exception as err:  # a core still being written: the row says how it failed
+            results.append((name, None, None, f"failed: {type(err).__name__}: {err}"[:160]))
+            print(f"  failed {name}: {err}", flush=True)
+            continue
+        results.append((name, steps, steps / elapsed, ""))
+        print(f"  measured {name}: {steps} decisions in {elapsed:.1f} s", flush=True)
+    pgx_compile: float | None = None
+    pgx_name = f"pgx connect_four B={PGX_BATCH} (jit+vmap)"
+    try:
+        steps, elapsed, pgx_compile = pgx_rate(args.seconds)
+    except ImportError as err:
+        results.append((pgx_name, None, None, f"not installed ({err}): pip install pgx"))
+    else:
+        results.append((pgx_name, steps, steps / elapsed, f"compile {pgx_compile:.1f} s excluded"))
+        print(f"  measured {pgx_name}: {steps} decisions in {elapsed:.1f} s", flush=True)
+    peer = results[0][2]
+    print()
+    print(f"| {'environment':<42} | {'decisions':>9} | {'decisions/s':>11} | {'vs ' + PEER:>25} |")
+    print(f"| {'-' * 42} | {'-' * 9}: | {'-' * 11}: | {'-' * 25}: | ---")
+    for name, steps, rate, note in results:
+        if rate is None:
+            print(f"| {name:<42} | {'-':>9} | {'-':>11} | {'-':>25} | {note}")
+        else:
+            line = f"| {name:<42} | {steps:>9} | {rate:>11,.0f} | {rate / peer:>24.2f}x |"
+            print(line + (f" {note}" if note else ""))
+    print()
+    _print_costs()
+    _print_targets(results, peer)
+    return 0
+
+
+def _print_costs() -> None:
+    built = _attempt(build_seconds)
+    core_import, first_env = _attempt(import_seconds, pair=True)
+    per_core = _attempt(core_bytes_per_game)
+    per_reference = reference_bytes_per_game()
+    figures = [
+        ("build of the core (setup.py build_ext, clean)", _seconds(built)),
+        ("first import of the fast package (no JIT)", _millis(core_import)),
+        ("fresh interpreter to a reset env(backend='fast')", _millis(first_env)),
+        ("memory per game, core (RSS growth per Games slot)", _bytes(per_core)),
+        ("memory per game, reference GameState (Python heap)", _bytes(per_reference)),
+    ]
+    print("| figure | value |")
+    print("| --- | ---: |")
+    for name, value in figures:
+        print(f"| {name} | {value} |")
+    print()
+
+
+def _attempt(measure: Callable[[], object], pair: bool = False) -> object:
+    """``measure()``, or what went wrong in words (twice for a pair), for a core in progress."""
+    try:
+        return measure()
+    except Exception as err:
+        failed = f"failed: {type(err).__name__}: {err}"[:120]
+        return (failed, failed) if pair else failed
+
+
+def _seconds(value: float | str) -> str:
+    return value if isinstance(value, str) else f"{value:.1f} s"
+
+
+def _millis(value: float | str) -> str:
+    return value if isinstance(value, str) else f"{value * 1000:.0f} ms"
+
+
+def _bytes(value: float | str) -> str:
+    return value if isinstance(value, str) else f"{value:,.0f} bytes"
+
+
+def _print_targets(results: list[tuple[str, int | None, float | None, str]], peer: float) -> None:
+    """Issue 11's targets, each met or not in this run."""
+    rate = {name: r for name, _, r, _ in results}
+    env_fast = rate.get('earth_reborn_v0 env(backend="fast")')
+    vector = max(
+        (r for name, r in rate.items() if name.startswith("vector core") and r), default=None
+    )
+    pgx = next((r for name, r in rate.items() if name.startswith("pgx")), None)
+    targets = [
+        ("env(backend='fast') >= 5x connect_four_v3 env()", env_fast, 5 * peer),
+        ("vector core >= 100x connect_four_v3 env()", vector, 100 * peer),
+        ("vector core >= pgx connect four", vector, pgx),
+    ]
+    for what, got, needed in targets:
+        if got is None or needed is None:
+            verdict = "not measured"
+        else:
+            verdict = f"{'met' if got >= needed else 'NOT met'} ({got:,.0f} vs {needed:,.0f}/s)"
+        print(f"target {what}: {verdict}")
+
+
+# --- The differential command ------------------------------------------------------------------
+
+
+def _differential_chunk(job: tuple[str, str, int, int]) -> tuple[dict, list[str], float]:
+    """Games ``first .. first + count - 1`` (player by seed), on the given level and candidate;
+    per-player tallies as dicts, the mismatches, the seconds."""
+    from tests.earth_reborn.fast import differential as diff
+
+    level, candidate, first, count = job
+    rules = diff.reference_rules()
+    games_class = _candidate_class(candidate)
+    tallies: dict[str, diff.Tally] = {p: diff.Tally() for p in diff.PLAYERS}
+    mismatches: list[str] = []
+    start = time.perf_counter()
+    for seed in range(first, first + count):
+        player = diff.PLAYERS[seed % len(diff.PLAYERS)]
+        try:
+            if level == "slot":
+                tally = diff.play_slot_game(games_class, rules, seed, player)
+            else:
+                tally = diff.play_aec_game(
+                    lambda backend: earth_reborn_v0.env(backend=backend), "fast", seed, player
+                )
+        except AssertionError as err:
+            mismatches.append(f"{player} seed {seed}: {str(err).splitlines()[0][:300]}")
+            tally = diff.Tally(ends={"MISMATCH": 1}, games=1)
+        tallies[player].add(tally)
+    return {p: t.__dict__ for p, t in tallies.items()}, mismatches, time.perf_counter() - start
+
+
+def _candidate_class(candidate: str) -> type:
+    if candidate == "reference":  # the harness itself, checked on the pure-Python twin
+        from reborn_env.games.earth_reborn.fast.reference import ReferenceGames
+
+        return ReferenceGames
+    if not fast.AVAILABLE:
+        raise SystemExit(f"the compiled core is not available: {fast.IMPORT_ERROR}")
+    return fast.core.Games
+
+
+def differential(args: argparse.Namespace) -> int:
+    from tests.earth_reborn.fast.differential import PLAYERS, Tally
+
+    _candidate_class(args.candidate)
+    where = fast.core.__file__ if fast.AVAILABLE else "not built"
+    print(f"differential: {args.games} games, level {args.level}, candidate {args.candidate}")
+    print(f"  core: {where}", flush=True)
+    chunk = max(1, min(50, args.games // (args.workers * 4) or 1))
+    jobs = [
+        (args.level, args.candidate, args.seed + g, min(chunk, args.games - g))
+        for g in range(0, args.games, chunk)
+    ]
+    totals = {p: Tally() for p in PLAYERS}
+    mismatches: list[str] = []
+    start = time.perf_counter()
+    with multiprocessing.get_context("fork").Pool(args.workers) as pool:
+        for done, (tallies, found, _) in enumerate(pool.imap_unordered(_differential_chunk, jobs)):
+            for player, tally in tallies.items():
+                totals[player].add(Tally(**tally))
+            mismatches += found
+            if (done + 1) % max(1, len(jobs) // 20) == 0:
+                games = sum(t.games for t in totals.values())
+                elapsed = time.perf_counter() - start
+                print(
+                    f"  {games:>6} games  {len(mismatches)} mismatches  {elapsed:6.0f} s",
+                    flush=True,
+                )
+    elapsed = time.perf_counter() - start
+    print()
+    print(
+        "| player | games | decisions compared | illegal refused | crossings | ends | mismatches |"
+    )
+    print("| --- | ---: | ---: | ---: | ---: | --- | ---: |")
+    for player, t in totals.items():
+        ends = ", ".join(f"{k} {v}" for k, v in sorted(t.ends.items()))
+        bad = t.ends.get("MISMATCH", 0)
+        print(
+            f"| {player} | {t.games} | {t.decisions} | {t.illegal} | {t.crossings} | {ends} | "
+            f"{bad} |"
+        )
+    games = sum(t.games for t in totals.values())
+    decisions = sum(t.decisions for t in totals.values())
+    print(f"\n{games} games, {decisions} decisions compared in {elapsed:.0f} s on {args.workers}")
+    print(f"workers; {len(mismatches)} games with a mismatch")
+    for line in mismatches[: args.show]:
+        print(f"MISMATCH {line}")
+    if args.json:
+        Path(args.json).write_text(
+            json.dumps({p: t.__dict__ for p, t in totals.items()} | {"mismatches": mismatches})
+        )
+    return 1 if mismatches else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="time per speed row")
+    sub = parser.add_subparsers(dest="command")
+    proof = sub.add_parser("differential", help="the differential harness over many games")
+    proof.add_argument("--games", type=int, default=20_000)
+    proof.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    proof.add_argument("--level", choices=("slot", "aec"), default="slot")
+    proof.add_argument(
+        "--candidate",
+        choices=("core", "reference"),
+        default="core",
+        help="the Games class held to the engine: the compiled core, or ReferenceGames",
+    )
+    proof.add_argument("--seed", type=int, default=0, help="seed of the first game")
+    proof.add_argument("--show", type=int, default=20, help="mismatches to print")
+    proof.add_argument("--json", help="also write the tallies and mismatches to this file")
+    args = parser.parse_args(argv)
+    return differential(args) if args.command == "differential" else speed(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
