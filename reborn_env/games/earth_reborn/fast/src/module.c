@@ -619,6 +619,8 @@ done:
 
 /* --- The Games object ----------------------------------------------------------------------- */
 
+#define LEGAL_WORDS (ER_MAX_ACTIONS / 64)
+
 typedef struct {
     PyObject_HEAD
     Scn *scn;
@@ -626,6 +628,8 @@ typedef struct {
     Game *games;
     uint8_t *has_game;
     uint64_t *gens;       /* slot generators (SplitMix64 states) */
+    uint64_t *legal;      /* per slot, ER_MAX_ACTIONS / 64 words: the legal set last written */
+    uint8_t *legal_ok;    /* per slot: legal[] is the current decision's set */
     int max_steps;
     double mp_shaping;
     PyObject *scenario;
@@ -637,6 +641,8 @@ static void Games_dealloc(GamesObject *self)
     PyMem_Free(self->games);
     PyMem_Free(self->has_game);
     PyMem_Free(self->gens);
+    PyMem_Free(self->legal);
+    PyMem_Free(self->legal_ok);
     Py_XDECREF(self->scenario);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
@@ -678,7 +684,10 @@ static PyObject *Games_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     self->games = PyMem_Calloc((size_t)n, sizeof(Game));
     self->has_game = PyMem_Calloc((size_t)n, 1);
     self->gens = PyMem_Calloc((size_t)n, sizeof(uint64_t));
-    if (!self->scn || !self->games || !self->has_game || !self->gens) {
+    self->legal = PyMem_Calloc((size_t)n * LEGAL_WORDS, sizeof(uint64_t));
+    self->legal_ok = PyMem_Calloc((size_t)n, 1);
+    if (!self->scn || !self->games || !self->has_game || !self->gens || !self->legal ||
+        !self->legal_ok) {
         Py_DECREF(self);
         return PyErr_NoMemory();
     }
@@ -799,6 +808,7 @@ static PyObject *Games_new_game(GamesObject *self, PyObject *args)
     }
     er_new_game(&self->games[i], self->scn, seed);
     self->has_game[i] = 1;
+    self->legal_ok[i] = 0;
     Py_RETURN_NONE;
 }
 
@@ -1030,12 +1040,19 @@ static int check_consistent(Game *g, const Scn *s)
     else if ((d == ER_TARGET || d == ER_CP || d == ER_AIM) &&
              (g->section < 0 || (g->section >> 2) >= g->chars[g->char_].n_tiles))
         bad = "the decision needs a section of an assigned tile (state.section)";
-    else if (d == ER_CP || d == ER_AIM) {
+    else if (d == ER_TARGET) {
+        int type = s->tiles[g->chars[g->char_].tiles[g->section >> 2].tile][g->section & 3].type;
+        if (type != ER_CLOSE_COMBAT && type != ER_SHOOT)
+            bad = "a target is chosen only for a Close Combat or Shoot section (state.section)";
+    } else if (d == ER_CP || d == ER_AIM) {
         int type = s->tiles[g->chars[g->char_].tiles[g->section >> 2].tile][g->section & 3].type;
         if (type == ER_MOVE)
             bad = "state.section is a Move section";
-        else if (type == ER_CLOSE_COMBAT && (g->target < 0 || g->target > 3))
-            bad = "a close combat needs a target direction (state.target)";
+        else if (type == ER_CLOSE_COMBAT &&
+                 (g->target < 0 || g->target > 3 ||
+                  !(er_close_combat_targets(g, s, g->char_) >> g->target & 1)))
+            bad = "a close combat needs a direction holding an enemy or a closed door "
+                  "(state.target)";
         else if (type == ER_SHOOT && (g->target < 0 || g->target >= s->n_chars ||
                                       !s->chars[g->char_].has_weapon))
             bad = "a shot needs an armed shooter and a target character (state.target)";
@@ -1082,7 +1099,7 @@ static int load_state(GamesObject *self, PyObject *st, Game *g)
         load_flag(st, "transferred", &g->transferred) ||
         load_int8(st, "section", -1, ER_SECTION_SLOTS - 1, &g->section) ||
         load_int8(st, "target", -1, ER_MAX_CHARS - 1, &g->target) ||
-        load_int8(st, "order_cp", 0, 127, &g->order_cp) ||
+        load_int8(st, "order_cp", 0, 4, &g->order_cp) ||
         load_int(st, "steps", 0, INT32_MAX - 1, &g->steps))
         return -1;
     struct { const char *name; int32_t *out; long long lo, hi; } pairs[] = {
@@ -1226,6 +1243,7 @@ static PyObject *Games_load(GamesObject *self, PyObject *args)
     }
     self->games[i] = *tmp;
     self->has_game[i] = 1;
+    self->legal_ok[i] = 0;
     PyMem_Free(tmp);
     Py_RETURN_NONE;
 }
@@ -1425,6 +1443,7 @@ static PyObject *Games_apply(GamesObject *self, PyObject *args)
         Py_RETURN_FALSE;
     if (er_apply_action(&self->games[i], self->scn, (int)action) < 0)
         Py_RETURN_FALSE;
+    self->legal_ok[i] = 0;
     Py_RETURN_TRUE;
 }
 
@@ -1475,6 +1494,11 @@ static void write_row(GamesObject *self, int i, float *obs, int8_t *mask, int8_t
     er_legal_actions(g, s, &legal);
     write_mask(&legal, mask + (size_t)i * s->n_actions, s->n_actions);
     agent[i] = (int8_t)seat;
+    uint64_t *bits = self->legal + (size_t)i * LEGAL_WORDS;
+    memset(bits, 0, LEGAL_WORDS * sizeof(uint64_t));
+    for (int k = 0; k < legal.n; k++)
+        bits[legal.v[k] >> 6] |= 1ULL << (legal.v[k] & 63);
+    self->legal_ok[i] = 1;
 }
 
 /* One slot's step: apply, rewards (MP shaping per match.py, then ER-WIN-3), flags (ER-ENV-9),
@@ -1621,9 +1645,13 @@ static PyObject *Games_step(GamesObject *self, PyObject *args)
     for (int i = 0; i < self->n; i++) {   /* ER-ENV-8: every action checked before any is played */
         int ok = 0;
         if (acts[i] >= 0 && acts[i] < self->scn->n_actions) {
-            er_legal_actions(&self->games[i], self->scn, &legal);
-            for (int k = 0; k < legal.n && !ok; k++)
-                ok = legal.v[k] == acts[i];
+            if (self->legal_ok[i]) {
+                ok = (int)(self->legal[(size_t)i * LEGAL_WORDS + (acts[i] >> 6)] >> (acts[i] & 63) & 1);
+            } else {
+                er_legal_actions(&self->games[i], self->scn, &legal);
+                for (int k = 0; k < legal.n && !ok; k++)
+                    ok = legal.v[k] == acts[i];
+            }
         }
         if (!ok) {
             raise_illegal(self, i, acts[i]);
