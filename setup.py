@@ -17,16 +17,17 @@ HERE = Path(__file__).resolve().parent
 SRC = Path("reborn_env", "games", "earth_reborn", "fast", "src")
 
 
-def core_extensions() -> list[Extension]:
-    """The C core as one optional extension, or none while src/ holds no C file."""
-    sources = sorted(p.relative_to(HERE).as_posix() for p in (HERE / SRC).glob("*.c"))
+def core_extensions(root: Path = HERE) -> list[Extension]:
+    """The C core as one optional extension, or none while src/ holds no C file; paths are
+    relative to ``root``, the project folder."""
+    sources = sorted(p.relative_to(root).as_posix() for p in (root / SRC).glob("*.c"))
     if not sources:
         return []
     return [
         Extension(
             "reborn_env.games.earth_reborn.fast._core",
             sources=sources,
-            depends=sorted(p.relative_to(HERE).as_posix() for p in (HERE / SRC).glob("*.h")),
+            depends=sorted(p.relative_to(root).as_posix() for p in (root / SRC).glob("*.h")),
             include_dirs=[SRC.as_posix()],
             extra_compile_args=["-O3", "-std=c11", "-pthread"],
             extra_link_args=["-pthread"],
@@ -35,4 +36,5 @@ def core_extensions() -> list[Extension]:
     ]
 
 
-setup(ext_modules=core_extensions())
+if __name__ == "__main__":  # pip's build backend runs this file as __main__
+    setup(ext_modules=core_extensions())

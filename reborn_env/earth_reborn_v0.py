@@ -101,5 +101,6 @@ gained, default 0), `max_steps` (truncation as a draw, default 5000, ER-ENV-9).
 from __future__ import annotations
 
 from .games.earth_reborn.env import env, raw_env
+from .games.earth_reborn.fast.vector import VectorEnv, vector_env
 
-__all__ = ["env", "raw_env"]
+__all__ = ["VectorEnv", "env", "raw_env", "vector_env"]

@@ -1,0 +1,169 @@
+"""VectorEnv: many games of Earth Reborn stepped in one call (issue 11's vector API).
+
+``reset()`` gives ``obs`` float32 [N, obs], ``mask`` int8 [N, actions] and ``agent`` int8 [N]
+(the seat to move, ER-ENV-1); ``step(actions)`` plays one action per game and gives them again
+with ``rewards`` float32 [N, 2] (this step's, per seat: MP shaping, then +1 / -1 / 0 at the end,
+ER-WIN-3), ``terminated`` and ``truncated`` bool [N] (ER-ENV-9); a finished game is replaced in
+the same step by the slot's next one, whose first decision ``obs``, ``mask`` and ``agent`` then
+show. The arrays are allocated once and written in place at every call. Games run in the compiled
+core (``_core.Games``, threads with ``num_threads``) or, without it, in :class:`ReferenceGames`;
+both give the same numbers. Positions are the env's (docs/position_format.md).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ....core.errors import IllegalActionError
+from .. import positions
+from ..match import EarthRebornRules
+from .match import core_games
+from .reference import MAX_SEED, ReferenceGames, illegal_action_message
+
+Arrays = tuple[np.ndarray, ...]
+
+
+def _count(name: str, value: Any, low: int = 1, high: int | None = None) -> int:
+    """``value`` as an int in ``low..high``, or a ValueError naming ``name`` and the bounds."""
+    bounds = f"{low}..{high}" if high is not None else f">= {low}"
+    if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
+        raise ValueError(f"{name} must be an integer {bounds}, got {value!r}")
+    if value < low or (high is not None and value > high):
+        raise ValueError(f"{name} must be {bounds}, got {value}")
+    return int(value)
+
+
+class VectorEnv:
+    """``num_envs`` games of one scenario, from ``seed``; ``options`` are env()'s."""
+
+    def __init__(
+        self,
+        num_envs: int = 256,
+        seed: int = 0,
+        num_threads: int = 1,
+        backend: str | None = None,
+        scenario: str = "vault_raid",
+        mp_shaping: float = 0.0,
+        max_steps: int = 5000,
+        illegal_action: str = "raise",
+    ) -> None:
+        self.num_envs = _count("num_envs", num_envs)
+        self.num_threads = _count("num_threads", num_threads)
+        seed = _count("seed", seed, 0, MAX_SEED)
+        if illegal_action != "raise":
+            raise ValueError(
+                f"illegal_action {illegal_action!r}: a vector env only raises (ER-ENV-8); "
+                "use 'raise'"
+            )
+        self.rules = EarthRebornRules(scenario, mp_shaping, max_steps, backend)
+        self.backend = self.rules.backend
+        self.agents = self.rules.agents
+        self.n_actions = self.rules.n_actions
+        self.obs_size = self.rules.obs_size
+        n = self.num_envs
+        self.obs = np.zeros((n, self.obs_size), dtype=np.float32)
+        self.mask = np.zeros((n, self.n_actions), dtype=np.int8)
+        self.agent = np.zeros(n, dtype=np.int8)
+        self.rewards = np.zeros((n, 2), dtype=np.float32)
+        self.terminated = np.zeros(n, dtype=np.bool_)
+        self.truncated = np.zeros(n, dtype=np.bool_)
+        self._actions = np.zeros(n, dtype=np.int64)
+        self._games = self._make_games(seed)
+        self._started = False
+
+    def _make_games(self, seed: int) -> Any:
+        if self.backend == "fast":
+            return core_games(self.rules, self.num_envs, seed)
+        rules = self.rules
+        layout = rules.observer.layout
+        return ReferenceGames(
+            rules.scenario, rules.codec, layout, self.num_envs, rules.max_steps,
+            rules.mp_shaping, seed,
+        )  # fmt: skip
+
+    def reset(self, seed: int | None = None) -> Arrays:
+        """A new game in every slot (each slot's next seed; ``seed`` starts the generators over
+        as the constructor's does): ``obs``, ``mask``, ``agent``."""
+        if seed is not None:
+            self._games = self._make_games(_count("seed", seed, 0, MAX_SEED))
+        self._games.reset_all(self.obs, self.mask, self.agent)
+        self._started = True
+        return self.obs, self.mask, self.agent
+
+    def step(self, actions: Any) -> Arrays:
+        """One action per game for its seat to move; every action is checked first and an
+        illegal one raises IllegalActionError naming the slot, the decision and the legal
+        actions, nothing changed (ER-ENV-8). Returns ``obs, mask, agent, rewards, terminated,
+        truncated``."""
+        self._require_started()
+        chosen = np.asarray(actions)
+        if chosen.shape != (self.num_envs,) or chosen.dtype.kind not in "iu":
+            raise ValueError(
+                f"actions must be integers, shape ({self.num_envs},), got "
+                f"{chosen.dtype.name} {chosen.shape}"
+            )
+        if chosen.dtype.kind == "u" and chosen.size and chosen.max() > np.iinfo(np.int64).max:
+            raise IllegalActionError(self._refusal(int(np.argmax(chosen)), int(chosen.max())))
+        np.copyto(self._actions, chosen, casting="unsafe")
+        outputs = (self.obs, self.mask, self.agent, self.rewards, self.terminated, self.truncated)
+        try:
+            self._games.step(self._actions, *outputs, self.num_threads)
+        except ValueError as err:
+            for i, action in enumerate(self._actions.tolist()):
+                if action not in self._games.legal(i):
+                    raise IllegalActionError(self._refusal(i, action)) from None
+            raise err
+        return outputs
+
+    def get_state(self, i: int) -> dict[str, Any]:
+        """Game ``i``'s position, as ``env.unwrapped.get_state()`` gives it."""
+        self._require_started()
+        return positions.state_to_dict(self._games.dump(self._index(i)))
+
+    def set_state(self, i: int, position: Any) -> None:
+        """Game ``i`` := ``position``, validated as the env does (PositionError naming the field,
+        nothing changed); its row of ``obs``, ``mask`` and ``agent`` is rewritten."""
+        self._require_started()
+        i = self._index(i)
+        state = positions.state_from_dict(position, self.rules.scenario)
+        if state.winner is not None or state.steps >= self.rules.max_steps:
+            raise ValueError(
+                f"set_state({i}): the position is a finished game (winner or max_steps "
+                f"{self.rules.max_steps} reached, ER-ENV-9); a vector slot holds a game in progress"
+            )
+        self._games.load(i, state)
+        seat = self._games.status(i)[0]
+        self._games.observe(i, seat, self.obs[i])
+        self._games.mask(i, self.mask[i])
+        self.agent[i] = seat
+
+    def action_name(self, action: int) -> str:
+        """The readable name of an action integer, e.g. ``STEP(N)``."""
+        return self.rules.action_name(int(action))
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    def _refusal(self, i: int, action: int) -> str:
+        return illegal_action_message(self._games.dump(i), i, action)
+
+    def _index(self, i: Any) -> int:
+        return _count("game index", i, 0, self.num_envs - 1)
+
+    def _require_started(self) -> None:
+        if not self._started:
+            raise RuntimeError("call reset() before step(), get_state() or set_state()")
+
+
+def vector_env(
+    num_envs: int = 256,
+    seed: int = 0,
+    num_threads: int = 1,
+    backend: str | None = None,
+    **options: Any,
+) -> VectorEnv:
+    """``num_envs`` Earth Reborn games stepped at once; ``options`` as env(): ``scenario``,
+    ``mp_shaping``, ``max_steps`` (ER-ENV-9), ``illegal_action`` (only ``"raise"``)."""
+    return VectorEnv(num_envs, seed, num_threads, backend, **options)
