@@ -69,21 +69,52 @@ static int import_reference(void)
 
 /* --- Small readers of Python values, each failing with a message naming the value ----------- */
 
+/* An integer as the reference's checks take it: an int or numpy integer, never a bool. */
+static int is_integer(PyObject *v)
+{
+    return !PyBool_Check(v) && PyIndex_Check(v) &&
+           strcmp(Py_TYPE(v)->tp_name, "numpy.bool_") != 0 &&
+           strcmp(Py_TYPE(v)->tp_name, "numpy.bool") != 0;
+}
+
 /* value as an int in lo..hi (not a bool): TypeError / ValueError naming `what`. */
 static int as_long(PyObject *v, long long lo, long long hi, long long *out, const char *what)
 {
     if (!v)
         return -1;
-    if (PyBool_Check(v) || !PyLong_Check(v)) {
+    PyObject *index = is_integer(v) ? PyNumber_Index(v) : NULL;
+    if (!index) {
+        PyErr_Clear();
         PyErr_Format(PyExc_TypeError, "%s must be an integer, got %R", what, v);
         return -1;
     }
     int overflow = 0;
-    long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+    long long x = PyLong_AsLongLongAndOverflow(index, &overflow);
+    Py_DECREF(index);
     if (x == -1 && PyErr_Occurred())
         return -1;
     if (overflow || x < lo || x > hi) {
         PyErr_Format(PyExc_ValueError, "%s must be in %lld..%lld, got %R", what, lo, hi, v);
+        return -1;
+    }
+    *out = x;
+    return 0;
+}
+
+/* A seed: an integer in 0..2**64-1 (TypeError / ValueError naming `what`). */
+static int as_seed(PyObject *v, uint64_t *out, const char *what)
+{
+    PyObject *index = is_integer(v) ? PyNumber_Index(v) : NULL;
+    if (!index) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "%s must be an integer, got %R", what, v);
+        return -1;
+    }
+    unsigned long long x = PyLong_AsUnsignedLongLong(index);
+    Py_DECREF(index);
+    if (x == (unsigned long long)-1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_ValueError, "%s must be in 0..18446744073709551615, got %R", what, v);
         return -1;
     }
     *out = x;
@@ -666,17 +697,9 @@ static PyObject *Games_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     double shaping = PyFloat_AsDouble(shaping_obj);
     if (shaping == -1.0 && PyErr_Occurred())
         return NULL;
-    if (PyBool_Check(seed_obj) || !PyLong_Check(seed_obj)) {
-        PyErr_Format(PyExc_TypeError, "seed must be an integer, got %R", seed_obj);
+    uint64_t seed;
+    if (as_seed(seed_obj, &seed, "seed") < 0)
         return NULL;
-    }
-    unsigned long long seed = PyLong_AsUnsignedLongLong(seed_obj);
-    if (seed == (unsigned long long)-1 && PyErr_Occurred()) {
-        PyErr_Clear();
-        PyErr_Format(PyExc_ValueError, "seed must be in 0..18446744073709551615, got %R",
-                     seed_obj);
-        return NULL;
-    }
     GamesObject *self = (GamesObject *)type->tp_alloc(type, 0);
     if (!self)
         return NULL;
@@ -708,7 +731,7 @@ static PyObject *Games_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 /* The slot index i (TypeError / IndexError as the reference); need_game: it must hold a game. */
 static int slot(GamesObject *self, PyObject *v, int need_game)
 {
-    if (PyBool_Check(v) || !PyIndex_Check(v)) {
+    if (!is_integer(v)) {
         PyErr_Format(PyExc_TypeError, "slot must be an integer, got %R", v);
         return -1;
     }
@@ -795,17 +818,9 @@ static PyObject *Games_new_game(GamesObject *self, PyObject *args)
     int i = slot(self, i_obj, 0);
     if (i < 0)
         return NULL;
-    if (PyBool_Check(seed_obj) || !PyLong_Check(seed_obj)) {
-        PyErr_Format(PyExc_TypeError, "seed must be an integer, got %R", seed_obj);
+    uint64_t seed;
+    if (as_seed(seed_obj, &seed, "seed") < 0)
         return NULL;
-    }
-    unsigned long long seed = PyLong_AsUnsignedLongLong(seed_obj);
-    if (seed == (unsigned long long)-1 && PyErr_Occurred()) {
-        PyErr_Clear();
-        PyErr_Format(PyExc_ValueError, "seed must be in 0..18446744073709551615, got %R",
-                     seed_obj);
-        return NULL;
-    }
     er_new_game(&self->games[i], self->scn, seed);
     self->has_game[i] = 1;
     self->legal_ok[i] = 0;
@@ -1196,18 +1211,12 @@ static int load_state(GamesObject *self, PyObject *st, Game *g)
     Py_XDECREF(rng);
     if (!v)
         return -1;
-    if (PyBool_Check(v) || !PyLong_Check(v)) {
-        PyErr_Format(PyExc_TypeError, "state.rng.state must be an integer, got %R", v);
-        Py_DECREF(v);
-        return -1;
-    }
-    g->rng = PyLong_AsUnsignedLongLong(v);
+    uint64_t rng_state;
+    int r = as_seed(v, &rng_state, "state.rng.state");
     Py_DECREF(v);
-    if (PyErr_Occurred()) {
-        PyErr_Clear();
-        PyErr_SetString(PyExc_ValueError, "state.rng.state must be in 0..2**64-1");
+    if (r < 0)
         return -1;
-    }
+    g->rng = rng_state;
     if (load_faces(st, "dice_queue", ER_MAX_DICE_QUEUE, g->dice_queue, &g->n_dice_queue) ||
         load_faces(st, "last_roll", ER_MAX_ROLL, g->last_roll, &g->n_last_roll))
         return -1;
@@ -1474,6 +1483,9 @@ static PyObject *Games_status(GamesObject *self, PyObject *arg)
 
 /* --- Every slot at once ------------------------------------------------------------------ */
 
+#define MIN_SLOTS_PER_THREAD 32
+#define MAX_THREADS 64
+
 typedef struct {
     GamesObject *self;
     int lo, hi;
@@ -1659,11 +1671,16 @@ static PyObject *Games_step(GamesObject *self, PyObject *args)
             return NULL;
         }
     }
-    if (num_threads > self->n)
-        num_threads = self->n;
-    Batch batches[64];
-    if (num_threads > 64)
-        num_threads = 64;
+    /* A thread takes at least MIN_SLOTS_PER_THREAD slots (starting one costs more than a few
+     * decisions), and there are at most MAX_THREADS; the slots are independent, so the results
+     * are the same for any split. */
+    if (num_threads > self->n / MIN_SLOTS_PER_THREAD)
+        num_threads = self->n / MIN_SLOTS_PER_THREAD;
+    if (num_threads < 1)
+        num_threads = 1;
+    if (num_threads > MAX_THREADS)
+        num_threads = MAX_THREADS;
+    Batch batches[MAX_THREADS];
     for (int t = 0; t < num_threads; t++) {
         Batch *b = &batches[t];
         b->self = self;
@@ -1680,8 +1697,8 @@ static PyObject *Games_step(GamesObject *self, PyObject *args)
     if (num_threads == 1) {
         run_batch(&batches[0]);
     } else {
-        pthread_t tids[64];
-        int started[64] = {0};
+        pthread_t tids[MAX_THREADS];
+        int started[MAX_THREADS] = {0};
         Py_BEGIN_ALLOW_THREADS
         for (int t = 1; t < num_threads; t++)
             started[t] = pthread_create(&tids[t], NULL, run_batch, &batches[t]) == 0;
