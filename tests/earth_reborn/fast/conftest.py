@@ -33,5 +33,5 @@ def make_env(core: Any) -> Callable[..., Any]:
 
 @pytest.fixture(scope="session")
 def make_vector(core: Any) -> Callable[..., Any]:
-    """``earth_reborn_v0.vector_env`` on the core."""
-    return earth_reborn_v0.vector_env
+    """``earth_reborn_v0.vector_env`` on the core (``backend="fast"``, never the fallback)."""
+    return lambda **options: earth_reborn_v0.vector_env(backend="fast", **options)
