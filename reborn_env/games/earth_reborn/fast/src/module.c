@@ -771,37 +771,59 @@ static int format_is(const char *fmt, int kind)
     }
 }
 
-/* obj's buffer, writable (unless read_only), C-contiguous, of dtype kind and shape (d0[, d1]). */
+/* numpy's name of a buffer format (struct module codes), for the messages. */
+static const char *dtype_name(const char *fmt)
+{
+    static const struct { char code; const char *name; } names[] = {
+        {'b', "int8"}, {'B', "uint8"}, {'h', "int16"}, {'H', "uint16"}, {'i', "int32"},
+        {'I', "uint32"}, {'l', "int64"}, {'L', "uint64"}, {'q', "int64"}, {'Q', "uint64"},
+        {'e', "float16"}, {'f', "float32"}, {'d', "float64"}, {'?', "bool"}};
+    if (!fmt)
+        return "uint8";
+    if (*fmt == '@' || *fmt == '=' || *fmt == '<')
+        fmt++;
+    for (size_t k = 0; fmt[0] && !fmt[1] && k < sizeof names / sizeof names[0]; k++)
+        if (names[k].code == fmt[0])
+            return names[k].name;
+    return fmt;
+}
+
+/* "(a,)" / "(a, b)" as Python writes a shape tuple. */
+static void shape_text(char *out, size_t size, int ndim, const Py_ssize_t *shape)
+{
+    size_t used = (size_t)snprintf(out, size, "(");
+    for (int k = 0; k < ndim && used < size; k++)
+        used += (size_t)snprintf(out + used, size - used, k ? ", %zd" : "%zd", shape[k]);
+    if (used < size)
+        snprintf(out + used, size - used, ndim == 1 ? ",)" : ")");
+}
+
+/* obj's buffer of dtype kind and shape (d0[, d1]), C-contiguous and (unless read_only)
+ * writable; a ValueError worded as the reference's otherwise. */
 static int get_buffer(PyObject *obj, Py_buffer *view, const char *name, int kind, Py_ssize_t d0,
                       Py_ssize_t d1, int read_only)
 {
-    int flags = PyBUF_FORMAT | PyBUF_STRIDES | (read_only ? 0 : PyBUF_WRITABLE);
-    if (PyObject_GetBuffer(obj, view, flags) < 0) {
+    if (PyObject_GetBuffer(obj, view, PyBUF_FORMAT | PyBUF_STRIDES) < 0) {
         PyErr_Clear();
-        PyErr_Format(PyExc_ValueError, "%s must be a %s%s array, got %R", name,
-                     read_only ? "" : "writable ", DTYPE_NAMES[kind], Py_TYPE(obj));
+        PyErr_Format(PyExc_ValueError, "%s must be a %s array, got %R", name, DTYPE_NAMES[kind],
+                     Py_TYPE(obj));
         return -1;
     }
     int ndim = d1 >= 0 ? 2 : 1;
-    int ok = format_is(view->format, kind) && view->ndim == ndim && view->shape &&
-             view->shape[0] == d0 && (ndim == 1 || view->shape[1] == d1) &&
-             PyBuffer_IsContiguous(view, 'C');
-    if (!ok) {
-        char shape[64];
-        if (ndim == 1)
-            snprintf(shape, sizeof shape, "(%zd,)", d0);
-        else
-            snprintf(shape, sizeof shape, "(%zd, %zd)", d0, d1);
-        char got[96] = "";
-        if (view->shape && view->ndim == 1)
-            snprintf(got, sizeof got, "(%zd,)", view->shape[0]);
-        else if (view->shape && view->ndim == 2)
-            snprintf(got, sizeof got, "(%zd, %zd)", view->shape[0], view->shape[1]);
-        else
-            snprintf(got, sizeof got, "%d dimensions", view->ndim);
-        PyErr_Format(PyExc_ValueError,
-                     "%s must be a C-contiguous %s array of shape %s, got format '%s' shape %s",
-                     name, DTYPE_NAMES[kind], shape, view->format ? view->format : "B", got);
+    Py_ssize_t want_shape[2] = {d0, d1};
+    if (!format_is(view->format, kind) || view->ndim != ndim || !view->shape ||
+        view->shape[0] != d0 || (ndim == 2 && view->shape[1] != d1)) {
+        char want[64], got[128] = "()";
+        shape_text(want, sizeof want, ndim, want_shape);
+        if (view->shape && view->ndim > 0)
+            shape_text(got, sizeof got, view->ndim, view->shape);
+        PyErr_Format(PyExc_ValueError, "%s must be a %s array of shape %s, got %s %s", name,
+                     DTYPE_NAMES[kind], want, dtype_name(view->format), got);
+        PyBuffer_Release(view);
+        return -1;
+    }
+    if ((!read_only && view->readonly) || !PyBuffer_IsContiguous(view, 'C')) {
+        PyErr_Format(PyExc_ValueError, "%s must be writable and C-contiguous", name);
         PyBuffer_Release(view);
         return -1;
     }
