@@ -18,6 +18,7 @@ for agent in env.agent_iter():
 | Observation | `Dict(observation=Box(0, 1, (954,), float32), action_mask=Box(0, 1, (203,)))` |
 | Rewards | +1 win, -1 loss, 0 draw, at the end (ER-WIN-3); optional `mp_shaping` |
 | Import | `from reborn_env import earth_reborn_v0` |
+| Batched | `earth_reborn_v0.vector_env(num_envs, seed, num_threads)`, on the compiled core |
 
 **Turn.** Each turn: Initiative phase (draw up to 5 tiles, turn-1 redraw, CP income, initiative,
 optional duel), Activity phase (rounds alternate: activate or reactivate a character, draw a tile
@@ -95,7 +96,35 @@ gained, default 0), `max_steps` (truncation as a draw, default 5000, ER-ENV-9).
 `set_state(d)` restores it after validating it (docs/position_format.md);
 `reset(options={"position": d})` starts a game there.
 
-**Versions.** v0 (2026-11): first release, rules spec version 1 (Vault Raid).
+**Backends.** `env(backend="fast")` plays on the compiled core (`games/earth_reborn/fast/`, C),
+`backend="python"` on the reference engine; the default is the core when it is built, else the
+reference with one warning (`REBORN_ENV_BACKEND=python` sets the default). Both are the same
+environment, byte for byte: observations, masks, rewards, positions, error messages.
+`env.unwrapped.game` is the engine's own `GameState`; reading it hands the match over to the
+reference engine, so that the object stays live.
+
+**Vector env.** `vector_env(num_envs=256, seed=0, num_threads=1, backend=None, **options)`
+(options as `env()`: `scenario`, `mp_shaping`, `max_steps`) steps `num_envs` games in one call:
+
+```python
+venv = earth_reborn_v0.vector_env(num_envs=256, seed=0)
+obs, mask, agent = venv.reset()      # float32 [N, 954], int8 [N, 203], int8 [N] seat to move
+obs, mask, agent, rewards, terminated, truncated = venv.step(actions)   # actions int [N]
+venv.get_state(i); venv.set_state(i, position)      # the position format above
+```
+
+`rewards` float32 [N, 2] are this step's, per seat, as the AEC env gives them (MP shaping, then
+ER-WIN-3 at the end); `terminated` / `truncated` bool [N] (ER-ENV-9). A finished game is replaced
+in the same step by the slot's next game, whose first decision `obs`, `mask` and `agent` then
+show. The arrays are allocated once and rewritten by every call. Slot `i` draws its games' seeds
+from SplitMix64 of the `i`-th output of SplitMix64(`seed`), so results depend on neither
+`num_threads` nor the other slots. An illegal action raises `IllegalActionError` naming the slot,
+the decision and the legal actions, and no game moves (every action is checked first);
+`set_state` validates as `env.unwrapped.set_state` does. Without the core it runs on the
+reference engine (`fast.reference.ReferenceGames`), the same numbers, slower.
+
+**Versions.** v0 (2026-11): first release, rules spec version 1 (Vault Raid). 2026-12: the
+compiled core and the vector env (issue 11); the environment's behaviour is unchanged.
 """
 
 from __future__ import annotations
