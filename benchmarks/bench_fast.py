@@ -1,18 +1,22 @@
-"""The compiled Earth Reborn core, measured against its peers in one run, and proved at scale.
+"""A game's compiled core, measured against its peers in one run, and proved at scale (issue 11).
 
-Run: ``python benchmarks/bench_fast.py [--seconds 3]`` prints one table of decisions per second,
-each as a ratio to PettingZoo's connect_four_v3 ``env()`` measured in the same run:
-connect_four_v3 env(), ``earth_reborn_v0.env()`` on each backend, the vector core
-(``earth_reborn_v0.vector_env``, observations and masks included) at N = 1, 64, 256, 1024 on 1 and
-2 threads, and pgx connect four (B = 256, ``jax.jit`` of ``vmap``, compile time excluded); then
-the build time, the first import, and the memory of one game. Every row plays uniformly random
-legal actions: one at a time from the mask for the AEC envs (as bench_env.py does), for the whole
-batch at once from the mask array for the vector core (numpy) and pgx (jax), as batched
-environments are driven. Needs the ``bench`` extra (pygame-ce for PettingZoo's classic games;
+The games with a compiled core are the registered games whose package has a ``fast`` subpackage
+(Earth Reborn's: ``_core``, ``vector_env``); the game is found through the registry, as every
+benchmark finds its games, and its differential harness is the one in ``tests/<package>/fast``.
+
+Run: ``python benchmarks/bench_fast.py [--seconds 3] [--env NAME]`` prints one table of decisions
+per second, each as a ratio to PettingZoo's connect_four_v3 ``env()`` measured in the same run:
+connect_four_v3 env(), the game's ``env()`` on each backend, the vector core (the game's
+``vector_env``, observations and masks included) at N = 1, 64, 256, 1024 on 1 and 2 threads,
+and pgx connect four (B = 256, ``jax.jit`` of ``vmap``, compile time excluded); then the build
+time, the first import, and the memory of one game. Every row plays uniformly random legal
+actions: one at a time from the mask for the AEC envs (as bench_env.py does), for the whole batch
+at once from the mask array for the vector core (numpy) and pgx (jax), as batched environments
+are driven. Needs the ``bench`` extra (pygame-ce for PettingZoo's classic games;
 pgx and jax for the pgx row, which otherwise says it is missing and why).
 
 ``python benchmarks/bench_fast.py differential --games 20000 [--workers 2]`` runs the
-differential harness (tests/earth_reborn/fast/differential.py) over that many seeded games of
+differential harness (tests/<package>/fast/differential.py) over that many seeded games of
 random, busy and heuristic players, a ``Games`` slot of the core against the reference engine at
 every decision (``--level aec``: env(backend="fast") against env(backend="python")), with illegal
 actions and crossings, and prints a summary table; it exits with status 1 on any mismatch.
@@ -21,6 +25,8 @@ actions and crossings, and prints a summary table; it exits with status 1 on any
 from __future__ import annotations
 
 import argparse
+import importlib
+import importlib.util
 import json
 import multiprocessing
 import os
@@ -30,24 +36,66 @@ import tempfile
 import time
 import tracemalloc
 from collections.abc import Callable
+from functools import cached_property
 from pathlib import Path
+from types import ModuleType
 
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
-# This checkout first (its package, its built core, and the harness that lives with the tests in
-# tests/earth_reborn/fast), before any installed copy.
+# This checkout first (its package, its built core, and the harness that lives with the tests),
+# before any installed copy.
 sys.path.insert(0, str(ROOT))
 
 from bench_env import aec_rate  # noqa: E402
 
-from reborn_env import earth_reborn_v0  # noqa: E402
-from reborn_env.games.earth_reborn import fast  # noqa: E402
+from reborn_env.core import registry  # noqa: E402
 
 VECTOR_SIZES = (1, 64, 256, 1024)
 THREADS = (1, 2)
 PGX_BATCH = 256
 PEER = "connect_four_v3 env()"
+
+
+class Compiled:
+    """A registered game with a compiled core, and its modules: ``fast`` (the core and
+    ``AVAILABLE``), ``public`` (``env``, ``vector_env``) and ``harness`` (the differential one)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.package = registry.get(name).env.split(":")[0].rsplit(".", 1)[0]
+
+    @cached_property
+    def fast(self) -> ModuleType:
+        return importlib.import_module(f"{self.package}.fast")
+
+    @cached_property
+    def public(self) -> ModuleType:
+        return importlib.import_module(f"reborn_env.{self.name}")
+
+    @cached_property
+    def harness(self) -> ModuleType:
+        folder = self.package.rsplit(".", 1)[1]
+        return importlib.import_module(f"tests.{folder}.fast.differential")
+
+    @property
+    def sources(self) -> Path:
+        return ROOT.joinpath(*self.package.split("."), "fast", "src")
+
+    def missing(self) -> str | None:
+        """Why the core cannot be measured, or None."""
+        if not self.fast.AVAILABLE:
+            return f"core not built: {self.fast.IMPORT_ERROR}"
+        return None
+
+
+def compiled_games() -> list[str]:
+    """The registered games whose package has a compiled core (a ``fast`` subpackage)."""
+    return [
+        name
+        for name in registry.names()
+        if importlib.util.find_spec(f"{Compiled(name).package}.fast") is not None
+    ]
 
 
 # --- The random legal policy of the batched rows ----------------------------------------------
@@ -63,11 +111,10 @@ def random_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return legal[ends - 1 - (rng.random(rows) * counts).astype(np.int64)] % width
 
 
-def policy_rate(n: int = 1024, calls: int = 200) -> float:
+def policy_rate(game: Compiled, n: int = 1024, calls: int = 200) -> float:
     """Actions per second of :func:`random_legal` alone, on masks of real decisions."""
-    from tests.earth_reborn.fast.differential import mask_of, reference_rules
-
-    rules = reference_rules()
+    mask_of = game.harness.mask_of
+    rules = game.harness.reference_rules()
     rng = np.random.default_rng(0)
     matches = [rules.new_match(seed, {}) for seed in range(n)]
     for match in matches:
@@ -83,10 +130,14 @@ def policy_rate(n: int = 1024, calls: int = 200) -> float:
 # --- Rows --------------------------------------------------------------------------------------
 
 
-def vector_rate(num_envs: int, num_threads: int, seconds: float) -> tuple[int, float]:
+def vector_rate(
+    game: Compiled, num_envs: int, num_threads: int, seconds: float
+) -> tuple[int, float]:
     """The vector core stepped with a random legal action per game, observations and masks
     written every step, until time is up; decisions = games x steps."""
-    venv = earth_reborn_v0.vector_env(num_envs=num_envs, seed=0, num_threads=num_threads)
+    venv = game.public.vector_env(
+        num_envs=num_envs, seed=0, num_threads=num_threads, backend="fast"
+    )
     _, mask, _ = venv.reset()
     rng = np.random.default_rng(0)
     calls_per_check = max(1, 2048 // num_envs)
@@ -131,32 +182,33 @@ def pgx_rate(seconds: float) -> tuple[int, float, float]:
     return calls * PGX_BATCH, time.perf_counter() - start, compiled
 
 
-def speed_rows(seconds: float) -> list[tuple[str, Callable[[], tuple[int, float]] | str]]:
+def speed_rows(
+    game: Compiled, seconds: float
+) -> list[tuple[str, Callable[[], tuple[int, float]] | str]]:
     """(name, measure or the reason it cannot be measured), the peer first."""
     from pettingzoo.classic import connect_four_v3
 
+    env = game.public.env
     rows: list[tuple[str, Callable[[], tuple[int, float]] | str]] = [
         (PEER, lambda: aec_rate(connect_four_v3.env, seconds)),
         (
-            'earth_reborn_v0 env(backend="python")',
-            lambda: aec_rate(lambda: earth_reborn_v0.env(backend="python"), seconds),
+            f'{game.name} env(backend="python")',
+            lambda: aec_rate(lambda: env(backend="python"), seconds),
         ),
     ]
-    missing = None if fast.AVAILABLE else f"core not built: {fast.IMPORT_ERROR}"
+    missing = game.missing()
     rows.append(
         (
-            'earth_reborn_v0 env(backend="fast")',
-            missing or (lambda: aec_rate(lambda: earth_reborn_v0.env(backend="fast"), seconds)),
+            f'{game.name} env(backend="fast")',
+            missing or (lambda: aec_rate(lambda: env(backend="fast"), seconds)),
         )
     )
-    if missing is None and not hasattr(earth_reborn_v0, "vector_env"):
-        missing = "earth_reborn_v0.vector_env does not exist"
     for n in VECTOR_SIZES:
         for threads in THREADS:
             rows.append(
                 (
                     f"vector core N={n}, {threads} thread{'s' * (threads > 1)}",
-                    missing or (lambda n=n, t=threads: vector_rate(n, t, seconds)),
+                    missing or (lambda n=n, t=threads: vector_rate(game, n, t, seconds)),
                 )
             )
     return rows
@@ -165,9 +217,9 @@ def speed_rows(seconds: float) -> list[tuple[str, Callable[[], tuple[int, float]
 # --- Build, import and memory ------------------------------------------------------------------
 
 
-def build_seconds() -> float | str:
+def build_seconds(game: Compiled) -> float | str:
     """Wall time of a clean build of the extension (setup.py build_ext, into a scratch folder)."""
-    if not list((ROOT / "reborn_env/games/earth_reborn/fast/src").glob("*.c")):
+    if not list(game.sources.glob("*.c")):
         return "no C sources"
     with tempfile.TemporaryDirectory() as scratch:
         start = time.perf_counter()
@@ -195,27 +247,27 @@ def build_seconds() -> float | str:
 
 
 IMPORT_PROBE = """
-import json, time
+import importlib, json, time
 start = time.perf_counter()
-import reborn_env.games.earth_reborn
+importlib.import_module("{package}")
 parent = time.perf_counter()
-from reborn_env.games.earth_reborn import fast
-figures = {"core": time.perf_counter() - parent}
-from reborn_env import earth_reborn_v0
+importlib.import_module("{package}.fast")
+figures = {{"core": time.perf_counter() - parent}}
 try:
-    earth_reborn_v0.env(backend="fast").reset(seed=0)
+    importlib.import_module("reborn_env.{name}").env(backend="fast").reset(seed=0)
     figures["first"] = time.perf_counter() - start
 except Exception as err:
-    figures["first"] = f"failed: {type(err).__name__}"
+    figures["first"] = f"failed: {{type(err).__name__}}"
 print(json.dumps(figures))
 """
 
 
-def import_seconds() -> tuple[float, float | str]:
+def import_seconds(game: Compiled) -> tuple[float, float | str]:
     """In a fresh interpreter: the import of the fast package (the extension loads there; no
     compilation or JIT happens at import), and from nothing to a reset env on the core."""
+    probe = IMPORT_PROBE.format(package=game.package, name=game.name)
     out = subprocess.run(
-        [sys.executable, "-c", IMPORT_PROBE], cwd=ROOT, capture_output=True, text=True, check=True
+        [sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True
     )
     figures = json.loads(out.stdout)
     return figures["core"], figures["first"]
@@ -226,36 +278,31 @@ def _resident_bytes() -> int:
         return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
 
 
-def core_bytes_per_game(n: int = 8192) -> float | str:
+def core_bytes_per_game(game: Compiled, n: int = 8192) -> float | str:
     """RSS growth per slot of a ``Games`` of ``n`` slots after reset_all (its output arrays are
     allocated and touched before the first reading)."""
-    if not fast.AVAILABLE:
-        return "core not built"
-    from reborn_env.games.earth_reborn.fast.match import core_games
-    from reborn_env.games.earth_reborn.match import EarthRebornRules
-
-    rules = EarthRebornRules(backend="fast")
+    missing = game.missing()
+    if missing:
+        return missing
+    rules = game.harness.reference_rules()
     obs = np.ones((n, rules.obs_size), dtype=np.float32)
     mask = np.ones((n, rules.n_actions), dtype=np.int8)
     agent = np.ones(n, dtype=np.int8)
     before = _resident_bytes()
-    games = core_games(rules, n)
+    games = game.harness.new_games(game.fast.core.Games, rules, n, 0)
     games.reset_all(obs, mask, agent)
     return (_resident_bytes() - before) / n
 
 
-def reference_bytes_per_game(n: int = 200) -> float:
-    """Python heap per reference GameState (tracemalloc), after its first few decisions."""
-    from reborn_env.games.earth_reborn.rules import engine
-    from reborn_env.games.earth_reborn.scenario.loader import load_scenario
-
-    scenario = load_scenario()
+def reference_bytes_per_game(game: Compiled, n: int = 200) -> float:
+    """Python heap per game of the reference engine (tracemalloc), after its first decisions."""
+    rules = game.harness.reference_rules()
     tracemalloc.start()
     before = tracemalloc.get_traced_memory()[0]
-    states = [engine.new_game(scenario, seed) for seed in range(n)]
-    for state in states:
+    matches = [rules.new_match(seed, {}) for seed in range(n)]
+    for match in matches:
         for _ in range(10):
-            engine.apply_action(state, engine.legal_actions(state)[0])
+            match.apply(match.legal_actions()[0])
     used = tracemalloc.get_traced_memory()[0] - before
     tracemalloc.stop()
     return used / n
@@ -266,8 +313,9 @@ def reference_bytes_per_game(n: int = 200) -> float:
 
 def speed(args: argparse.Namespace) -> int:
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    game = Compiled(args.env)
     results: list[tuple[str, int | None, float | None, str]] = []
-    for name, measure in speed_rows(args.seconds):
+    for name, measure in speed_rows(game, args.seconds):
         if isinstance(measure, str):
             results.append((name, None, None, measure))
             print(f"  skipped {name}: {measure}", flush=True)
@@ -300,19 +348,19 @@ def speed(args: argparse.Namespace) -> int:
         else:
             print(f"| {name:<42} | {steps:>9} | {rate:>11,.0f} | {rate / peer:>24.2f}x | {note}")
     print()
-    print(f"the vector rows include their policy: {policy_rate():,.0f} random legal actions/s")
+    print(f"the vector rows include their policy: {policy_rate(game):,.0f} random legal actions/s")
     print("(numpy, N = 1024, on the masks of real decisions)")
     print()
-    _print_costs()
-    _print_targets(results, peer)
+    _print_costs(game)
+    _print_targets(game, results, peer)
     return 0
 
 
-def _print_costs() -> None:
-    built = _attempt(build_seconds)
-    core_import, first_env = _attempt(import_seconds, pair=True)
-    per_core = _attempt(core_bytes_per_game)
-    per_reference = reference_bytes_per_game()
+def _print_costs(game: Compiled) -> None:
+    built = _attempt(lambda: build_seconds(game))
+    core_import, first_env = _attempt(lambda: import_seconds(game), pair=True)
+    per_core = _attempt(lambda: core_bytes_per_game(game))
+    per_reference = reference_bytes_per_game(game)
     figures = [
         ("build of the core (setup.py build_ext, clean)", _seconds(built)),
         ("first import of the fast package (no JIT)", _millis(core_import)),
@@ -348,10 +396,12 @@ def _bytes(value: float | str) -> str:
     return value if isinstance(value, str) else f"{value:,.0f} bytes"
 
 
-def _print_targets(results: list[tuple[str, int | None, float | None, str]], peer: float) -> None:
+def _print_targets(
+    game: Compiled, results: list[tuple[str, int | None, float | None, str]], peer: float
+) -> None:
     """Issue 11's targets, each met or not in this run."""
     rate = {name: r for name, _, r, _ in results}
-    env_fast = rate.get('earth_reborn_v0 env(backend="fast")')
+    env_fast = rate.get(f'{game.name} env(backend="fast")')
     vector = max(
         (r for name, r in rate.items() if name.startswith("vector core") and r), default=None
     )
@@ -372,14 +422,14 @@ def _print_targets(results: list[tuple[str, int | None, float | None, str]], pee
 # --- The differential command ------------------------------------------------------------------
 
 
-def _differential_chunk(job: tuple[str, str, int, int]) -> tuple[dict, list[str], float]:
-    """Games ``first .. first + count - 1`` (player by seed), on the given level and candidate;
-    per-player tallies as dicts, the mismatches, the seconds."""
-    from tests.earth_reborn.fast import differential as diff
-
-    level, candidate, first, count = job
+def _differential_chunk(job: tuple[str, str, str, int, int]) -> tuple[dict, list[str], float]:
+    """Games ``first .. first + count - 1`` (player by seed) of the game ``name``, on the given
+    level and candidate; per-player tallies as dicts, the mismatches, the seconds."""
+    name, level, candidate, first, count = job
+    game = Compiled(name)
+    diff = game.harness
     rules = diff.reference_rules()
-    games_class = _candidate_class(candidate)
+    games_class = _candidate_class(game, candidate)
     tallies: dict[str, diff.Tally] = {p: diff.Tally() for p in diff.PLAYERS}
     mismatches: list[str] = []
     start = time.perf_counter()
@@ -390,7 +440,7 @@ def _differential_chunk(job: tuple[str, str, int, int]) -> tuple[dict, list[str]
                 tally = diff.play_slot_game(games_class, rules, seed, player)
             else:
                 tally = diff.play_aec_game(
-                    lambda backend: earth_reborn_v0.env(backend=backend), "fast", seed, player
+                    lambda backend: game.public.env(backend=backend), "fast", seed, player
                 )
         except AssertionError as err:
             mismatches.append(f"{player} seed {seed}: {str(err).splitlines()[0][:300]}")
@@ -399,26 +449,28 @@ def _differential_chunk(job: tuple[str, str, int, int]) -> tuple[dict, list[str]
     return {p: t.__dict__ for p, t in tallies.items()}, mismatches, time.perf_counter() - start
 
 
-def _candidate_class(candidate: str) -> type:
+def _candidate_class(game: Compiled, candidate: str) -> type:
     if candidate == "reference":  # the harness itself, checked on the pure-Python twin
-        from reborn_env.games.earth_reborn.fast.reference import ReferenceGames
-
-        return ReferenceGames
-    if not fast.AVAILABLE:
-        raise SystemExit(f"the compiled core is not available: {fast.IMPORT_ERROR}")
-    return fast.core.Games
+        return importlib.import_module(f"{game.package}.fast.reference").ReferenceGames
+    missing = game.missing()
+    if missing:
+        raise SystemExit(f"the compiled core cannot be checked: {missing}")
+    return game.fast.core.Games
 
 
 def differential(args: argparse.Namespace) -> int:
-    from tests.earth_reborn.fast.differential import PLAYERS, Tally
-
-    _candidate_class(args.candidate)
-    where = fast.core.__file__ if fast.AVAILABLE else "not built"
-    print(f"differential: {args.games} games, level {args.level}, candidate {args.candidate}")
+    game = Compiled(args.env)
+    _candidate_class(game, args.candidate)
+    PLAYERS, Tally = game.harness.PLAYERS, game.harness.Tally  # noqa: N806 - the harness's names
+    where = game.fast.core.__file__ if game.fast.AVAILABLE else "not built"
+    print(
+        f"differential of {game.name}: {args.games} games, level {args.level}, "
+        f"candidate {args.candidate}"
+    )
     print(f"  core: {where}", flush=True)
     chunk = max(1, min(50, args.games // (args.workers * 4) or 1))
     jobs = [
-        (args.level, args.candidate, args.seed + g, min(chunk, args.games - g))
+        (game.name, args.level, args.candidate, args.seed + g, min(chunk, args.games - g))
         for g in range(0, args.games, chunk)
     ]
     totals = {p: Tally() for p in PLAYERS}
@@ -464,7 +516,11 @@ def differential(args: argparse.Namespace) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    games = compiled_games()
     parser.add_argument("--seconds", type=float, default=3.0, help="time per speed row")
+    parser.add_argument(
+        "--env", choices=games, default=games[0] if games else None, help="a game with a core"
+    )
     sub = parser.add_subparsers(dest="command")
     proof = sub.add_parser("differential", help="the differential harness over many games")
     proof.add_argument("--games", type=int, default=20_000)

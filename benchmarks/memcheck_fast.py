@@ -1,14 +1,16 @@
-"""The compiled Earth Reborn core under a memory checker, running a slice of the differential test.
+"""A game's compiled core under a memory checker, running a slice of its differential test.
 
-Run: ``python benchmarks/memcheck_fast.py [--games 30] [--tool asan|valgrind]``.
+Run: ``python benchmarks/memcheck_fast.py [--games 30] [--tool asan|valgrind] [--env NAME]``
+(the game with a compiled core, as ``bench_fast.py`` finds it: Earth Reborn's today).
 
-``asan`` (the default) copies the package, the differential harness and the benchmarks into a
-scratch folder, builds the core there with ``-fsanitize=address,undefined`` (every undefined
-behaviour fatal), and runs ``bench_fast.py differential`` on that copy with the sanitizer runtime
-preloaded, so any out-of-bounds access, use after free or undefined behaviour in the C code stops
-the run with a report. ``valgrind`` runs the same slice on the ordinary build under valgrind's
-memcheck (much slower: use a few games). Prints a summary and exits non-zero if the checker found
-anything or a game did not match the reference.
+``asan`` (the default) copies the package, the tests (where the differential harness lives) and
+the benchmarks into a scratch folder, builds every core there with
+``-fsanitize=address,undefined`` (every undefined behaviour fatal), and runs ``bench_fast.py
+differential`` on that copy with the sanitizer runtime preloaded, so any out-of-bounds access,
+use after free or undefined behaviour in the C code stops the run with a report. ``valgrind``
+runs the same slice on an -O1 build under valgrind's memcheck (much slower: use a few games).
+Prints a summary and exits non-zero if the checker found anything or a game did not match the
+reference.
 """
 
 from __future__ import annotations
@@ -24,10 +26,9 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-CORE = Path("reborn_env", "games", "earth_reborn", "fast")
+CORES = "reborn_env/games/*/fast/_core*.so"
 SANITIZE = "-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
-COPIED = ("reborn_env", "benchmarks", "tests/__init__.py", "tests/earth_reborn/__init__.py")
-HARNESS = "tests/earth_reborn/fast"
+COPIED = ("reborn_env", "benchmarks", "tests", "setup.py", "pyproject.toml")
 FINDINGS = re.compile(
     r"(ERROR: AddressSanitizer|runtime error:|ERROR SUMMARY: [1-9]|Invalid (read|write)|"
     r"uninitialised|definitely lost: [1-9])"
@@ -35,20 +36,14 @@ FINDINGS = re.compile(
 
 
 def copy_tree(scratch: Path) -> None:
-    """The package (without any built core), the benchmarks and the harness, and the build."""
+    """The package (without any built core), the benchmarks, the tests and the build files."""
     ignore = shutil.ignore_patterns("__pycache__", "_core*.so", "*.pyc")
     for name in COPIED:
         source, target = ROOT / name, scratch / name
-        target.parent.mkdir(parents=True, exist_ok=True)
         if source.is_dir():
             shutil.copytree(source, target, ignore=ignore)
         else:
             shutil.copy2(source, target)
-    (scratch / HARNESS).mkdir(parents=True, exist_ok=True)
-    for path in (ROOT / HARNESS).glob("*.py"):
-        shutil.copy2(path, scratch / HARNESS / path.name)
-    for name in ("setup.py", "pyproject.toml"):
-        shutil.copy2(ROOT / name, scratch / name)
 
 
 def build(scratch: Path, flags: str) -> None:
@@ -61,7 +56,7 @@ def build(scratch: Path, flags: str) -> None:
         capture_output=True,
         text=True,
     )
-    if done.returncode or not list((scratch / CORE).glob("_core*.so")):
+    if done.returncode or not list(scratch.glob(CORES)):
         sys.exit(f"the build with {flags or 'no extra flags'} failed:\n{done.stderr[-3000:]}")
 
 
@@ -75,10 +70,11 @@ def runtime_library(name: str) -> str:
     return found
 
 
-def slice_command(games: int) -> list[str]:
+def slice_command(games: int, env: str | None) -> list[str]:
     return [
         sys.executable,
         "benchmarks/bench_fast.py",
+        *(["--env", env] if env else []),
         "differential",
         "--games",
         str(games),
@@ -87,9 +83,9 @@ def slice_command(games: int) -> list[str]:
     ]
 
 
-def run_asan(scratch: Path, games: int) -> subprocess.CompletedProcess:
+def run_asan(scratch: Path, games: int, env_name: str | None) -> subprocess.CompletedProcess:
     build(scratch, SANITIZE)
-    if not any(b"__asan_" in so.read_bytes() for so in (scratch / CORE).glob("_core*.so")):
+    if not all(b"__asan_" in so.read_bytes() for so in scratch.glob(CORES)):
         sys.exit("the sanitizer build has no AddressSanitizer instrumentation")
     env = {
         **os.environ,
@@ -101,18 +97,22 @@ def run_asan(scratch: Path, games: int) -> subprocess.CompletedProcess:
         "PYTHONMALLOC": "malloc",
     }
     return subprocess.run(
-        slice_command(games), cwd=scratch, env=env, capture_output=True, text=True
+        slice_command(games, env_name), cwd=scratch, env=env, capture_output=True, text=True
     )
 
 
-def run_valgrind(scratch: Path, games: int) -> subprocess.CompletedProcess:
+def run_valgrind(scratch: Path, games: int, env_name: str | None) -> subprocess.CompletedProcess:
     if shutil.which("valgrind") is None:
         sys.exit("valgrind is not installed (apt-get install valgrind), or use --tool asan")
     build(scratch, "-O1")
     env = {**os.environ, "PYTHONPATH": str(scratch), "PYTHONMALLOC": "malloc"}
     command = ["valgrind", "--error-exitcode=99", "--leak-check=no", "--track-origins=yes"]
     return subprocess.run(
-        command + slice_command(games), cwd=scratch, env=env, capture_output=True, text=True
+        command + slice_command(games, env_name),
+        cwd=scratch,
+        env=env,
+        capture_output=True,
+        text=True,
     )
 
 
@@ -120,6 +120,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=30, help="differential games to run")
     parser.add_argument("--tool", choices=("asan", "valgrind"), default="asan")
+    parser.add_argument("--env", help="the game (default: bench_fast.py's first with a core)")
     parser.add_argument("--keep", action="store_true", help="keep the scratch folder")
     args = parser.parse_args(argv)
     scratch = Path(tempfile.mkdtemp(prefix="memcheck_fast_"))
@@ -127,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         copy_tree(scratch)
         run = run_asan if args.tool == "asan" else run_valgrind
-        done = run(scratch, args.games)
+        done = run(scratch, args.games, args.env)
     finally:
         if not args.keep:
             shutil.rmtree(scratch, ignore_errors=True)
