@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 
 from reborn_env.bots.base import RandomBot
+from reborn_env.core.contract import RUNNING
 from reborn_env.core.errors import PositionError
 from reborn_env.core.position_fuzz import collect_positions, fuzz_positions, mutate
 from reborn_env.games.earth_reborn import positions
@@ -127,8 +128,11 @@ def test_a_core_slot_refuses_bad_input_and_keeps_its_game(
     games.new_game(0, 7)
     games.new_game(1, 8)
     before = positions.state_to_dict(games.dump(0))
+    second = positions.state_to_dict(games.dump(1))
     obs = np.zeros(rules.obs_size, dtype=np.float32)
     mask = np.zeros(rules.n_actions, dtype=np.int8)
+    out = _vector_outputs(rules, 2)
+    legal = np.array([games.legal(0)[0], games.legal(1)[0]], dtype=np.int64)
     bad_calls: list[tuple[str, Callable[[], Any]]] = [
         ("dump(-1)", lambda: games.dump(-1)),
         ("dump(2)", lambda: games.dump(2)),
@@ -145,13 +149,31 @@ def test_a_core_slot_refuses_bad_input_and_keeps_its_game(
         ("load a dict", lambda: games.load(0, before)),
         ("load None", lambda: games.load(0, None)),
         ("status(5)", lambda: games.status(5)),
+        ("step with 3 actions", lambda: games.step(np.zeros(3, np.int64), *out, 1)),
+        ("step with int32 actions", lambda: games.step(legal.astype(np.int32), *out, 1)),
+        ("step on 0 threads", lambda: games.step(legal, *out, 0)),
+        ("step into short rewards", lambda: games.step(legal, *out[:3], out[3][:1], *out[4:], 1)),
+        ("reset_all into a short obs", lambda: games.reset_all(out[0][:1], out[1], out[2])),
     ]
     for what, call in bad_calls:
         with pytest.raises(BOUNDARY_ERRORS):
             call()
         assert positions.state_to_dict(games.dump(0)) == before, f"{what} changed slot 0"
+        assert positions.state_to_dict(games.dump(1)) == second, f"{what} changed slot 1"
     with pytest.raises(BOUNDARY_ERRORS):
         diff.new_games(fast_games, rules, -1, 0)
+
+
+def _vector_outputs(rules: EarthRebornRules, n: int) -> tuple[np.ndarray, ...]:
+    """obs, mask, agent, rewards, terminated, truncated arrays for ``n`` slots."""
+    return (
+        np.zeros((n, rules.obs_size), dtype=np.float32),
+        np.zeros((n, rules.n_actions), dtype=np.int8),
+        np.zeros(n, dtype=np.int8),
+        np.zeros((n, 2), dtype=np.float32),
+        np.zeros(n, dtype=bool),
+        np.zeros(n, dtype=bool),
+    )
 
 
 def _read_only(array: np.ndarray) -> np.ndarray:
@@ -192,6 +214,7 @@ def test_penalize_mode_ends_the_game_alike(make_env: Callable) -> None:
             action = int(rng.choice(np.flatnonzero(mask)))
             for env in envs:
                 env.step(action)
+        mask = envs[1].observe(envs[1].agent_selection)["action_mask"]
         bad = int(np.flatnonzero(mask == 0)[0])
         for env in envs:
             env.step(bad)
@@ -268,7 +291,7 @@ def test_a_seat_sees_the_same_on_the_core_whatever_is_hidden_from_it(
                 assert list(variant.legal_actions()) == list(match.legal_actions())
             told_apart += variant.observe(1 - seat).tobytes() != match.observe(1 - seat).tobytes()
             compared += 1
-        if match.status() != "running":
+        if match.status() != RUNNING:
             break
         mask = env.observe(env.agent_selection)["action_mask"]
         action = int(rng.choice(np.flatnonzero(mask)))
