@@ -414,7 +414,8 @@ def play_vector(
     """``steps`` vector steps of ``make_vector(num_envs=, seed=, num_threads=)`` against the
     oracle: rewards, flags, every slot's next decision and position; now and then a step with
     one illegal action (ValueError naming the slot, nothing changed) and a crossing
-    (``set_state`` of a slot to a position of another slot, through JSON)."""
+    (``set_state`` of a slot to a position of another slot, the core's or the reference's,
+    through JSON)."""
     tally = Tally()
     venv = make_vector(num_envs=num_envs, seed=seed, num_threads=num_threads)
     oracle = VectorOracle(rules, num_envs, seed)
@@ -432,7 +433,8 @@ def play_vector(
             tally.illegal += refuse_illegal_in_vector(venv, oracle, actions, rng, where)
         if rng.random() < cross_rate:
             source, target = (int(x) for x in rng.integers(num_envs, size=2))
-            position = json.loads(json.dumps(oracle.matches[source].to_position()))
+            either = venv.get_state(source) if rng.random() < 0.5 else None
+            position = json.loads(json.dumps(either or oracle.matches[source].to_position()))
             venv.set_state(target, copy.deepcopy(position))
             oracle.matches[target] = rules.from_position(position)
             tally.crossings += 1
