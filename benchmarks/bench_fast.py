@@ -19,7 +19,8 @@ pgx and jax for the pgx row, which otherwise says it is missing and why).
 differential harness (tests/<package>/fast/differential.py) over that many seeded games of
 random, busy and heuristic players, a ``Games`` slot of the core against the reference engine at
 every decision (``--level aec``: env(backend="fast") against env(backend="python")), with illegal
-actions and crossings, and prints a summary table; it exits with status 1 on any mismatch.
+actions and crossings, and prints a summary table; it exits with status 1 on any mismatch (2 if
+it was stopped, by Ctrl-C or SIGTERM, before the end: the table then counts the games done).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ import importlib.util
 import json
 import multiprocessing
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -449,6 +451,12 @@ def _differential_chunk(job: tuple[str, str, str, int, int]) -> tuple[dict, list
     return {p: t.__dict__ for p, t in tallies.items()}, mismatches, time.perf_counter() - start
 
 
+def _quiet_worker() -> None:
+    """A worker ends without a traceback when the pool is stopped; Ctrl-C is the parent's."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _candidate_class(game: Compiled, candidate: str) -> type:
     if candidate == "reference":  # the harness itself, checked on the pure-Python twin
         return importlib.import_module(f"{game.package}.fast.reference").ReferenceGames
@@ -468,7 +476,7 @@ def differential(args: argparse.Namespace) -> int:
         f"candidate {args.candidate}"
     )
     print(f"  core: {where}", flush=True)
-    chunk = max(1, min(50, args.games // (args.workers * 4) or 1))
+    chunk = max(1, min(20, args.games // (args.workers * 4) or 1))
     jobs = [
         (game.name, args.level, args.candidate, args.seed + g, min(chunk, args.games - g))
         for g in range(0, args.games, chunk)
@@ -476,20 +484,26 @@ def differential(args: argparse.Namespace) -> int:
     totals = {p: Tally() for p in PLAYERS}
     mismatches: list[str] = []
     start = time.perf_counter()
-    with multiprocessing.get_context("fork").Pool(args.workers) as pool:
-        for done, (tallies, found, _) in enumerate(pool.imap_unordered(_differential_chunk, jobs)):
-            for player, tally in tallies.items():
-                totals[player].add(Tally(**tally))
-            mismatches += found
-            if (done + 1) % max(1, len(jobs) // 20) == 0:
-                games = sum(t.games for t in totals.values())
-                elapsed = time.perf_counter() - start
-                print(
-                    f"  {games:>6} games  {len(mismatches)} mismatches  {elapsed:6.0f} s",
-                    flush=True,
-                )
+    interrupted = False
+    signal.signal(signal.SIGTERM, signal.default_int_handler)  # a timeout stops it as Ctrl-C does
+    try:
+        with multiprocessing.get_context("fork").Pool(args.workers, _quiet_worker) as pool:
+            chunks = pool.imap_unordered(_differential_chunk, jobs)
+            for done, (tallies, found, _) in enumerate(chunks):
+                for player, tally in tallies.items():
+                    totals[player].add(Tally(**tally))
+                mismatches += found
+                if (done + 1) % max(1, len(jobs) // 40) == 0:
+                    games = sum(t.games for t in totals.values())
+                    elapsed = time.perf_counter() - start
+                    print(
+                        f"  {games:>6} games  {len(mismatches)} mismatches  {elapsed:6.0f} s",
+                        flush=True,
+                    )
+    except KeyboardInterrupt:  # the games finished so far are still a result: print them
+        interrupted = True
     elapsed = time.perf_counter() - start
-    print()
+    print("\nINTERRUPTED: the table counts the games finished before the stop" * interrupted)
     print(
         "| player | games | decisions compared | illegal refused | crossings | ends | mismatches |"
     )
@@ -511,7 +525,7 @@ def differential(args: argparse.Namespace) -> int:
         Path(args.json).write_text(
             json.dumps({p: t.__dict__ for p, t in totals.items()} | {"mismatches": mismatches})
         )
-    return 1 if mismatches else 0
+    return 1 if mismatches else 2 if interrupted else 0
 
 
 def main(argv: list[str] | None = None) -> int:
