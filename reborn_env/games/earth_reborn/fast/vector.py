@@ -98,24 +98,32 @@ class VectorEnv:
         actions, nothing changed (ER-ENV-8). Returns ``obs, mask, agent, rewards, terminated,
         truncated``."""
         self._require_started()
-        chosen = np.asarray(actions)
-        if chosen.shape != (self.num_envs,) or chosen.dtype.kind not in "iu":
-            raise ValueError(
-                f"actions must be integers, shape ({self.num_envs},), got "
-                f"{chosen.dtype.name} {chosen.shape}"
-            )
-        if chosen.dtype.kind == "u" and chosen.size and chosen.max() > np.iinfo(np.int64).max:
-            raise IllegalActionError(self._refusal(int(np.argmax(chosen)), int(chosen.max())))
-        np.copyto(self._actions, chosen, casting="unsafe")
+        chosen = self._actions_of(actions)
         outputs = (self.obs, self.mask, self.agent, self.rewards, self.terminated, self.truncated)
         try:
-            self._games.step(self._actions, *outputs, self.num_threads)
+            self._games.step(chosen, *outputs, self.num_threads)
         except ValueError as err:
-            for i, action in enumerate(self._actions.tolist()):
+            for i, action in enumerate(chosen.tolist()):
                 if action not in self._games.legal(i):
                     raise IllegalActionError(self._refusal(i, action)) from None
             raise err
         return outputs
+
+    def _actions_of(self, actions: Any) -> np.ndarray:
+        """``actions`` as int64 [N]: an int64 array as it is, other integers copied into the
+        vector's own buffer; anything else is a ValueError."""
+        chosen = np.asarray(actions)
+        shape = (self.num_envs,)
+        if chosen.dtype == np.int64 and chosen.shape == shape and chosen.flags.c_contiguous:
+            return chosen
+        if chosen.shape != shape or chosen.dtype.kind not in "iu":
+            raise ValueError(
+                f"actions must be integers, shape {shape}, got {chosen.dtype.name} {chosen.shape}"
+            )
+        if chosen.dtype.kind == "u" and chosen.size and chosen.max() > np.iinfo(np.int64).max:
+            raise IllegalActionError(self._refusal(int(np.argmax(chosen)), int(chosen.max())))
+        np.copyto(self._actions, chosen, casting="unsafe")
+        return self._actions
 
     def get_state(self, i: int) -> dict[str, Any]:
         """Game ``i``'s position, as ``env.unwrapped.get_state()`` gives it."""
