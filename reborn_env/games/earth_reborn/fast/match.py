@@ -45,6 +45,7 @@ class FastMatch:
         self._games = games
         self._shaped = [0.0, 0.0]
         self._legal: list[int] | None = None
+        self._status: tuple | None = None  # games.status(0) until the next action
         self._reference: Any = None  # the reference match once :attr:`state` was read
 
     @classmethod
@@ -75,11 +76,16 @@ class FastMatch:
             return self._reference
         return self.rules.reference_match(self._games.dump(0))
 
+    def _read_status(self) -> tuple:
+        """(decider, active, winner, steps, mp0, mp1) of the slot, kept until the next action."""
+        self._status = self._games.status(0)
+        return self._status
+
     def to_move(self) -> int | None:
         """ER-ENV-1: the decider; once the game is over, the active player."""
         if self._reference is not None:
             return self._reference.to_move()
-        decider, active, winner, *_ = self._games.status(0)
+        decider, active, winner, *_ = self._status or self._read_status()
         return decider if winner is None else active
 
     def legal_actions(self) -> Sequence[int]:
@@ -97,19 +103,19 @@ class FastMatch:
             return
         games = self._games
         if self.rules.mp_shaping:
-            mp_before = games.status(0)[4:]
+            mp_before = (self._status or self._read_status())[4:]
         if not 0 <= action < self.rules.n_actions or not games.apply(0, action):
             raise IllegalActionError(refusal(games.dump(0), action))
-        self._legal = None
+        self._legal = self._status = None
         if self.rules.mp_shaping:
-            mp = games.status(0)[4:]
+            mp = self._read_status()[4:]
             gained = [mp[p] - mp_before[p] for p in (0, 1)]
             self._shaped = [self.rules.mp_shaping * (gained[p] - gained[1 - p]) for p in (0, 1)]
 
     def status(self) -> str:
         if self._reference is not None:
             return self._reference.status()
-        _, _, winner, steps, _, _ = self._games.status(0)
+        _, _, winner, steps, _, _ = self._status or self._read_status()
         if winner is not None:
             return TERMINATED
         return TRUNCATED if steps >= self.rules.max_steps else RUNNING
@@ -118,7 +124,7 @@ class FastMatch:
         """ER-WIN-3: +1 / -1, 0 and 0 for a draw or the step limit."""
         if self._reference is not None:
             return self._reference.final_rewards()
-        return final_rewards(self._games.status(0)[2])
+        return final_rewards((self._status or self._read_status())[2])
 
     def shaped_rewards(self) -> Sequence[float] | None:
         if self._reference is not None:
