@@ -3,15 +3,16 @@
  *
  * The constructor reads the Scenario, the codec and the observation layout objects (one source
  * of truth: the same data file); load/dump convert between a slot and a reference GameState;
- * step runs every slot, split among threads with the GIL released. Every input is checked at this
- * boundary and a bad one is a Python exception, never a crash.
+ * step runs every slot, split among the threads of a persistent pool (pool.c) with the GIL
+ * released. Every input is checked at this boundary and a bad one is a Python exception, never
+ * a crash.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
-#include <pthread.h>
 #include <string.h>
 
 #include "core.h"
+#include "pool.h"
 
 /* --- Python objects of the reference the module needs (looked up once) ---------------------- */
 
@@ -664,10 +665,13 @@ typedef struct {
     int max_steps;
     double mp_shaping;
     PyObject *scenario;
+    Pool *pool;           /* step's helper threads, started on the first threaded step */
+    int busy;             /* a step (or a dump) is using the slots and may let other threads run */
 } GamesObject;
 
 static void Games_dealloc(GamesObject *self)
 {
+    pool_free(self->pool);
     PyMem_Free(self->scn);
     PyMem_Free(self->games);
     PyMem_Free(self->has_game);
@@ -748,6 +752,18 @@ static int slot(GamesObject *self, PyObject *v, int need_game)
         return -1;
     }
     return (int)i;
+}
+
+/* A RuntimeError while another thread's step (its slots change without the GIL) or dump (it
+ * reads a slot while making Python objects) is under way: checked just before a method touches
+ * the slots, after any argument conversion that could run Python code. */
+static int in_use(GamesObject *self)
+{
+    if (!self->busy)
+        return 0;
+    PyErr_SetString(PyExc_RuntimeError, "Games is in use by a step() or dump() in another thread: "
+                                        "call one Games' methods from one thread at a time");
+    return -1;
 }
 
 /* --- Buffers ------------------------------------------------------------------------------- */
@@ -841,7 +857,7 @@ static PyObject *Games_new_game(GamesObject *self, PyObject *args)
     if (i < 0)
         return NULL;
     uint64_t seed;
-    if (as_seed(seed_obj, &seed, "seed") < 0)
+    if (as_seed(seed_obj, &seed, "seed") < 0 || in_use(self) < 0)
         return NULL;
     er_new_game(&self->games[i], self->scn, seed);
     self->has_game[i] = 1;
@@ -1268,7 +1284,7 @@ static PyObject *Games_load(GamesObject *self, PyObject *args)
     Game *tmp = PyMem_Malloc(sizeof(Game));
     if (!tmp)
         return PyErr_NoMemory();
-    if (load_state(self, st, tmp) < 0) {
+    if (load_state(self, st, tmp) < 0 || in_use(self) < 0) {
         PyMem_Free(tmp);
         return NULL;
     }
@@ -1420,7 +1436,12 @@ static PyObject *dump_state(GamesObject *self, const Game *g)
 static PyObject *Games_dump(GamesObject *self, PyObject *arg)
 {
     int i = slot(self, arg, 1);
-    return i < 0 ? NULL : dump_state(self, &self->games[i]);
+    if (i < 0 || in_use(self) < 0)
+        return NULL;
+    self->busy = 1;
+    PyObject *st = dump_state(self, &self->games[i]);
+    self->busy = 0;
+    return st;
 }
 
 /* --- legal, mask, apply, observe, status ------------------------------------------------- */
@@ -1428,7 +1449,7 @@ static PyObject *Games_dump(GamesObject *self, PyObject *arg)
 static PyObject *Games_legal(GamesObject *self, PyObject *arg)
 {
     int i = slot(self, arg, 1);
-    if (i < 0)
+    if (i < 0 || in_use(self) < 0)
         return NULL;
     ErActs legal;
     er_legal_actions(&self->games[i], self->scn, &legal);
@@ -1454,6 +1475,10 @@ static PyObject *Games_mask(GamesObject *self, PyObject *args)
     Py_buffer view;
     if (i < 0 || get_buffer(out, &view, "mask", B_INT8, self->scn->n_actions, -1, 0) < 0)
         return NULL;
+    if (in_use(self) < 0) {
+        PyBuffer_Release(&view);
+        return NULL;
+    }
     ErActs legal;
     er_legal_actions(&self->games[i], self->scn, &legal);
     write_mask(&legal, view.buf, self->scn->n_actions);
@@ -1468,7 +1493,8 @@ static PyObject *Games_apply(GamesObject *self, PyObject *args)
         return NULL;
     int i = slot(self, i_obj, 1);
     long long action;
-    if (i < 0 || as_long(a_obj, INT64_MIN, INT64_MAX, &action, "action") < 0)
+    if (i < 0 || as_long(a_obj, INT64_MIN, INT64_MAX, &action, "action") < 0 ||
+        in_use(self) < 0)
         return NULL;
     if (action < 0 || action >= self->scn->n_actions)
         Py_RETURN_FALSE;
@@ -1488,6 +1514,10 @@ static PyObject *Games_observe(GamesObject *self, PyObject *args)
     if (i < 0 || as_int(seat_obj, 0, 1, &seat, "seat") < 0 ||
         get_buffer(out, &view, "obs", B_FLOAT32, self->scn->obs.size, -1, 0) < 0)
         return NULL;
+    if (in_use(self) < 0) {
+        PyBuffer_Release(&view);
+        return NULL;
+    }
     er_observe(&self->games[i], self->scn, seat, view.buf);
     PyBuffer_Release(&view);
     Py_RETURN_NONE;
@@ -1496,7 +1526,7 @@ static PyObject *Games_observe(GamesObject *self, PyObject *args)
 static PyObject *Games_status(GamesObject *self, PyObject *arg)
 {
     int i = slot(self, arg, 1);
-    if (i < 0)
+    if (i < 0 || in_use(self) < 0)
         return NULL;
     const Game *g = &self->games[i];
     PyObject *winner = g->winner == ER_NO_WINNER ? Py_NewRef(Py_None) : PyLong_FromLong(g->winner);
@@ -1508,14 +1538,14 @@ static PyObject *Games_status(GamesObject *self, PyObject *arg)
 #define MIN_SLOTS_PER_THREAD 32
 #define MAX_THREADS 64
 
+/* One step's inputs and outputs, shared by the threads (each writes only its slots' rows). */
 typedef struct {
     GamesObject *self;
-    int lo, hi;
     const int64_t *actions;
     float *obs, *rewards;
     int8_t *mask, *agent;
     uint8_t *terminated, *truncated;
-} Batch;
+} StepJob;
 
 /* Row i: the observation and mask of the seat to move (ER-ENV-1), and that seat. */
 static void write_row(GamesObject *self, int i, float *obs, int8_t *mask, int8_t *agent)
@@ -1535,14 +1565,14 @@ static void write_row(GamesObject *self, int i, float *obs, int8_t *mask, int8_t
     self->legal_ok[i] = 1;
 }
 
-/* One slot's step: apply, rewards (MP shaping per match.py, then ER-WIN-3), flags (ER-ENV-9),
- * a finished game replaced by the slot's next one, its first decision written. */
-static void *run_batch(void *arg)
+/* Slots lo..hi-1 stepped: apply, rewards (MP shaping per match.py, then ER-WIN-3), flags
+ * (ER-ENV-9), a finished game replaced by the slot's next one, its first decision written. */
+static void step_slots(void *job, int lo, int hi)
 {
-    Batch *b = arg;
+    StepJob *b = job;
     GamesObject *self = b->self;
     const Scn *s = self->scn;
-    for (int i = b->lo; i < b->hi; i++) {
+    for (int i = lo; i < hi; i++) {
         Game *g = &self->games[i];
         int before[2] = {g->mp[0], g->mp[1]};
         er_apply_legal(g, s, (int)b->actions[i]);
@@ -1569,7 +1599,6 @@ static void *run_batch(void *arg)
         b->terminated[i] = (uint8_t)ended;
         b->truncated[i] = (uint8_t)cut;
     }
-    return NULL;
 }
 
 static int get_outputs(GamesObject *self, PyObject *obs, PyObject *mask, PyObject *agent,
@@ -1603,6 +1632,10 @@ static PyObject *Games_reset_all(GamesObject *self, PyObject *args)
     Py_buffer views[3];
     if (get_outputs(self, obs, mask, agent, views) < 0)
         return NULL;
+    if (in_use(self) < 0) {
+        release(views, 3);
+        return NULL;
+    }
     for (int i = 0; i < self->n; i++) {
         er_new_game(&self->games[i], self->scn, er_rng_next64(&self->gens[i]));
         self->has_game[i] = 1;
@@ -1667,11 +1700,17 @@ static PyObject *Games_step(GamesObject *self, PyObject *args)
         release(views, 7);
         return NULL;
     }
+    if (in_use(self) < 0) {
+        release(views, 7);
+        return NULL;
+    }
+    self->busy = 1;   /* raise_illegal runs Python code; the stepping runs without the GIL */
     const int64_t *acts = views[0].buf;
     for (int i = 0; i < self->n; i++)
         if (!self->has_game[i]) {
             PyErr_Format(PyExc_ValueError,
                          "slot %d holds no game yet: call reset_all, new_game or load", i);
+            self->busy = 0;
             release(views, 7);
             return NULL;
         }
@@ -1689,50 +1728,37 @@ static PyObject *Games_step(GamesObject *self, PyObject *args)
         }
         if (!ok) {
             raise_illegal(self, i, acts[i]);
+            self->busy = 0;
             release(views, 7);
             return NULL;
         }
     }
-    /* A thread takes at least MIN_SLOTS_PER_THREAD slots (starting one costs more than a few
-     * decisions), and there are at most MAX_THREADS; the slots are independent, so the results
-     * are the same for any split. */
+    /* A thread takes at least MIN_SLOTS_PER_THREAD slots (waking one costs a few decisions),
+     * and there are at most MAX_THREADS; the slots are independent, so the results are the
+     * same for any split. The GIL is let go when the step is worth it (a thread's share), as
+     * getting it back can wait for another Python thread's turn. */
     if (num_threads > self->n / MIN_SLOTS_PER_THREAD)
         num_threads = self->n / MIN_SLOTS_PER_THREAD;
     if (num_threads < 1)
         num_threads = 1;
     if (num_threads > MAX_THREADS)
         num_threads = MAX_THREADS;
-    Batch batches[MAX_THREADS];
-    for (int t = 0; t < num_threads; t++) {
-        Batch *b = &batches[t];
-        b->self = self;
-        b->lo = (int)((long long)self->n * t / num_threads);
-        b->hi = (int)((long long)self->n * (t + 1) / num_threads);
-        b->actions = acts;
-        b->obs = views[1].buf;
-        b->mask = views[2].buf;
-        b->agent = views[3].buf;
-        b->rewards = views[4].buf;
-        b->terminated = views[5].buf;
-        b->truncated = views[6].buf;
-    }
-    if (num_threads == 1) {
-        run_batch(&batches[0]);
+    StepJob job = {.self = self,
+                   .actions = acts,
+                   .obs = views[1].buf,
+                   .rewards = views[4].buf,
+                   .mask = views[2].buf,
+                   .agent = views[3].buf,
+                   .terminated = views[5].buf,
+                   .truncated = views[6].buf};
+    if (self->n < MIN_SLOTS_PER_THREAD) {
+        step_slots(&job, 0, self->n);
     } else {
-        pthread_t tids[MAX_THREADS];
-        int started[MAX_THREADS] = {0};
         Py_BEGIN_ALLOW_THREADS
-        for (int t = 1; t < num_threads; t++)
-            started[t] = pthread_create(&tids[t], NULL, run_batch, &batches[t]) == 0;
-        run_batch(&batches[0]);
-        for (int t = 1; t < num_threads; t++) {
-            if (started[t])
-                pthread_join(tids[t], NULL);
-            else
-                run_batch(&batches[t]);   /* no thread to be had: this thread does it */
-        }
+        pool_run(&self->pool, num_threads, self->n, step_slots, &job);
         Py_END_ALLOW_THREADS
     }
+    self->busy = 0;
     release(views, 7);
     Py_RETURN_NONE;
 }

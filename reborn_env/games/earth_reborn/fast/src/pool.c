@@ -1,0 +1,178 @@
+/* The persistent worker pool of Games.step (see pool.h): helpers parked on a condition variable,
+ * work handed out in chunks from an atomic counter, a fork epoch so that a child rebuilds it. */
+#define _POSIX_C_SOURCE 200809L
+#include "pool.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+
+/* Chunks per thread of a call (the caller never waits for more than one chunk of a helper). */
+#define CHUNKS_PER_THREAD 8
+#define MAX_CHUNK 64
+
+struct Pool {
+    pthread_mutex_t lock;
+    pthread_cond_t wake;   /* helpers wait here for a new job (or stop) */
+    pthread_cond_t done;   /* the caller waits here for the last helper to leave the job */
+    pthread_t *tids;
+    int n_helpers;         /* threads started */
+    unsigned epoch;        /* fork_epoch when the pool was made */
+    /* The job, written under the lock: */
+    unsigned long job;     /* incremented by each call */
+    int open;              /* helpers may still join the job */
+    int wanted;            /* helpers the job may take */
+    int active;            /* helpers inside the job */
+    int stop;
+    PoolFn fn;
+    void *ctx;
+    int n, chunk;
+    atomic_int next;       /* the first slot of the next unclaimed chunk */
+};
+
+/* Incremented in the child of every fork: a pool of another epoch has no threads here. */
+static unsigned fork_epoch;
+static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+
+static void in_child(void)
+{
+    fork_epoch++;
+}
+
+static void register_atfork(void)
+{
+    pthread_atfork(NULL, NULL, in_child);
+}
+
+static void run_chunks(Pool *p, PoolFn fn, void *ctx, int n, int chunk)
+{
+    for (;;) {
+        int lo = atomic_fetch_add_explicit(&p->next, chunk, memory_order_relaxed);
+        if (lo >= n)
+            return;
+        fn(ctx, lo, n - lo < chunk ? n : lo + chunk);
+    }
+}
+
+static void *helper(void *arg)
+{
+    Pool *p = arg;
+    pthread_mutex_lock(&p->lock);
+    unsigned long seen = p->job;
+    for (;;) {
+        while (!p->stop && p->job == seen)
+            pthread_cond_wait(&p->wake, &p->lock);
+        if (p->stop)
+            break;
+        seen = p->job;
+        if (!p->open || p->active >= p->wanted)
+            continue;
+        p->active++;
+        PoolFn fn = p->fn;
+        void *ctx = p->ctx;
+        int n = p->n, chunk = p->chunk;
+        pthread_mutex_unlock(&p->lock);
+        run_chunks(p, fn, ctx, n, chunk);
+        pthread_mutex_lock(&p->lock);
+        if (--p->active == 0 && !p->open)
+            pthread_cond_signal(&p->done);
+    }
+    pthread_mutex_unlock(&p->lock);
+    return NULL;
+}
+
+static Pool *pool_new(void)
+{
+    Pool *p = calloc(1, sizeof(Pool));
+    if (!p)
+        return NULL;
+    if (pthread_mutex_init(&p->lock, NULL) != 0) {
+        free(p);
+        return NULL;
+    }
+    if (pthread_cond_init(&p->wake, NULL) != 0) {
+        pthread_mutex_destroy(&p->lock);
+        free(p);
+        return NULL;
+    }
+    if (pthread_cond_init(&p->done, NULL) != 0) {
+        pthread_cond_destroy(&p->wake);
+        pthread_mutex_destroy(&p->lock);
+        free(p);
+        return NULL;
+    }
+    p->epoch = fork_epoch;
+    return p;
+}
+
+/* Up to `helpers` threads started (fewer if the system refuses more). */
+static void grow(Pool *p, int helpers)
+{
+    if (helpers <= p->n_helpers)
+        return;
+    pthread_t *tids = realloc(p->tids, (size_t)helpers * sizeof(pthread_t));
+    if (!tids)
+        return;
+    p->tids = tids;
+    while (p->n_helpers < helpers && pthread_create(&tids[p->n_helpers], NULL, helper, p) == 0)
+        p->n_helpers++;
+}
+
+void pool_run(Pool **pool, int threads, int n, PoolFn fn, void *ctx)
+{
+    pthread_once(&atfork_once, register_atfork);
+    Pool *p = *pool;
+    if (p && p->epoch != fork_epoch) {
+        pool_free(p);   /* the parent's: only its memory is here */
+        p = *pool = NULL;
+    }
+    if (threads > 1 && !p)
+        p = *pool = pool_new();
+    if (p)
+        grow(p, threads - 1);
+    int helpers = p ? (threads - 1 < p->n_helpers ? threads - 1 : p->n_helpers) : 0;
+    int chunk = n / ((helpers + 1) * CHUNKS_PER_THREAD);
+    chunk = chunk < 1 ? 1 : chunk > MAX_CHUNK ? MAX_CHUNK : chunk;
+    if (helpers == 0) {
+        fn(ctx, 0, n);
+        return;
+    }
+    pthread_mutex_lock(&p->lock);
+    p->fn = fn;
+    p->ctx = ctx;
+    p->n = n;
+    p->chunk = chunk;
+    atomic_store_explicit(&p->next, 0, memory_order_relaxed);
+    p->wanted = helpers;
+    p->open = 1;
+    p->job++;
+    for (int k = 0; k < helpers; k++)
+        pthread_cond_signal(&p->wake);
+    pthread_mutex_unlock(&p->lock);
+    run_chunks(p, fn, ctx, n, chunk);
+    pthread_mutex_lock(&p->lock);
+    p->open = 0;
+    while (p->active > 0)
+        pthread_cond_wait(&p->done, &p->lock);
+    pthread_mutex_unlock(&p->lock);
+}
+
+void pool_free(Pool *p)
+{
+    if (!p)
+        return;
+    if (p->epoch == fork_epoch) {
+        pthread_mutex_lock(&p->lock);
+        p->stop = 1;
+        pthread_cond_broadcast(&p->wake);
+        pthread_mutex_unlock(&p->lock);
+        for (int k = 0; k < p->n_helpers; k++)
+            pthread_join(p->tids[k], NULL);
+        pthread_cond_destroy(&p->done);
+        pthread_cond_destroy(&p->wake);
+        pthread_mutex_destroy(&p->lock);
+    }
+    /* else: made before a fork; its helpers and any lock they held stayed in the parent */
+    free(p->tids);
+    free(p);
+}
