@@ -18,9 +18,11 @@ pgx and jax for the pgx row, which otherwise says it is missing and why).
 ``python benchmarks/bench_fast.py differential --games 20000 [--workers 2]`` runs the
 differential harness (tests/<package>/fast/differential.py) over that many seeded games of
 random, busy and heuristic players, a ``Games`` slot of the core against the reference engine at
-every decision (``--level aec``: env(backend="fast") against env(backend="python")), with illegal
-actions and crossings, and prints a summary table; it exits with status 1 on any mismatch (2 if
-it was stopped, by Ctrl-C or SIGTERM, before the end: the table then counts the games done).
+every decision (``--level aec``: env(backend="fast") against env(backend="python"); ``--level
+vector``: runs of 64 games of vector_env on 2 threads against their reference matches), with
+illegal actions and crossings, and prints a summary table; it exits with status 1 on any
+mismatch (2 if it was stopped, by Ctrl-C or SIGTERM, before the end: the table then counts the
+games done).
 """
 
 from __future__ import annotations
@@ -440,6 +442,8 @@ def _differential_chunk(job: tuple[str, str, str, int, int]) -> tuple[dict, list
         try:
             if level == "slot":
                 tally = diff.play_slot_game(games_class, rules, seed, player)
+            elif level == "vector":
+                tally = _vector_run(game, seed, player)
             else:
                 tally = diff.play_aec_game(
                     lambda backend: game.public.env(backend=backend), "fast", seed, player
@@ -449,6 +453,24 @@ def _differential_chunk(job: tuple[str, str, str, int, int]) -> tuple[dict, list
             tally = diff.Tally(ends={"MISMATCH": 1}, games=1)
         tallies[player].add(tally)
     return {p: t.__dict__ for p, t in tallies.items()}, mismatches, time.perf_counter() - start
+
+
+VECTOR_RUN = {"num_envs": 64, "steps": 250, "num_threads": 2}  # one "game" of --level vector
+VECTOR_OPTIONS = {"max_steps": 200, "mp_shaping": 0.1}  # short games: resets, both flags
+
+
+def _vector_run(game: Compiled, seed: int, player: str) -> object:
+    """One seeded run of the game's vector_env on the core against its reference matches."""
+    vector_env = game.public.vector_env
+    return game.harness.play_vector(
+        lambda **kw: vector_env(backend="fast", **kw, **VECTOR_OPTIONS),
+        game.harness.reference_rules(**VECTOR_OPTIONS),
+        VECTOR_RUN["num_envs"],
+        seed,
+        VECTOR_RUN["steps"],
+        num_threads=VECTOR_RUN["num_threads"],
+        player=player,
+    )
 
 
 def _quiet_worker() -> None:
@@ -539,7 +561,12 @@ def main(argv: list[str] | None = None) -> int:
     proof = sub.add_parser("differential", help="the differential harness over many games")
     proof.add_argument("--games", type=int, default=20_000)
     proof.add_argument("--workers", type=int, default=os.cpu_count() or 1)
-    proof.add_argument("--level", choices=("slot", "aec"), default="slot")
+    proof.add_argument(
+        "--level",
+        choices=("slot", "aec", "vector"),
+        default="slot",
+        help="a Games slot, the AEC env, or vector_env runs (64 games, 250 steps, 2 threads)",
+    )
     proof.add_argument(
         "--candidate",
         choices=("core", "reference"),

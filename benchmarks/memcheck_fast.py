@@ -1,16 +1,16 @@
 """A game's compiled core under a memory checker, running a slice of its differential test.
 
-Run: ``python benchmarks/memcheck_fast.py [--games 30] [--tool asan|valgrind] [--env NAME]``
-(the game with a compiled core, as ``bench_fast.py`` finds it: Earth Reborn's today).
+Run: ``python benchmarks/memcheck_fast.py [--games 30] [--vector-runs 2] [--tool asan|valgrind]
+[--env NAME]`` (the game with a compiled core, as ``bench_fast.py`` finds it: Earth Reborn's).
 
 ``asan`` (the default) copies the package, the tests (where the differential harness lives) and
 the benchmarks into a scratch folder, builds every core there with
 ``-fsanitize=address,undefined`` (every undefined behaviour fatal), and runs ``bench_fast.py
-differential`` on that copy with the sanitizer runtime preloaded, so any out-of-bounds access,
-use after free or undefined behaviour in the C code stops the run with a report. ``valgrind``
-runs the same slice on an -O1 build under valgrind's memcheck (much slower: use a few games).
-Prints a summary and exits non-zero if the checker found anything or a game did not match the
-reference.
+differential`` on that copy, slot-level games and then vector_env runs whose step uses 2
+threads, with the sanitizer runtime preloaded: any out-of-bounds access, use after free or
+undefined behaviour in the C code stops the run with a report. ``valgrind`` runs the same slices
+on an -O1 build under valgrind's memcheck (much slower: use a few games). Prints a summary and
+exits non-zero if the checker found anything or a game did not match the reference.
 """
 
 from __future__ import annotations
@@ -70,12 +70,15 @@ def runtime_library(name: str) -> str:
     return found
 
 
-def slice_command(games: int, env: str | None) -> list[str]:
+def slice_command(level: str, games: int, env: str | None) -> list[str]:
+    """bench_fast.py's differential on one worker: ``games`` games (slot) or runs (vector)."""
     return [
         sys.executable,
         "benchmarks/bench_fast.py",
         *(["--env", env] if env else []),
         "differential",
+        "--level",
+        level,
         "--games",
         str(games),
         "--workers",
@@ -83,12 +86,12 @@ def slice_command(games: int, env: str | None) -> list[str]:
     ]
 
 
-def run_asan(scratch: Path, games: int, env_name: str | None) -> subprocess.CompletedProcess:
+def asan(scratch: Path) -> tuple[list[str], dict[str, str]]:
+    """The sanitizer build, and how to run python over it: no prefix, the runtime preloaded."""
     build(scratch, SANITIZE)
     if not all(b"__asan_" in so.read_bytes() for so in scratch.glob(CORES)):
         sys.exit("the sanitizer build has no AddressSanitizer instrumentation")
-    env = {
-        **os.environ,
+    return [], {
         "PYTHONPATH": str(scratch),
         "LD_PRELOAD": runtime_library("libasan.so"),
         # Python frees little at exit by design: leaks are not what this run looks for.
@@ -96,63 +99,69 @@ def run_asan(scratch: Path, games: int, env_name: str | None) -> subprocess.Comp
         "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1",
         "PYTHONMALLOC": "malloc",
     }
-    return subprocess.run(
-        slice_command(games, env_name), cwd=scratch, env=env, capture_output=True, text=True
-    )
 
 
-def run_valgrind(scratch: Path, games: int, env_name: str | None) -> subprocess.CompletedProcess:
+def valgrind(scratch: Path) -> tuple[list[str], dict[str, str]]:
+    """An -O1 build, and python run under valgrind's memcheck."""
     if shutil.which("valgrind") is None:
         sys.exit("valgrind is not installed (apt-get install valgrind), or use --tool asan")
     build(scratch, "-O1")
-    env = {**os.environ, "PYTHONPATH": str(scratch), "PYTHONMALLOC": "malloc"}
-    command = ["valgrind", "--error-exitcode=99", "--leak-check=no", "--track-origins=yes"]
-    return subprocess.run(
-        command + slice_command(games, env_name),
-        cwd=scratch,
-        env=env,
-        capture_output=True,
-        text=True,
-    )
+    prefix = ["valgrind", "--error-exitcode=99", "--leak-check=no", "--track-origins=yes"]
+    return prefix, {"PYTHONPATH": str(scratch), "PYTHONMALLOC": "malloc"}
+
+
+def report(level: str, done: subprocess.CompletedProcess, scratch: Path) -> bool:
+    """Print one slice's table and findings; whether it was clean."""
+    output = done.stdout + done.stderr
+    findings = [line for line in output.splitlines() if FINDINGS.search(line)]
+    loaded = [line.split("core: ", 1)[1] for line in done.stdout.splitlines() if "core: " in line]
+    if not loaded or not loaded[0].startswith(str(scratch)):
+        findings.append(f"the slice did not load the checked build (core: {loaded})")
+    print(f"{level} slice: exit {done.returncode}, core loaded from {loaded[:1]}")
+    print("\n".join(line for line in done.stdout.splitlines() if line.startswith("|")))
+    print("\n".join(line for line in done.stdout.splitlines() if re.match(r"\d+ games, ", line)))
+    for line in findings[:20]:
+        print(f"  FINDING {line}")
+    if done.returncode:
+        print("  output tail:\n" + "\n".join(output.splitlines()[-40:]))
+    print()
+    return done.returncode == 0 and not findings
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=30, help="differential games to run")
+    parser.add_argument("--games", type=int, default=30, help="differential games (slot level)")
+    parser.add_argument(
+        "--vector-runs", type=int, default=2, help="vector_env runs (64 games, 2 threads each)"
+    )
     parser.add_argument("--tool", choices=("asan", "valgrind"), default="asan")
     parser.add_argument("--env", help="the game (default: bench_fast.py's first with a core)")
     parser.add_argument("--keep", action="store_true", help="keep the scratch folder")
     args = parser.parse_args(argv)
     scratch = Path(tempfile.mkdtemp(prefix="memcheck_fast_"))
     start = time.perf_counter()
+    clean = True
     try:
         copy_tree(scratch)
-        run = run_asan if args.tool == "asan" else run_valgrind
-        done = run(scratch, args.games, args.env)
+        prefix, env = (asan if args.tool == "asan" else valgrind)(scratch)
+        for level, count in (("slot", args.games), ("vector", args.vector_runs)):
+            if count > 0:
+                done = subprocess.run(
+                    prefix + slice_command(level, count, args.env),
+                    cwd=scratch,
+                    env={**os.environ, **env},
+                    capture_output=True,
+                    text=True,
+                )
+                clean &= report(level, done, scratch)
     finally:
         if not args.keep:
             shutil.rmtree(scratch, ignore_errors=True)
-    output = done.stdout + done.stderr
-    findings = [line for line in output.splitlines() if FINDINGS.search(line)]
-    loaded = [line.split("core: ", 1)[1] for line in done.stdout.splitlines() if "core: " in line]
-    if not loaded or not loaded[0].startswith(str(scratch)):
-        findings.append(f"the slice did not load the checked build (core: {loaded})")
-    table = [line for line in done.stdout.splitlines() if line.startswith("|")]
-    print("\n".join(table))
-    tail = [line for line in done.stdout.splitlines() if re.match(r"\d+ games, ", line)]
-    print("\n".join(tail))
-    print()
-    print(f"memory check ({args.tool}) of {args.games} differential games: exit {done.returncode}")
-    print(f"  in {time.perf_counter() - start:.0f} s; core loaded from {loaded[:1]}")
-    if findings:
-        print(f"  {len(findings)} findings of the checker, first ones:")
-        for line in findings[:20]:
-            print(f"    {line}")
-    if done.returncode:
-        print("  output tail:\n" + "\n".join(output.splitlines()[-40:]))
-    verdict = "clean" if done.returncode == 0 and not findings else "NOT clean"
-    print(f"  verdict: {verdict}")
-    return 0 if verdict == "clean" else 1
+    print(
+        f"memory check ({args.tool}) of {args.games} slot games and {args.vector_runs} vector "
+        f"runs in {time.perf_counter() - start:.0f} s: {'clean' if clean else 'NOT clean'}"
+    )
+    return 0 if clean else 1
 
 
 if __name__ == "__main__":
