@@ -1,5 +1,7 @@
 /* The persistent worker pool of Games.step (see pool.h): helpers parked on a condition variable,
- * work handed out in chunks from an atomic counter, a fork epoch so that a child rebuilds it. */
+ * work handed out in chunks from an atomic counter, a fork epoch so that a child rebuilds it.
+ * The caller spins a little for the helpers' last chunks before it sleeps: they take a few
+ * microseconds, and a sleeping caller can take longer than that to be woken. */
 #define _POSIX_C_SOURCE 200809L
 #include "pool.h"
 
@@ -8,8 +10,18 @@
 #include <stdlib.h>
 
 /* Chunks per thread of a call (the caller never waits for more than one chunk of a helper). */
-#define CHUNKS_PER_THREAD 8
+#define CHUNKS_PER_THREAD 16
 #define MAX_CHUNK 64
+/* Pauses the caller spins for the helpers still in a job before it sleeps (tens of us). */
+#define SPINS 4096
+
+#if defined(__x86_64__) || defined(__i386__)
+#define CPU_RELAX() __builtin_ia32_pause()
+#elif defined(__aarch64__)
+#define CPU_RELAX() __asm__ __volatile__("yield")
+#else
+#define CPU_RELAX() ((void)0)
+#endif
 
 struct Pool {
     pthread_mutex_t lock;
@@ -22,7 +34,8 @@ struct Pool {
     unsigned long job;     /* incremented by each call */
     int open;              /* helpers may still join the job */
     int wanted;            /* helpers the job may take */
-    int active;            /* helpers inside the job */
+    atomic_int active;     /* helpers inside the job (changed under the lock, read without) */
+    int caller_sleeps;     /* the caller waits on `done` */
     int stop;
     PoolFn fn;
     void *ctx;
@@ -65,16 +78,16 @@ static void *helper(void *arg)
         if (p->stop)
             break;
         seen = p->job;
-        if (!p->open || p->active >= p->wanted)
+        if (!p->open || atomic_load(&p->active) >= p->wanted)
             continue;
-        p->active++;
+        atomic_fetch_add(&p->active, 1);
         PoolFn fn = p->fn;
         void *ctx = p->ctx;
         int n = p->n, chunk = p->chunk;
         pthread_mutex_unlock(&p->lock);
         run_chunks(p, fn, ctx, n, chunk);
         pthread_mutex_lock(&p->lock);
-        if (--p->active == 0 && !p->open)
+        if (atomic_fetch_sub(&p->active, 1) == 1 && p->caller_sleeps)
             pthread_cond_signal(&p->done);
     }
     pthread_mutex_unlock(&p->lock);
@@ -146,15 +159,23 @@ void pool_run(Pool **pool, int threads, int n, PoolFn fn, void *ctx)
     p->wanted = helpers;
     p->open = 1;
     p->job++;
+    pthread_mutex_unlock(&p->lock);
     for (int k = 0; k < helpers; k++)
         pthread_cond_signal(&p->wake);
-    pthread_mutex_unlock(&p->lock);
     run_chunks(p, fn, ctx, n, chunk);
     pthread_mutex_lock(&p->lock);
-    p->open = 0;
-    while (p->active > 0)
-        pthread_cond_wait(&p->done, &p->lock);
+    p->open = 0;   /* no helper joins from here on */
     pthread_mutex_unlock(&p->lock);
+    for (int k = 0; k < SPINS && atomic_load(&p->active) > 0; k++)
+        CPU_RELAX();
+    if (atomic_load(&p->active) > 0) {
+        pthread_mutex_lock(&p->lock);
+        p->caller_sleeps = 1;
+        while (atomic_load(&p->active) > 0)
+            pthread_cond_wait(&p->done, &p->lock);
+        p->caller_sleeps = 0;
+        pthread_mutex_unlock(&p->lock);
+    }
 }
 
 void pool_free(Pool *p)
