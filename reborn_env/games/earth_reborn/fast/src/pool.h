@@ -4,8 +4,10 @@
  *
  * pool_run splits [0, n) into chunks claimed one at a time from a shared counter; the calling
  * thread takes chunks too and only waits for chunks a helper has already claimed, so a helper
- * that is slow to wake (a busy machine) costs nothing but the wake-up call. Which thread runs a
- * chunk must not matter to fn: the results are then the same for any number of threads.
+ * that is slow to wake costs little more than the wake-up call; and while the helpers do not
+ * pay for that (no core to spare), calls run on the caller alone for a while (pool.c). Which
+ * thread runs a chunk must not matter to fn: the results are then the same for any number of
+ * threads.
  */
 #ifndef ER_POOL_H
 #define ER_POOL_H
