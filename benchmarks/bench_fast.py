@@ -40,6 +40,8 @@ import tempfile
 import time
 import tracemalloc
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from functools import cached_property
 from pathlib import Path
 from types import ModuleType
@@ -506,24 +508,30 @@ def differential(args: argparse.Namespace) -> int:
     totals = {p: Tally() for p in PLAYERS}
     mismatches: list[str] = []
     start = time.perf_counter()
-    interrupted = False
+    interrupted = crashed = False
     signal.signal(signal.SIGTERM, signal.default_int_handler)  # a timeout stops it as Ctrl-C does
+    pool = ProcessPoolExecutor(args.workers, multiprocessing.get_context("fork"), _quiet_worker)
     try:
-        with multiprocessing.get_context("fork").Pool(args.workers, _quiet_worker) as pool:
-            chunks = pool.imap_unordered(_differential_chunk, jobs)
-            for done, (tallies, found, _) in enumerate(chunks):
-                for player, tally in tallies.items():
-                    totals[player].add(Tally(**tally))
-                mismatches += found
-                if (done + 1) % max(1, len(jobs) // 40) == 0:
-                    games = sum(t.games for t in totals.values())
-                    elapsed = time.perf_counter() - start
-                    print(
-                        f"  {games:>6} games  {len(mismatches)} mismatches  {elapsed:6.0f} s",
-                        flush=True,
-                    )
+        chunks = as_completed([pool.submit(_differential_chunk, job) for job in jobs])
+        for done, chunk_done in enumerate(chunks):
+            tallies, found, _ = chunk_done.result()
+            for player, tally in tallies.items():
+                totals[player].add(Tally(**tally))
+            mismatches += found
+            if (done + 1) % max(1, len(jobs) // 40) == 0:
+                games = sum(t.games for t in totals.values())
+                elapsed = time.perf_counter() - start
+                print(
+                    f"  {games:>6} games  {len(mismatches)} mismatches  {elapsed:6.0f} s",
+                    flush=True,
+                )
     except KeyboardInterrupt:  # the games finished so far are still a result: print them
         interrupted = True
+    except BrokenProcessPool:  # a worker died: the core crashed (or a memory checker stopped it)
+        crashed = True
+        mismatches.append("a worker process died in the middle of its games: a crash")
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)  # the chunks under way end on their own
     elapsed = time.perf_counter() - start
     print("\nINTERRUPTED: the table counts the games finished before the stop" * interrupted)
     print(
@@ -547,7 +555,7 @@ def differential(args: argparse.Namespace) -> int:
         Path(args.json).write_text(
             json.dumps({p: t.__dict__ for p, t in totals.items()} | {"mismatches": mismatches})
         )
-    return 1 if mismatches else 2 if interrupted else 0
+    return 1 if mismatches or crashed else 2 if interrupted else 0
 
 
 def main(argv: list[str] | None = None) -> int:
