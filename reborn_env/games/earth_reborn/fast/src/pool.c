@@ -3,12 +3,15 @@
  * The caller spins a little for the helpers' last chunks before it sleeps: they take a few
  * microseconds, and a sleeping caller can take longer than that to be woken.
  *
- * Helpers only pay when they have a core: on a machine with none to spare a helper wakes late
- * or is preempted holding a chunk, and the caller then waits milliseconds for work it could
- * have done in microseconds. So each call weighs what the helpers saved (their slots at the
- * caller's own pace) against what waiting for them cost; after a call where they did not pay,
- * the next calls run on the caller alone, twice as many each time (up to MAX_BACKOFF), until a
- * call where they pay again. Which thread runs a slot never changes a result. */
+ * Helpers only pay when they have a core: on a machine with none to spare a woken helper
+ * takes the caller's own core (the caller waits for it), or is preempted holding a chunk, and
+ * a call can then take milliseconds instead of microseconds. So a pool keeps the caller's pace
+ * alone (seconds per slot: its first call, every REFRESH-th and every call skipped run on the
+ * caller alone and are timed) and a moving average of how long calls with helpers take against
+ * that; while the average is not below 1, calls run on the caller alone, twice as many each
+ * time (up to MAX_BACKOFF) between two tries with helpers. The average is of times, not of
+ * verdicts, so a rare call that waits milliseconds weighs what it costs. Which thread runs a
+ * slot never changes a result. */
 #define _POSIX_C_SOURCE 200809L
 #include "pool.h"
 
@@ -20,11 +23,15 @@
 /* Chunks per thread of a call (the caller never waits for more than one chunk of a helper). */
 #define CHUNKS_PER_THREAD 16
 #define MAX_CHUNK 64
-/* Pauses the caller spins for the helpers still in a job before it sleeps (tens of us). */
-#define SPINS 4096
+/* Seconds the caller spins for the helpers still in a job before it sleeps (about a chunk). */
+#define SPIN_SECONDS 20e-6
 
 /* Calls run on the caller alone after helpers did not pay, at most (the next try doubles it). */
 #define MAX_BACKOFF 64
+/* One call in REFRESH runs on the caller alone to keep its pace current. */
+#define REFRESH 32
+/* A call with helpers counts for at most MAX_RATIO times the caller alone in the average. */
+#define MAX_RATIO 8.0
 
 #if defined(__x86_64__) || defined(__i386__)
 #define CPU_RELAX() __builtin_ia32_pause()
@@ -50,6 +57,9 @@ struct Pool {
     int stop;
     int skip;              /* calls left to run on the caller alone */
     int backoff;           /* the skip after the next call where helpers do not pay */
+    unsigned calls;
+    double pace;           /* seconds per slot on the caller alone (a moving average), 0: none */
+    double ratio;          /* calls with helpers / the caller alone, in time (a moving average) */
     PoolFn fn;
     void *ctx;
     int n, chunk;
@@ -70,17 +80,14 @@ static void register_atfork(void)
     pthread_atfork(NULL, NULL, in_child);
 }
 
-/* Chunks claimed and run until none is left; the number of slots this thread ran. */
-static int run_chunks(Pool *p, PoolFn fn, void *ctx, int n, int chunk)
+/* Chunks claimed and run until none is left. */
+static void run_chunks(Pool *p, PoolFn fn, void *ctx, int n, int chunk)
 {
-    int ran = 0;
     for (;;) {
         int lo = atomic_fetch_add_explicit(&p->next, chunk, memory_order_relaxed);
         if (lo >= n)
-            return ran;
-        int hi = n - lo < chunk ? n : lo + chunk;
-        fn(ctx, lo, hi);
-        ran += hi - lo;
+            return;
+        fn(ctx, lo, n - lo < chunk ? n : lo + chunk);
     }
 }
 
@@ -91,13 +98,21 @@ static double seconds(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* After a call: did the helpers save more than the caller spent waking and waiting for them?
- * (times: the call's start, the helpers woken, the caller's last chunk done, the call's end) */
-static void weigh(Pool *p, int n, int caller_slots, const double at[4])
+/* A call on the caller alone, timed into its pace. */
+static void run_alone(Pool *p, int n, PoolFn fn, void *ctx)
 {
-    double pace = caller_slots ? (at[2] - at[1]) / caller_slots : 0.0;
-    double saved = (double)(n - caller_slots) * pace, waited = at[1] - at[0] + at[3] - at[2];
-    if (caller_slots < n && saved > waited) {
+    double start = seconds();
+    fn(ctx, 0, n);
+    double pace = (seconds() - start) / n;
+    p->pace = p->pace == 0.0 ? pace : 0.75 * p->pace + 0.25 * pace;
+}
+
+/* After a call with helpers that took `took` seconds: are they worth it? */
+static void weigh(Pool *p, int n, double took)
+{
+    double ratio = took / (p->pace * n);
+    p->ratio = 0.9 * p->ratio + 0.1 * (ratio < MAX_RATIO ? ratio : MAX_RATIO);
+    if (p->ratio < 1.0) {
         p->backoff = 1;
     } else {
         p->skip = p->backoff;
@@ -154,6 +169,7 @@ static Pool *pool_new(void)
     }
     p->epoch = fork_epoch;
     p->backoff = 1;
+    p->ratio = 0.9;   /* a first try with helpers */
     return p;
 }
 
@@ -183,17 +199,18 @@ void pool_run(Pool **pool, int threads, int n, PoolFn fn, void *ctx)
     if (p)
         grow(p, threads - 1);
     int helpers = p ? (threads - 1 < p->n_helpers ? threads - 1 : p->n_helpers) : 0;
-    if (helpers > 0 && p->skip > 0) {
-        p->skip--;
-        helpers = 0;
-    }
     if (helpers == 0) {
         fn(ctx, 0, n);
         return;
     }
+    if (p->skip > 0 || p->pace == 0.0 || ++p->calls % REFRESH == 0) {
+        p->skip -= p->skip > 0;
+        run_alone(p, n, fn, ctx);
+        return;
+    }
     int chunk = n / ((helpers + 1) * CHUNKS_PER_THREAD);
     chunk = chunk < 1 ? 1 : chunk > MAX_CHUNK ? MAX_CHUNK : chunk;
-    double at[4] = {seconds(), 0.0, 0.0, 0.0};
+    double start = seconds();
     pthread_mutex_lock(&p->lock);
     p->fn = fn;
     p->ctx = ctx;
@@ -206,14 +223,16 @@ void pool_run(Pool **pool, int threads, int n, PoolFn fn, void *ctx)
     pthread_mutex_unlock(&p->lock);
     for (int k = 0; k < helpers; k++)
         pthread_cond_signal(&p->wake);
-    at[1] = seconds();
-    int caller_slots = run_chunks(p, fn, ctx, n, chunk);
-    at[2] = seconds();
+    run_chunks(p, fn, ctx, n, chunk);
+    double caller_done = seconds();
     pthread_mutex_lock(&p->lock);
     p->open = 0;   /* no helper joins from here on */
     pthread_mutex_unlock(&p->lock);
-    for (int k = 0; k < SPINS && atomic_load(&p->active) > 0; k++)
+    for (int k = 0; atomic_load(&p->active) > 0; k++) {
         CPU_RELAX();
+        if (k % 64 == 63 && seconds() - caller_done > SPIN_SECONDS)
+            break;
+    }
     if (atomic_load(&p->active) > 0) {
         pthread_mutex_lock(&p->lock);
         p->caller_sleeps = 1;
@@ -222,8 +241,7 @@ void pool_run(Pool **pool, int threads, int n, PoolFn fn, void *ctx)
         p->caller_sleeps = 0;
         pthread_mutex_unlock(&p->lock);
     }
-    at[3] = seconds();
-    weigh(p, n, caller_slots, at);
+    weigh(p, n, seconds() - start);
 }
 
 void pool_free(Pool *p)
