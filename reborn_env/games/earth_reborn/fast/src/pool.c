@@ -5,13 +5,13 @@
  *
  * Helpers only pay when they have a core: on a machine with none to spare a woken helper
  * takes the caller's own core (the caller waits for it), or is preempted holding a chunk, and
- * a call can then take milliseconds instead of microseconds. So a pool keeps the caller's pace
- * alone (seconds per slot: its first call, every REFRESH-th and every call skipped run on the
- * caller alone and are timed) and a moving average of how long calls with helpers take against
- * that; while the average is not below 1, calls run on the caller alone, twice as many each
- * time (up to MAX_BACKOFF) between two tries with helpers. The average is of times, not of
- * verdicts, so a rare call that waits milliseconds weighs what it costs. Which thread runs a
- * slot never changes a result. */
+ * a call can then take milliseconds instead of microseconds. So a pool keeps two paces, moving
+ * averages of seconds per slot: of calls on the caller alone (its first call, every REFRESH-th
+ * and every call skipped run so) and of calls with helpers. While the second is not below the
+ * first, calls run on the caller alone, twice as many each time (up to MAX_BACKOFF) between two
+ * tries with helpers. Both are averages of times (each capped at MAX_RATIO times the pace
+ * alone, as a preempted caller is no measure of anything), so a call with helpers that waits
+ * milliseconds weighs what it costs. Which thread runs a slot never changes a result. */
 #define _POSIX_C_SOURCE 200809L
 #include "pool.h"
 
@@ -27,10 +27,10 @@
 #define SPIN_SECONDS 20e-6
 
 /* Calls run on the caller alone after helpers did not pay, at most (the next try doubles it). */
-#define MAX_BACKOFF 64
+#define MAX_BACKOFF 1024
 /* One call in REFRESH runs on the caller alone to keep its pace current. */
 #define REFRESH 32
-/* A call with helpers counts for at most MAX_RATIO times the caller alone in the average. */
+/* A call counts for at most MAX_RATIO times the pace alone in the averages. */
 #define MAX_RATIO 8.0
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -58,8 +58,8 @@ struct Pool {
     int skip;              /* calls left to run on the caller alone */
     int backoff;           /* the skip after the next call where helpers do not pay */
     unsigned calls;
-    double pace;           /* seconds per slot on the caller alone (a moving average), 0: none */
-    double ratio;          /* calls with helpers / the caller alone, in time (a moving average) */
+    double alone;          /* seconds per slot on the caller alone (a moving average), 0: none */
+    double helped;         /* seconds per slot with helpers (a moving average), 0: none */
     PoolFn fn;
     void *ctx;
     int n, chunk;
@@ -98,21 +98,28 @@ static double seconds(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* A call on the caller alone, timed into its pace. */
+/* The moving average *pace with the pace of a call that ran n slots in `took` seconds. */
+static void average(const Pool *p, double *pace, int n, double took)
+{
+    double sample = took / n;
+    if (p->alone > 0.0 && sample > MAX_RATIO * p->alone)
+        sample = MAX_RATIO * p->alone;
+    *pace = *pace == 0.0 ? sample : 0.75 * *pace + 0.25 * sample;
+}
+
+/* A call on the caller alone, timed. */
 static void run_alone(Pool *p, int n, PoolFn fn, void *ctx)
 {
     double start = seconds();
     fn(ctx, 0, n);
-    double pace = (seconds() - start) / n;
-    p->pace = p->pace == 0.0 ? pace : 0.75 * p->pace + 0.25 * pace;
+    average(p, &p->alone, n, seconds() - start);
 }
 
 /* After a call with helpers that took `took` seconds: are they worth it? */
 static void weigh(Pool *p, int n, double took)
 {
-    double ratio = took / (p->pace * n);
-    p->ratio = 0.9 * p->ratio + 0.1 * (ratio < MAX_RATIO ? ratio : MAX_RATIO);
-    if (p->ratio < 1.0) {
+    average(p, &p->helped, n, took);
+    if (p->helped < p->alone) {
         p->backoff = 1;
     } else {
         p->skip = p->backoff;
@@ -169,7 +176,6 @@ static Pool *pool_new(void)
     }
     p->epoch = fork_epoch;
     p->backoff = 1;
-    p->ratio = 0.9;   /* a first try with helpers */
     return p;
 }
 
@@ -203,7 +209,7 @@ void pool_run(Pool **pool, int threads, int n, PoolFn fn, void *ctx)
         fn(ctx, 0, n);
         return;
     }
-    if (p->skip > 0 || p->pace == 0.0 || ++p->calls % REFRESH == 0) {
+    if (p->skip > 0 || p->alone == 0.0 || ++p->calls % REFRESH == 0) {
         p->skip -= p->skip > 0;
         run_alone(p, n, fn, ctx);
         return;
