@@ -11,13 +11,26 @@ new game is one package that implements them and registers itself (:mod:`.regist
   stands (running, terminated, truncated), the rewards, each player's observation and infos, its
   position, and its pictures.
 
+A match may also offer optional methods, for speed; each has a default path that gives the
+same, taken for the games without them (the toy games of the tests have none):
+
+- :class:`WritesArrays`: the observation and the mask written into the environment's new arrays
+  (a compiled game's fast path); without it they are built from :meth:`Match.observe`,
+  :meth:`Match.to_move` and :meth:`Match.legal_actions`.
+- :class:`Plays`: an action and what the environment asks after it, in one call; without it
+  :meth:`Match.apply`, then :meth:`Match.status`, :meth:`Match.to_move`,
+  :meth:`Match.shaped_rewards` and :meth:`Match.infos` of every seat.
+- :class:`Peeks`: the game's state to read without taking the live one; without it readers take
+  ``state``, the rules engine's own object that game-specific code may read and alter (see
+  :attr:`.game_env.GameEnv.game`).
+
 Players are seat indices ``0 .. len(agents) - 1``; actions are integers ``0 .. n_actions - 1``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -80,6 +93,44 @@ class Match(Protocol):
 
     def render_rgb(self) -> np.ndarray:
         """The public picture as an RGB array (H, W, 3) of uint8."""
+        ...
+
+
+@runtime_checkable
+class WritesArrays(Protocol):
+    """Optional: the observation and the mask written into arrays the caller allocated, so an
+    observation builds no intermediate list or array."""
+
+    def observe_into(self, seat: int, observation: np.ndarray, mask: np.ndarray) -> None:
+        """Write :meth:`Match.observe` of ``seat`` into ``observation`` (float32,
+        ``[obs_size]``); ``mask`` (int8, ``[n_actions]``) comes all zeros: if ``seat`` is the
+        one :meth:`Match.to_move` names, set its legal actions (:meth:`Match.legal_actions`) to
+        1, else leave it."""
+        ...
+
+
+@runtime_checkable
+class Plays(Protocol):
+    """Optional: :meth:`Match.apply` and the answers the environment needs after it, in one
+    call."""
+
+    def play(self, action: int) -> tuple[str, int | None, Sequence[float] | None, bool]:
+        """:meth:`Match.apply` of ``action`` (the same refusal), then ``(status, to_move,
+        shaped_rewards, tells)``: what :meth:`Match.status`, :meth:`Match.to_move` and
+        :meth:`Match.shaped_rewards` answer now, and whether :meth:`Match.infos` may tell a seat
+        anything (False: the environment does not ask)."""
+        ...
+
+
+@runtime_checkable
+class Peeks(Protocol):
+    """An optional Match method: the game's state to read, not to change. Without it a reader
+    takes ``state``; a match that plays in a compiled core hands its game over to the reference
+    engine when ``state`` is read (so that the object stays live), and ``peek`` spares that."""
+
+    def peek(self) -> Any:
+        """The rules engine's state of the game as it stands: the live object, or a copy that
+        changing does not change the match."""
         ...
 
 

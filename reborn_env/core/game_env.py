@@ -12,13 +12,14 @@ checks and cost 2-4x per step on games this size, so ``env()`` is this class its
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 from typing import Any
 
 import gymnasium
 import numpy as np
 from pettingzoo import AECEnv
 
-from .contract import RUNNING, TRUNCATED, Match, Rules
+from .contract import RUNNING, TRUNCATED, Match, Peeks, Plays, Rules, WritesArrays
 from .errors import IllegalActionError
 
 ILLEGAL_ACTION_MODES = ("raise", "penalize")
@@ -48,7 +49,9 @@ class GameEnv(AECEnv):
         self.action_spaces = {
             a: gymnasium.spaces.Discrete(rules.n_actions) for a in self.possible_agents
         }
+        self._obs_size, self._n_actions = rules.obs_size, rules.n_actions
         self.match: Match | None = None
+        self._writes_arrays = self._plays = False  # the match's optional methods (_start)
 
     # --- PettingZoo API -------------------------------------------------------------------------
 
@@ -70,10 +73,20 @@ class GameEnv(AECEnv):
             self._start(self.rules.new_match(seed, options))
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        """The agent's observation and its mask: the legal actions if it is to move, else zeros."""
-        match = self._require_match()
+        """The agent's observation and its mask: the legal actions if it is to move, else zeros.
+
+        Both arrays are new at every call, as PettingZoo's own envs give them: a match that
+        writes into arrays (:class:`~.contract.WritesArrays`) fills them, any other gives them
+        through ``observe`` and ``legal_actions``; the values are the same."""
+        match = self.match
+        if match is None:
+            match = self._require_match()
         seat = self.agent_index[agent]
-        mask = np.zeros(self.rules.n_actions, dtype=np.int8)
+        mask = np.zeros(self._n_actions, np.int8)
+        if self._writes_arrays:
+            observation = np.empty(self._obs_size, np.float32)
+            match.observe_into(seat, observation, mask)
+            return {"observation": observation, "action_mask": mask}
         if match.to_move() == seat:
             legal = match.legal_actions()
             if legal:
@@ -81,28 +94,43 @@ class GameEnv(AECEnv):
         return {"observation": match.observe(seat), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
-        checked = self._action_of_step(action)
-        if checked is None:
-            return
-        agent, action = checked
-        match = self._require_match()
+        match = self.match
+        agent = None if match is None else self.agent_selection
+        if (
+            type(action) is not int  # a plain int (not a bool) needs none of the checks' work
+            or match is None
+            or not self.agents
+            or self.terminations[agent]
+            or self.truncations[agent]
+        ):
+            checked = self._action_of_step(action)
+            if checked is None:
+                return
+            agent, action = checked
+            match = self._require_match()
         try:
-            match.apply(action)
+            if self._plays:
+                status, seat, shaped, tells = match.play(action)
+            else:
+                status, seat, shaped, tells = self._play(match, action)
         except IllegalActionError as err:
             self._refuse(agent, str(err))
             return
-        self._cumulative_rewards[agent] = 0.0
-        self._clear_rewards()
-        shaped = match.shaped_rewards()
+        rewards, cumulative = self.rewards, self._cumulative_rewards
+        cumulative[agent] = 0.0
+        for a in rewards:  # PettingZoo's _clear_rewards, inline
+            rewards[a] = 0
         if shaped is not None:
             for a, i in self.agent_index.items():
-                self.rewards[a] += shaped[i]
-        if match.status() != RUNNING:
+                rewards[a] += shaped[i]
+        if status != RUNNING:
             self._finish()
-        else:
-            self._sync_selection()
-        self._update_infos()
-        self._accumulate_rewards()
+        elif seat is not None:
+            self.agent_selection = self.possible_agents[seat]
+        if tells:
+            self._update_infos(match)
+        for a, reward in rewards.items():  # PettingZoo's _accumulate_rewards, inline
+            cumulative[a] += reward
         if self.render_mode == "human":
             self.render()
 
@@ -142,8 +170,18 @@ class GameEnv(AECEnv):
 
     @property
     def game(self) -> Any:
-        """The rules engine's own game object of the match (its state), for game-specific code."""
+        """The rules engine's own game object of the match (its state), for game-specific code
+        that may alter it; code that only reads takes :meth:`peek`."""
         return None if self.match is None else self.match.state
+
+    def peek(self) -> Any:
+        """The rules engine's state of the match, to read and not to change: the match's
+        ``peek()`` (:class:`~.contract.Peeks`: a copy where the game plays in a compiled core,
+        which then plays on) or, for a match without one, :attr:`game`."""
+        match = self.match
+        if match is None:
+            return None
+        return match.peek() if isinstance(match, Peeks) else match.state
 
     # --- Internals ------------------------------------------------------------------------------
 
@@ -166,6 +204,8 @@ class GameEnv(AECEnv):
         """A new episode around ``match`` (a new game or a restored position): every agent back,
         no reward, the agent to move selected, and a finished match finished at once."""
         self.match = match
+        self._writes_arrays = isinstance(match, WritesArrays)
+        self._plays = isinstance(match, Plays)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -177,7 +217,16 @@ class GameEnv(AECEnv):
         if match.status() != RUNNING:
             self._finish()
         self._accumulate_rewards()
-        self._update_infos()
+        self._update_infos(match)
+
+    def _play(
+        self, match: Match, action: int
+    ) -> tuple[str, int | None, Sequence[float] | None, bool]:
+        """What :meth:`~.contract.Plays.play` gives, for a match without it: ``apply``, then
+        (status, the seat to move while it runs, shaping, True: the match may tell infos)."""
+        match.apply(action)
+        shaped, status = match.shaped_rewards(), match.status()
+        return status, match.to_move() if status == RUNNING else None, shaped, True
 
     def _sync_selection(self) -> None:
         seat = self._require_match().to_move()
@@ -197,9 +246,8 @@ class GameEnv(AECEnv):
         else:
             self.terminations = ended
 
-    def _update_infos(self) -> None:
-        """Each agent's infos: what the match tells it, on top of what it was told before."""
-        match = self._require_match()
+    def _update_infos(self, match: Match) -> None:
+        """Each agent's infos: what ``match`` tells it, on top of what it was told before."""
         for a in self.agents:
             told = match.infos(self.agent_index[a])
             if told:

@@ -53,6 +53,7 @@ class EarthRebornRules:
         self.agents = tuple(self.scenario.factions)
         self.n_actions = self.codec.size
         self.obs_size = self.observer.size
+        self.spare_games: list[Any] = []  # the compiled core's one-slot Games, for reuse
 
     def new_match(self, seed: int, options: Mapping[str, Any]) -> EarthRebornMatch | FastMatch:
         """ER-TURN-4 setup and the first decision of turn 1."""
@@ -126,6 +127,10 @@ class EarthRebornMatch:
 
     def observe(self, seat: int) -> np.ndarray:
         return self.rules.observer.observe(self.state, seat)
+
+    def peek(self) -> GameState:
+        """The game's GameState to read (the live one: this match plays it in Python)."""
+        return self.state
 
     def infos(self, seat: int) -> Mapping[str, Any]:
         return {}

@@ -37,30 +37,53 @@ def core_games(rules: Any, n: int, seed: int = 0) -> Any:
     )
 
 
+MAX_SPARES = 2  # one-slot Games kept per EarthRebornRules for its next matches
+
+
+def _spare_games(rules: Any) -> Any:
+    """A one-slot ``_core.Games`` for ``rules``: a spare one of a finished match, else a new
+    one. Its slot is overwritten (new_game or load) before any use."""
+    spares = getattr(rules, "spare_games", None)
+    return spares.pop() if spares else core_games(rules, 1)
+
+
 class FastMatch:
     """One game in slot 0 of a one-slot ``_core.Games``; ``rules`` is its EarthRebornRules."""
 
     def __init__(self, rules: Any, games: Any) -> None:
         self.rules = rules
         self._games = games
+        self._n_actions, self._max_steps, self._mp_shaping = (
+            rules.n_actions,
+            rules.max_steps,
+            rules.mp_shaping,
+        )
         self._shaped = [0.0, 0.0]
-        self._legal: list[int] | None = None
-        self._status: tuple | None = None  # games.status(0) until the next action
+        self._legal: list[int] | None = None  # games.legal(0) until the next action
         self._reference: Any = None  # the reference match once :attr:`state` was read
+        self._read_status()
 
     @classmethod
     def new_game(cls, rules: Any, seed: int) -> FastMatch:
         """ER-TURN-4 setup from ``seed`` and the first decision of turn 1."""
-        games = core_games(rules, 1)
+        games = _spare_games(rules)
         games.new_game(0, seed)
         return cls(rules, games)
 
     @classmethod
     def from_state(cls, rules: Any, state: GameState) -> FastMatch:
         """The game ``state`` (validated by positions.state_from_dict) holds."""
-        games = core_games(rules, 1)
+        games = _spare_games(rules)
         games.load(0, state)
         return cls(rules, games)
+
+    def __del__(self) -> None:
+        """The one-slot Games goes back to the rules' spares: making one reads the whole
+        scenario, more than a hundred decisions cost, and a new game overwrites its slot."""
+        spares = getattr(self.rules, "spare_games", None)
+        games = self.__dict__.get("_games")
+        if spares is not None and games is not None and len(spares) < MAX_SPARES:
+            spares.append(games)
 
     @property
     def state(self) -> GameState:
@@ -76,17 +99,23 @@ class FastMatch:
             return self._reference
         return self.rules.reference_match(self._games.dump(0))
 
-    def _read_status(self) -> tuple:
-        """(decider, active, winner, steps, mp0, mp1) of the slot, kept until the next action."""
-        self._status = self._games.status(0)
-        return self._status
+    def _read_status(self) -> None:
+        """What the slot's status says, read once per action: the seat to move (ER-ENV-1: the
+        decider; once the game is over, the active player), how the game stands (ER-ENV-9), the
+        winner and the MP."""
+        decider, active, winner, steps, mp0, mp1 = self._games.status(0)
+        self._winner, self._mp = winner, (mp0, mp1)
+        self._to_move = decider if winner is None else active
+        if winner is not None:
+            self._standing = TERMINATED
+        else:
+            self._standing = TRUNCATED if steps >= self._max_steps else RUNNING
 
     def to_move(self) -> int | None:
         """ER-ENV-1: the decider; once the game is over, the active player."""
         if self._reference is not None:
             return self._reference.to_move()
-        decider, active, winner, *_ = self._status or self._read_status()
-        return decider if winner is None else active
+        return self._to_move
 
     def legal_actions(self) -> Sequence[int]:
         if self._reference is not None:
@@ -98,38 +127,42 @@ class FastMatch:
     def apply(self, action: int) -> None:
         """ER-ENV-8: an illegal action is refused with the reference engine's words, nothing
         changed; MP shaping per player is the MP it gained minus the MP the opponent gained."""
-        if self._reference is not None:
-            self._reference.apply(action)
-            return
+        self.play(action)
+
+    def play(self, action: int) -> tuple[str, int | None, Sequence[float] | None, bool]:
+        """:meth:`apply`, then (status, to_move, shaped_rewards, False: no infos), in one call
+        (the contract's Plays)."""
+        reference = self._reference
+        if reference is not None:
+            reference.apply(action)
+            return reference.status(), reference.to_move(), reference.shaped_rewards(), False
         games = self._games
-        if self.rules.mp_shaping:
-            mp_before = (self._status or self._read_status())[4:]
-        if not 0 <= action < self.rules.n_actions or not games.apply(0, action):
+        if not 0 <= action < self._n_actions or not games.apply(0, action):
             raise IllegalActionError(refusal(games.dump(0), action))
-        self._legal = self._status = None
-        if self.rules.mp_shaping:
-            mp = self._read_status()[4:]
-            gained = [mp[p] - mp_before[p] for p in (0, 1)]
-            self._shaped = [self.rules.mp_shaping * (gained[p] - gained[1 - p]) for p in (0, 1)]
+        self._legal = None
+        mp_before = self._mp
+        self._read_status()
+        if not self._mp_shaping:
+            return self._standing, self._to_move, None, False
+        gained = [self._mp[p] - mp_before[p] for p in (0, 1)]
+        self._shaped = [self._mp_shaping * (gained[p] - gained[1 - p]) for p in (0, 1)]
+        return self._standing, self._to_move, self._shaped, False
 
     def status(self) -> str:
         if self._reference is not None:
             return self._reference.status()
-        _, _, winner, steps, _, _ = self._status or self._read_status()
-        if winner is not None:
-            return TERMINATED
-        return TRUNCATED if steps >= self.rules.max_steps else RUNNING
+        return self._standing
 
     def final_rewards(self) -> Sequence[float]:
         """ER-WIN-3: +1 / -1, 0 and 0 for a draw or the step limit."""
         if self._reference is not None:
             return self._reference.final_rewards()
-        return final_rewards((self._status or self._read_status())[2])
+        return final_rewards(self._winner)
 
     def shaped_rewards(self) -> Sequence[float] | None:
         if self._reference is not None:
             return self._reference.shaped_rewards()
-        return self._shaped if self.rules.mp_shaping else None
+        return self._shaped if self._mp_shaping else None
 
     def observe(self, seat: int) -> np.ndarray:
         if self._reference is not None:
@@ -137,6 +170,26 @@ class FastMatch:
         out = np.empty(self.rules.obs_size, dtype=np.float32)
         self._games.observe(0, seat, out)
         return out
+
+    def observe_into(self, seat: int, observation: np.ndarray, mask: np.ndarray) -> None:
+        """:meth:`observe` of ``seat`` written into ``observation`` by the core and, if ``seat``
+        is to move, the legal set into ``mask`` (ER-ENV-10; the contract's WritesArrays)."""
+        reference = self._reference
+        if reference is not None:
+            observation[:] = reference.observe(seat)
+            if reference.to_move() == seat:
+                mask[reference.legal_actions()] = 1
+        else:
+            self._games.observe(0, seat, observation)
+            if seat == self._to_move:
+                self._games.mask(0, mask)
+
+    def peek(self) -> GameState:
+        """The game's GameState to read: the live one once :attr:`state` handed the game over,
+        else a copy of the slot (changing it changes nothing; the core plays on)."""
+        if self._reference is not None:
+            return self._reference.state
+        return self._games.dump(0)
 
     def infos(self, seat: int) -> Mapping[str, Any]:
         return {}
