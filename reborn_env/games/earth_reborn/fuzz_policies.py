@@ -24,7 +24,10 @@ def busy_policy(rng: np.random.Generator, mask: np.ndarray, env: AECEnv) -> int:
 
 
 def check_step(env: AECEnv, agent: str) -> None:
-    """Engine invariants, and the mask of section 22: exactly the legal set, zeros for the other."""
-    game = env.unwrapped.game
+    """Engine invariants, and the mask of section 22: exactly the legal set, zeros for the other.
+
+    It reads the game through ``peek()``, which leaves a compiled core playing (``game`` would
+    hand the rest of the match over to the reference engine, and the core would go unchecked)."""
+    game = env.unwrapped.peek()
     check_invariants(game)
     check_masks(env, agent, legal_actions(game), "ER-ENV-10")
