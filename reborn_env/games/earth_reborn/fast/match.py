@@ -7,7 +7,9 @@ decides, ER-ENV-1; the legal set, ER-ENV-10; the engine's refusal of an illegal 
 on either backend. What the core does not hold in Python form (descriptions, positions,
 pictures, hands) comes from a reference copy of the slot (``dump``). Reading :attr:`state`, the
 engine's own object that game-specific code may read and alter, hands the game over to the
-reference engine for the rest of the match, so that object stays live.
+reference engine for the rest of the match, so that object stays live; :meth:`FastMatch.peek`
+reads a copy and leaves the core playing. The AEC env takes the contract's optional fast paths
+(``observe_into``, ``play``), and a finished match's one-slot Games serves the next match.
 """
 
 from __future__ import annotations
