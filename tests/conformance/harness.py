@@ -7,7 +7,9 @@ from tests/games/, not the toy envs some trainer tests register for a while in a
 
 from __future__ import annotations
 
+import collections
 import copy
+import itertools
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -62,8 +64,12 @@ def play(
 
 def play_out(env: AECEnv, rng: np.random.Generator) -> None:
     """Uniform legal play to the end of the game, every agent's last step included."""
-    for _ in play(env, rng, limit=None):
-        pass
+    collections.deque(play(env, rng, limit=None), maxlen=0)
+
+
+def play_for(env: AECEnv, rng: np.random.Generator, decisions: int) -> None:
+    """Uniform legal play for ``decisions`` decisions (fewer if the game ends first)."""
+    collections.deque(itertools.islice(play(env, rng), decisions), maxlen=0)
 
 
 def snapshot(env: AECEnv) -> dict[str, Any]:

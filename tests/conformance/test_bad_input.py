@@ -13,15 +13,13 @@
 
 from __future__ import annotations
 
-import itertools
-
 import numpy as np
 import pytest
 
 from reborn_env.core import registry
 from reborn_env.core.errors import IllegalActionError
 
-from .harness import GAMES, play, play_out, snapshot
+from .harness import GAMES, play, play_for, play_out, snapshot
 
 WRONG_TYPES = [None, 1.5, "0", True, np.bool_(False), [0]]
 
@@ -98,8 +96,7 @@ def test_step_after_the_end_is_refused(name: str) -> None:
 def test_bad_reset_options_and_seeds_are_refused_and_the_game_goes_on(name: str) -> None:
     env = registry.get(name).make_env()
     env.reset(seed=9)
-    for _ in itertools.islice(play(env, np.random.default_rng(9)), 2):
-        pass
+    play_for(env, np.random.default_rng(9), 2)
     before = snapshot(env)
     for options in ("position", ["position"], 3, ("position", None)):
         with pytest.raises(ValueError, match="options must be a dict"):

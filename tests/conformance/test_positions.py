@@ -14,7 +14,6 @@ position that is not one is refused with PositionError, the game in progress unc
 from __future__ import annotations
 
 import copy
-import itertools
 import json
 
 import numpy as np
@@ -26,7 +25,7 @@ from reborn_env.core.errors import PositionError
 from reborn_env.core.position_fuzz import collect_positions, fuzz_positions
 from reborn_env.core.round_trip import check_restores, check_same_step
 
-from .harness import GAMES, play, policies, required, snapshot
+from .harness import GAMES, play_for, policies, required, snapshot
 
 SEEDS = range(3)
 MUTATIONS = 200
@@ -105,8 +104,7 @@ def test_what_is_not_a_position_is_refused_and_the_game_goes_on(name: str) -> No
     env = registry.get(name).make_env()
     env.reset(seed=5)
     rng = np.random.default_rng(5)
-    for _ in itertools.islice(play(env, rng), 3):
-        pass
+    play_for(env, rng, 3)
     before = snapshot(env)
     for bad in NOT_POSITIONS:
         with pytest.raises(PositionError) as refused:
