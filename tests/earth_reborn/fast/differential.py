@@ -38,6 +38,7 @@ from reborn_env.games.earth_reborn.fuzz_policies import busy_policy
 from reborn_env.games.earth_reborn.match import EarthRebornMatch, EarthRebornRules
 from reborn_env.games.earth_reborn.rules import engine
 from reborn_env.games.earth_reborn.rules.state import GameState
+from tests.conformance.harness import snapshot
 
 PLAYERS = ("random", "busy", "heuristic")
 NOT_ACTIONS: list[Any] = [True, 1.5, "PASS", None]  # refused by the env before the rules see them
@@ -237,23 +238,7 @@ def cross_slot(
 
 def aec_view(env: Any) -> dict[str, Any]:
     """Everything an AEC caller sees of ``env``, and its position."""
-    return copy.deepcopy(
-        {
-            "position": env.unwrapped.get_state(),
-            "agents": list(env.agents),
-            "selection": env.agent_selection,
-            "rewards": dict(env.rewards),
-            "pending": dict(env._cumulative_rewards),
-            "terminations": dict(env.terminations),
-            "truncations": dict(env.truncations),
-            "infos": env.infos,
-            "observations": {
-                agent: {key: value.tobytes() for key, value in env.observe(agent).items()}
-                for agent in env.agents
-            },
-            "last": _last(env) if env.agents else None,
-        }
-    )
+    return {**snapshot(env), "last": copy.deepcopy(_last(env)) if env.agents else None}
 
 
 def _last(env: Any) -> tuple:

@@ -893,12 +893,8 @@ static int load_int8(PyObject *obj, const char *name, long long lo, long long hi
 
 static int load_flag(PyObject *obj, const char *name, int8_t *out)
 {
-    PyObject *v = get(obj, name);
-    if (!v)
-        return -1;
-    int t = PyObject_IsTrue(v);
-    Py_DECREF(v);
-    if (t < 0)
+    int t;
+    if (attr_bool(obj, name, &t))
         return -1;
     *out = (int8_t)t;
     return 0;
