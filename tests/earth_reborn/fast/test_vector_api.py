@@ -158,6 +158,36 @@ def test_the_same_seed_gives_the_same_games_and_another_seed_others(
     assert all(np.array_equal(x, y) for x, y in zip(first, a.reset(seed=7), strict=True))
 
 
+def test_a_slots_position_and_seed_state_continue_its_games_in_another_vector(
+    make: Callable[..., Any],
+) -> None:
+    """A resumed run (issue 12): a slot's position plus its seed state, put into another vector's
+    slot, play on exactly as the first slot does, through the auto-reset of its next games."""
+    a, b = make(num_envs=3, seed=5), make(num_envs=3, seed=99)
+    a.reset()
+    b.reset()
+    rng = np.random.default_rng(6)
+    for _ in range(40):
+        a.step(random_actions(rng, a.mask))
+    b.set_state(1, a.get_state(2))
+    b.set_seed_state(1, a.seed_state(2))
+    assert b.seed_state(1) == a.seed_state(2) != a.seed_state(1)
+    finished = 0
+    for _ in range(3000):
+        actions = random_actions(rng, a.mask)
+        b_actions = b.mask.argmax(1)
+        b_actions[1] = actions[2]
+        out_a, out_b = a.step(actions), b.step(b_actions)
+        for x, y in zip(out_a, out_b, strict=True):
+            assert np.array_equal(x[2], y[1])
+        finished += int(out_a[4][2] or out_a[5][2])
+        if finished >= 2:
+            break
+    assert finished >= 2, "slot 2 should have finished two games and started the next ones"
+    with pytest.raises(ValueError, match="seed state"):
+        b.set_seed_state(0, -1)
+
+
 def test_results_do_not_depend_on_num_threads(make: Callable[..., Any]) -> None:
     """Issue 11: step can use every core; the results are the same for any num_threads."""
     one, two = make(num_envs=6, seed=3, num_threads=1), make(num_envs=6, seed=3, num_threads=2)

@@ -111,6 +111,14 @@ class ReferenceGames:
             self.scenario, _integer("seed", seed, 0, MAX_SEED)
         )
 
+    def seed_state(self, i: int) -> int:
+        """Slot ``i``'s seed generator state (the SplitMix64 of its next games' seeds)."""
+        return self._generators[self._slot(i)].state
+
+    def set_seed_state(self, i: int, state: int) -> None:
+        """Slot ``i``'s seed generator state := ``state`` (a resumed run puts it back)."""
+        self._generators[self._slot(i)].state = _integer("seed state", state, 0, MAX_SEED)
+
     def load(self, i: int, state: GameState) -> None:
         """Slot ``i`` := a copy of ``state`` (validated before, by positions.state_from_dict)."""
         i = self._slot(i)

@@ -147,6 +147,15 @@ class VectorEnv:
         self._games.mask(i, self.mask[i])
         self.agent[i] = seat
 
+    def seed_state(self, i: int) -> int:
+        """Game ``i``'s seed generator state: with its position, what a resumed run needs to
+        replay the slot's next games exactly (:meth:`set_seed_state`)."""
+        return int(self._games.seed_state(self._index(i)))
+
+    def set_seed_state(self, i: int, state: int) -> None:
+        """Game ``i``'s seed generator state := ``state`` (an integer in 0..2**64-1)."""
+        self._games.set_seed_state(self._index(i), _count("seed state", state, 0, MAX_SEED))
+
     def action_name(self, action: int) -> str:
         """The readable name of an action integer, e.g. ``STEP(N)``."""
         return self.rules.action_name(int(action))

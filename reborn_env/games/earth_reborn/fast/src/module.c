@@ -865,6 +865,31 @@ static PyObject *Games_new_game(GamesObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* seed_state(i) / set_seed_state(i, state): slot i's SplitMix64 state, the generator of the seeds
+ * of its next games (a resumed training run puts it back, so the slot's games go on as before). */
+static PyObject *Games_seed_state(GamesObject *self, PyObject *i_obj)
+{
+    int i = slot(self, i_obj, 0);
+    if (i < 0)
+        return NULL;
+    return PyLong_FromUnsignedLongLong(self->gens[i]);
+}
+
+static PyObject *Games_set_seed_state(GamesObject *self, PyObject *args)
+{
+    PyObject *i_obj, *state_obj;
+    if (!PyArg_ParseTuple(args, "OO:set_seed_state", &i_obj, &state_obj))
+        return NULL;
+    int i = slot(self, i_obj, 0);
+    if (i < 0)
+        return NULL;
+    uint64_t state;
+    if (as_seed(state_obj, &state, "seed state") < 0 || in_use(self) < 0)
+        return NULL;
+    self->gens[i] = state;
+    Py_RETURN_NONE;
+}
+
 /* --- load: a reference GameState into a slot --------------------------------------------- */
 
 static PyObject *get(PyObject *obj, const char *name) { return PyObject_GetAttrString(obj, name); }
@@ -1788,6 +1813,10 @@ static PyGetSetDef Games_getset[] = {
 static PyMethodDef Games_methods[] = {
     {"new_game", (PyCFunction)Games_new_game, METH_VARARGS,
      "new_game(i, seed): slot i := engine.new_game(scenario, seed)"},
+    {"seed_state", (PyCFunction)Games_seed_state, METH_O,
+     "seed_state(i) -> slot i's seed generator state (SplitMix64)"},
+    {"set_seed_state", (PyCFunction)Games_set_seed_state, METH_VARARGS,
+     "set_seed_state(i, state): slot i's seed generator state := state"},
     {"load", (PyCFunction)Games_load, METH_VARARGS,
      "load(i, state): slot i := a copy of a reference GameState"},
     {"dump", (PyCFunction)Games_dump, METH_O, "dump(i) -> a new reference GameState of slot i"},
