@@ -452,7 +452,10 @@ def refuse_illegal_in_vector(
     i = int(rng.integers(len(actions)))
     legal = list(oracle.matches[i].legal_actions())
     bad = actions.copy()
-    bad[i] = illegal_actions(legal, oracle.rules.n_actions, rng)[int(rng.integers(4))]
+    refused_here = [
+        -2 if a == -1 else a for a in illegal_actions(legal, oracle.rules.n_actions, rng)
+    ]
+    bad[i] = refused_here[int(rng.integers(4))]  # -1 is the vector's WAIT, not a refusal
     before = [venv.get_state(j) for j in range(len(actions))]
     refused = raised(ValueError, lambda: venv.step(bad))
     assert f"slot {i}" in str(refused), f"{where}: the refusal does not name slot {i}: {refused}"

@@ -158,6 +158,39 @@ def test_the_same_seed_gives_the_same_games_and_another_seed_others(
     assert all(np.array_equal(x, y) for x, y in zip(first, a.reset(seed=7), strict=True))
 
 
+def test_a_waiting_slot_stays_as_it_is_while_the_others_play(make: Callable[..., Any]) -> None:
+    """WAIT (-1) leaves a game untouched for a step (no reward, no flag, same rows, same
+    position); the other slots play exactly as in a vector where nobody waits (ER-ENV-8 still
+    checks their actions)."""
+    a, b = make(num_envs=3, seed=11), make(num_envs=3, seed=11)
+    a.reset()
+    b.reset()
+    rng = np.random.default_rng(12)
+    waits = 0
+    for step in range(200):
+        actions = random_actions(rng, a.mask)
+        waiting = step % 3 == 0
+        held = [x[1].copy() for x in (a.obs, a.mask, a.agent)], a.get_state(1)
+        a_actions = actions.copy()
+        if waiting:
+            a_actions[1] = a.WAIT
+            waits += 1
+        out_a = a.step(a_actions)
+        if waiting:
+            assert [np.array_equal(x[1], y) for x, y in zip(out_a[:3], held[0], strict=True)]
+            assert all(np.array_equal(x[1], y) for x, y in zip(out_a[:3], held[0], strict=True))
+            assert a.get_state(1) == held[1]
+            assert not out_a[3][1].any() and not out_a[4][1] and not out_a[5][1]
+        else:
+            b_actions = b.mask.argmax(1)
+            b_actions[1] = actions[1]
+            b.step(b_actions)
+            assert a.get_state(1) == b.get_state(1)
+    assert waits > 0
+    with pytest.raises(IllegalActionError):
+        a.step(np.full(3, -2))
+
+
 def test_a_slots_position_and_seed_state_continue_its_games_in_another_vector(
     make: Callable[..., Any],
 ) -> None:
@@ -259,7 +292,7 @@ def test_an_illegal_action_is_refused_naming_the_slot_with_nothing_changed(
         venv.step(actions)
     assert str(refused.value) == f"slot 1: {expected.value}"
     assert_unchanged(venv, before)
-    for wrong in (-1, venv.n_actions, 2**40):
+    for wrong in (-2, venv.n_actions, 2**40):  # -1 is WAIT
         actions[1] = wrong
         with pytest.raises(IllegalActionError, match=f"^slot 1: illegal action {wrong} at"):
             venv.step(actions)

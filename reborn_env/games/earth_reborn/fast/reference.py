@@ -23,6 +23,9 @@ from ..rules.state import GameState
 from ..scenario.model import Scenario
 
 MAX_SEED = 2**64 - 1
+WAIT = -1
+"""The action that leaves a slot as it is for one step: a trainer's slot that has the decisions it
+needs waits while the others play on."""
 Status = tuple[int, int, int | None, int, int, int]
 
 
@@ -181,7 +184,7 @@ class ReferenceGames:
         truncated: Any,
         num_threads: int = 1,
     ) -> None:
-        """One action per slot for its seat to move, every one checked first (ER-ENV-8: an
+        """One action per slot for its seat to move (or WAIT), every one checked first (ER-ENV-8: an
         illegal one raises naming the slot, nothing changed); then this step's rewards and
         flags, and each finished game replaced by the slot's next one."""
         actions = np.asarray(actions)
@@ -198,9 +201,13 @@ class ReferenceGames:
         states = [self._state(i) for i in range(self.n)]
         chosen = actions.tolist()
         for i, (state, action) in enumerate(zip(states, chosen, strict=True)):
-            if action not in engine.legal_actions(state):
+            if action != WAIT and action not in engine.legal_actions(state):
                 raise IllegalActionError(illegal_action_message(state, i, action))
         for i, (state, action) in enumerate(zip(states, chosen, strict=True)):
+            if action == WAIT:  # the slot waits: its game and its rows stay as they are
+                rewards[i] = 0.0
+                terminated[i] = truncated[i] = False
+                continue
             mp_before = state.mp[:]
             engine.apply_action(state, action)
             gained = [state.mp[p] - mp_before[p] for p in (0, 1)]

@@ -20,7 +20,7 @@ from ....core.errors import IllegalActionError
 from .. import positions
 from ..match import EarthRebornRules
 from .match import core_games
-from .reference import MAX_SEED, ReferenceGames, illegal_action_message
+from .reference import MAX_SEED, WAIT, ReferenceGames, illegal_action_message
 
 Arrays = tuple[np.ndarray, ...]
 
@@ -37,6 +37,8 @@ def _count(name: str, value: Any, low: int = 1, high: int | None = None) -> int:
 
 class VectorEnv:
     """``num_envs`` games of one scenario, from ``seed``; ``options`` are env()'s."""
+
+    WAIT = WAIT
 
     def __init__(
         self,
@@ -93,8 +95,9 @@ class VectorEnv:
         return self.obs, self.mask, self.agent
 
     def step(self, actions: Any) -> Arrays:
-        """One action per game for its seat to move; every action is checked first and an
-        illegal one raises IllegalActionError naming the slot, the decision and the legal
+        """One action per game for its seat to move, or ``WAIT`` (-1): that game stays as it
+        is (its rows unchanged, no reward, both flags False). Every action is checked first and
+        an illegal one raises IllegalActionError naming the slot, the decision and the legal
         actions, nothing changed (ER-ENV-8). Returns ``obs, mask, agent, rewards, terminated,
         truncated``."""
         self._require_started()
@@ -104,7 +107,7 @@ class VectorEnv:
             self._games.step(chosen, *outputs, self.num_threads)
         except ValueError as err:
             for i, action in enumerate(chosen.tolist()):
-                if action not in self._games.legal(i):
+                if action != WAIT and action not in self._games.legal(i):
                     raise IllegalActionError(self._refusal(i, action)) from None
             raise err
         return outputs
@@ -146,6 +149,14 @@ class VectorEnv:
         self._games.observe(i, seat, self.obs[i])
         self._games.mask(i, self.mask[i])
         self.agent[i] = seat
+
+    def observe(self, i: int, seat: int) -> np.ndarray:
+        """Game ``i`` as seat ``seat`` sees it now (a new float32 array), whoever is to move: a
+        trainer's value of a seat's view at the end of a rollout."""
+        self._require_started()
+        out = np.zeros(self.obs_size, dtype=np.float32)
+        self._games.observe(self._index(i), _count("seat", seat, 0, len(self.agents) - 1), out)
+        return out
 
     def seed_state(self, i: int) -> int:
         """Game ``i``'s seed generator state: with its position, what a resumed run needs to

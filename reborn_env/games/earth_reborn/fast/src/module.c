@@ -1586,6 +1586,10 @@ static void write_row(GamesObject *self, int i, float *obs, int8_t *mask, int8_t
     self->legal_ok[i] = 1;
 }
 
+/* The action that leaves a slot as it is for one step (VectorEnv.WAIT): a trainer's slot that
+ * has all the decisions it needs waits while the others play on. */
+#define ER_WAIT (-1)
+
 /* Slots lo..hi-1 stepped: apply, rewards (MP shaping per match.py, then ER-WIN-3), flags
  * (ER-ENV-9), a finished game replaced by the slot's next one, its first decision written. */
 static void step_slots(void *job, int lo, int hi)
@@ -1594,6 +1598,11 @@ static void step_slots(void *job, int lo, int hi)
     GamesObject *self = b->self;
     const Scn *s = self->scn;
     for (int i = lo; i < hi; i++) {
+        if (b->actions[i] == ER_WAIT) {   /* the slot waits: its game and its rows stay */
+            b->rewards[2 * i] = b->rewards[2 * i + 1] = 0.0f;
+            b->terminated[i] = b->truncated[i] = 0;
+            continue;
+        }
         Game *g = &self->games[i];
         int before[2] = {g->mp[0], g->mp[1]};
         er_apply_legal(g, s, (int)b->actions[i]);
@@ -1737,7 +1746,7 @@ static PyObject *Games_step(GamesObject *self, PyObject *args)
         }
     ErActs legal;
     for (int i = 0; i < self->n; i++) {   /* ER-ENV-8: every action checked before any is played */
-        int ok = 0;
+        int ok = acts[i] == ER_WAIT;
         if (acts[i] >= 0 && acts[i] < self->scn->n_actions) {
             if (self->legal_ok[i]) {
                 ok = (int)(self->legal[(size_t)i * LEGAL_WORDS + (acts[i] >> 6)] >> (acts[i] & 63) & 1);
@@ -1831,7 +1840,7 @@ static PyMethodDef Games_methods[] = {
     {"reset_all", (PyCFunction)Games_reset_all, METH_VARARGS,
      "reset_all(obs, mask, agent): a new game in every slot, first decisions written"},
     {"step", (PyCFunction)Games_step, METH_VARARGS,
-     "step(actions, obs, mask, agent, rewards, terminated, truncated, num_threads=1)"},
+     "step(actions, obs, mask, agent, rewards, terminated, truncated, num_threads=1); -1: wait"},
     {NULL, NULL, 0, NULL}};
 
 static PyTypeObject GamesType = {
