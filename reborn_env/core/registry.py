@@ -39,12 +39,24 @@ class GameSpec:
     # "module:function(match, seat, rng) -> Match | None": a match that differs from ``match`` only
     # in what ``seat`` may not see (rng: a numpy Generator), None when it offers none now
     hidden_variant: str = ""
+    # "module:function(num_envs, seed, **options)": a compiled vector of games with the API of
+    # core.aec_vector.AECVectorEnv; without one, make_vector_env loops over AEC envs
+    vector_env: str = ""
     policy: str = ""  # the shipped policy checkpoint, a path from the repository's root
     draw_caption: str = "DRAW"  # a picture's caption for a game that ended level
 
     def make_env(self, **kwargs: Any) -> Any:
         """A new environment of this game (``scenario=``, options, ``render_mode=`` ...)."""
         return resolve(self.env)(**kwargs)
+
+    def make_vector_env(self, num_envs: int, seed: int = 0, **options: Any) -> Any:
+        """``num_envs`` games stepped as one vector (env options as :meth:`make_env` takes them):
+        the game's compiled vector if it registers one, else an AECVectorEnv of its AEC envs."""
+        if self.vector_env:
+            return resolve(self.vector_env)(num_envs, seed, **options)
+        from .aec_vector import AECVectorEnv
+
+        return AECVectorEnv(self.make_env, num_envs, seed, **options)
 
     def make_bot(self, kind: str, seed: int | None = None) -> Any:
         """This game's bot of ``kind`` (e.g. ``"heuristic"``); ValueError listing the kinds."""
