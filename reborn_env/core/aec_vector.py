@@ -1,4 +1,4 @@
-"""AECVectorEnv: any registered game's AEC envs stepped as one vector, with the compiled vector's API.
+"""AECVectorEnv: any game's AEC envs stepped as one vector, with the compiled vector's API.
 
 Why: a trainer drives every game through one batched interface (``reset``, ``step`` of one action
 per game, ``WAIT`` for a game that sits a step out, ``observe(i, seat)``, positions and seed
@@ -38,7 +38,7 @@ def _count(name: str, value: Any, low: int = 1, high: int | None = None) -> int:
 
 
 class AECVectorEnv:
-    """``num_envs`` AEC envs made by ``make_env(**options)``, stepped as one vector from ``seed``."""
+    """``num_envs`` AEC envs of ``make_env(**options)``, stepped as one vector from ``seed``."""
 
     WAIT = WAIT
 
