@@ -48,6 +48,8 @@ MAX_HIDDEN_WIDTH = 2048
 MAX_POOL_SIZE = 64
 MAX_IMITATION_CHUNK = 5000
 MAX_TORCH_THREADS = 256
+MAX_VECTOR_THREADS = 64
+OPPONENT_SAMPLING = ("uniform", "pfsp")
 
 
 class ConfigError(ValueError):
@@ -109,11 +111,22 @@ class TrainConfig:
     pool_size: int = 8
     """most snapshots kept in the opponent pool (oldest dropped first)"""
     latest_opponent_prob: float = 0.5
-    """probability an episode's opponent is the current policy rather than a pool snapshot"""
+    """probability an episode's opponent is the current policy rather than a pool snapshot (with
+    ``pfsp``: rather than a snapshot or a bot)"""
     bot_opponents: list[str] = field(default_factory=list)
     """scripted or saved bots that also sit opposite the learner ("random", "heuristic", a path)"""
     bot_opponent_prob: float = 0.0
-    """probability an episode's opponent is one of ``bot_opponents`` (drawn uniformly)"""
+    """probability an episode's opponent is one of ``bot_opponents`` (drawn uniformly; ``uniform``
+    sampling only)"""
+    opponent_sampling: str = "uniform"
+    """how an episode's opponent is drawn (``training/opponents.py``): "uniform" (a bot with
+    ``bot_opponent_prob``, else the current policy or a snapshot) or "pfsp" (prioritised
+    fictitious self-play: the current policy with ``latest_opponent_prob``, else the snapshots
+    and bots that still beat the learner in its seat, most often)"""
+    pfsp_power: float = 2.0
+    """with ``pfsp``: an opponent's weight is (1 - the learner's score against it) ** pfsp_power"""
+    num_threads: int = 1
+    """threads the game vector steps its games with (games with a compiled core; 1 elsewhere)"""
     imitation_games: int = 0
     """teacher games (the env's heuristic bot) to imitate before PPO starts; 0 turns it off"""
     imitation_epochs: int = 4
@@ -184,6 +197,12 @@ class TrainConfig:
             raise ConfigError(
                 f"{source}: keys 'bot_opponents'/'bot_opponent_prob': a cooperative run has no "
                 "opponents (one policy plays every agent); remove them"
+            )
+        if self.opponent_sampling == "pfsp" and self.bot_opponent_prob:
+            raise ConfigError(
+                f"{source}: key 'bot_opponent_prob': with opponent_sampling 'pfsp' bots are "
+                "drawn by how often they beat the learner; remove bot_opponent_prob (or use "
+                "'uniform' sampling)"
             )
         if self.bot_opponent_prob > 0 and not self.bot_opponents:
             raise ConfigError(
@@ -423,6 +442,12 @@ _VALUE_RULES: dict[str, tuple[Callable[[Any], bool], str | Callable[[], str]]] =
     "snapshot_every": _POSITIVE,
     "pool_size": _integer_rule(1, MAX_POOL_SIZE),
     "latest_opponent_prob": _PROBABILITY,
+    "opponent_sampling": (
+        lambda v: v in OPPONENT_SAMPLING,
+        f"must be one of {_names(list(OPPONENT_SAMPLING))}",
+    ),
+    "pfsp_power": _FINITE_NON_NEGATIVE,
+    "num_threads": _integer_rule(1, MAX_VECTOR_THREADS),
     "bot_opponent_prob": _PROBABILITY,
     "imitation_games": _integer_rule(0),
     "imitation_epochs": _POSITIVE,

@@ -39,6 +39,18 @@ def make_env(name: str, **kwargs: Any) -> AECEnv:
     return registry.get(name).make_env(**kwargs)
 
 
+def make_vector_env(
+    name: str, num_envs: int, seed: int, num_threads: int = 1, **kwargs: Any
+) -> Any:
+    """``num_envs`` games of env ``name`` as one vector (``GameSpec.make_vector_env``: the game's
+    compiled core, stepping with ``num_threads``, or its AEC envs in a loop), from ``seed``."""
+    _check_name(name)
+    spec = registry.get(name)
+    if spec.vector_env:
+        kwargs["num_threads"] = num_threads
+    return spec.make_vector_env(num_envs, seed, **kwargs)
+
+
 def env_mode(name: str) -> str:
     """How env ``name`` is trained: ``"cooperative"`` if its game is one team, else (an unknown
     env too, which fails where it is built) ``"competitive"``."""

@@ -1,25 +1,34 @@
 """Who plays the learner's other seat in self-play: the current policy, a past snapshot or a bot.
 
 The pool keeps the latest ``pool_size`` snapshots of the policy (taken every ``snapshot_every``
-updates, and once after the imitation warm start); each new episode draws its opponent
-(:meth:`OpponentPool.draw`). An opponent is named by a key: ``"self"`` (the current policy),
-``"pool<k>"`` (snapshot ``k``, oldest first) or ``"bot:<name>"`` (a scripted bot of
-``bot_opponents``, one instance per env since bots may keep per-game state). The snapshots are
-saved in a run's checkpoint (its ``pool``); the networks and bots built from them are not.
+updates, and once after the imitation warm start); each new game draws its opponent
+(:meth:`OpponentPool.draw`) for the seat the learner took. An opponent is named by a key:
+``"self"`` (the current policy), ``"pool<id>"`` (the snapshot numbered ``id``, numbers counting up
+as snapshots are taken) or ``"bot:<name>"`` (a scripted or saved bot of ``bot_opponents``, one
+instance per slot since bots may keep per-game state). A game whose snapshot has left the pool
+goes on against the oldest snapshot kept.
+
+Every finished game scores the learner against its opponent in its seat (1 a win, 0.5 a draw or
+a game cut at ``max_steps``, 0 a loss), kept as a moving average per opponent and seat
+(:attr:`OpponentPool.scores`, the last ~50 games). With ``opponent_sampling: pfsp`` the draw is
+prioritised fictitious self-play (AlphaStar's ``f_hard``): the current policy with
+``latest_opponent_prob``, else a snapshot or a bot with weight ``(1 - score) ** pfsp_power``, so
+the opponents that still beat the learner in that seat are met most. ``uniform`` draws a bot with
+``bot_opponent_prob``, else the current policy or a snapshot uniformly. The snapshots, their
+numbers and the scores are saved in a run's checkpoint; the networks and bots are not.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+import numpy as np
 import torch
 
 from .model import MaskedActorCritic, build_model
 
 if TYPE_CHECKING:
-    import numpy as np
-
     from reborn_env.bots import Bot
 
     from .config import TrainConfig
@@ -27,52 +36,168 @@ if TYPE_CHECKING:
 SELF = "self"
 POOL = "pool"
 BOT = "bot:"
+SCORE_RATE = 0.02
+"""Weight of each finished game in an opponent's moving-average score (about the last 50)."""
+PRIOR_SCORE = 0.5
+"""An opponent's score before the learner has finished a game against it."""
 
 
 @dataclass
 class OpponentPool:
-    """The snapshots of the policy, and the networks and bots that play as opponents."""
+    """The snapshots of the policy, the learner's scores against each opponent, and the networks
+    and bots that play as opponents."""
 
     cfg: TrainConfig
     snapshots: list[dict[str, torch.Tensor]] = field(default_factory=list)  # oldest first
+    ids: list[int] = field(default_factory=list)  # the number of each snapshot
+    scores: dict[str, list[float]] = field(default_factory=dict)  # key -> score per seat
+    taken: int = 0  # snapshots taken so far (the next one's number)
     _models: dict[int, MaskedActorCritic] = field(default_factory=dict)
-    _bots: dict[int, dict[str, Bot]] = field(default_factory=dict)  # env -> key -> bot
+    _bots: dict[str, dict[int, Bot]] = field(default_factory=dict)  # key -> slot -> bot
 
-    def draw(self, rng: np.random.Generator) -> str:
-        """A scripted bot with ``bot_opponent_prob``, else the current policy or a snapshot."""
+    # --- drawing -----------------------------------------------------------------------------
+
+    def draw(self, rng: np.random.Generator, seat: int) -> str:
+        """The opponent of a new game in which the learner plays ``seat``."""
         cfg = self.cfg
+        if cfg.opponent_sampling == "pfsp":
+            return self._draw_pfsp(rng, seat)
         if cfg.bot_opponents and rng.random() < cfg.bot_opponent_prob:
             return BOT + cfg.bot_opponents[int(rng.integers(len(cfg.bot_opponents)))]
         if self.snapshots and rng.random() >= cfg.latest_opponent_prob:
-            return f"{POOL}{int(rng.integers(len(self.snapshots)))}"
+            return f"{POOL}{self.ids[int(rng.integers(len(self.snapshots)))]}"
         return SELF
 
-    def bot(self, i: int, key: str) -> Bot:
-        """Env ``i``'s own instance of the scripted opponent ``key`` (``bot:<name>``)."""
+    def _draw_pfsp(self, rng: np.random.Generator, seat: int) -> str:
+        """Prioritised fictitious self-play: see the module docstring."""
+        candidates = [f"{POOL}{i}" for i in self.ids] + [BOT + b for b in self.cfg.bot_opponents]
+        if not candidates or rng.random() < self.cfg.latest_opponent_prob:
+            return SELF
+        weights = np.array([(1.0 - self.score(key, seat)) for key in candidates])
+        weights = weights**self.cfg.pfsp_power + 1e-6  # every one keeps a small chance
+        return candidates[int(rng.choice(len(candidates), p=weights / weights.sum()))]
+
+    # --- scores ------------------------------------------------------------------------------
+
+    def score(self, key: str, seat: int) -> float:
+        """The learner's moving-average score against ``key`` in ``seat``."""
+        scores = self.scores.get(key)
+        return PRIOR_SCORE if scores is None else scores[seat]
+
+    def record(
+        self, key: str, learner: np.ndarray, rewards: np.ndarray, terminated: bool | np.bool_
+    ) -> None:
+        """Score a finished game of the learner (its seats ``learner``, a bool row) against
+        ``key``: the learner's last reward against the opponent's (a win is +1 to it and -1 to
+        the other, ER-WIN-3 and its like; MP shaping moves both by far less); a game cut at
+        ``max_steps`` is a draw."""
+        seats = np.flatnonzero(learner)
+        if not key or len(seats) != 1 or len(learner) != 2:
+            return  # cooperative: no opponent
+        seat = int(seats[0])
+        margin = float(rewards[seat] - rewards[1 - seat])
+        result = 0.5 if not terminated or abs(margin) < 1.0 else float(margin > 0)
+        scores = self.scores.setdefault(key, [PRIOR_SCORE] * len(learner))
+        scores[seat] += SCORE_RATE * (result - scores[seat])
+
+    def summary(self, agents: list[str]) -> str:
+        """``vs heuristic norad 0.95 salemite 0.40; self ...``: the learner's scores per seat
+        against the bots, the current policy and (averaged) the snapshots."""
+        keys = [k for k in self.scores if not k.startswith(POOL)]
+        parts = [self._scores_text(k.removeprefix(BOT), self.scores[k], agents) for k in keys]
+        pool = [self.scores[k] for k in self.scores if k.startswith(POOL)]
+        if pool:
+            parts.append(self._scores_text("pool", list(np.mean(pool, axis=0)), agents))
+        return "; ".join(parts)
+
+    @staticmethod
+    def _scores_text(name: str, scores: list[float], agents: list[str]) -> str:
+        seats = " ".join(f"{a} {s:.2f}" for a, s in zip(agents, scores, strict=True))
+        return f"{name} {seats}"
+
+    # --- playing -----------------------------------------------------------------------------
+
+    def start(self, slot: int, key: str) -> None:
+        """Slot ``slot`` starts a game against ``key``: a bot forgets the last game."""
+        if key.startswith(BOT):
+            self.bot(slot, key).reset()
+
+    def act(
+        self,
+        key: str,
+        slots: np.ndarray,
+        obs: np.ndarray,
+        mask: np.ndarray,
+        current: MaskedActorCritic,
+    ) -> np.ndarray:
+        """The moves of opponent ``key`` in ``slots`` (their observations and masks as rows):
+        one batched forward pass of a network, or each slot's own bot."""
+        if key.startswith(BOT):
+            return np.array(
+                [self.bot(i, key).act(o, m) for i, o, m in zip(slots, obs, mask, strict=True)],
+                dtype=np.int64,
+            )
+        net = self.model(key, current)
+        with torch.no_grad():
+            action = net.get_action_and_value(
+                torch.from_numpy(obs), torch.from_numpy(mask.view(np.bool_))
+            )[0]
+        return action.numpy()
+
+    def bot(self, slot: int, key: str) -> Bot:
+        """Slot ``slot``'s own instance of the bot opponent ``key`` (``bot:<name>``)."""
         from .evaluate import make_opponent
 
-        bots = self._bots.setdefault(i, {})
-        if key not in bots:
-            bots[key] = make_opponent(key[len(BOT) :], self.cfg.env, seed=self.cfg.seed + i)
-        return bots[key]
+        bots = self._bots.setdefault(key, {})
+        if slot not in bots:
+            bots[slot] = make_opponent(key[len(BOT) :], self.cfg.env, seed=self.cfg.seed + slot)
+        return bots[slot]
 
     def model(self, key: str, current: MaskedActorCritic) -> MaskedActorCritic:
-        """The network behind ``"self"`` (``current``) or ``"pool<k>"``."""
+        """The network behind ``"self"`` (``current``) or ``"pool<id>"`` (the oldest snapshot
+        kept, if that one has left the pool)."""
         if key == SELF:
             return current
-        index = int(key[len(POOL) :])
+        number = int(key[len(POOL) :])
+        index = self.ids.index(number) if number in self.ids else 0
         if index not in self._models:
             net = build_model(current.obs_size, current.n_actions, self.cfg.hidden_sizes)
             net.load_state_dict(self.snapshots[index])
             self._models[index] = net
         return self._models[index]
 
-    def add_snapshot(self, model: MaskedActorCritic) -> None:
-        """Keep a copy of ``model``'s weights, and only the latest ``pool_size`` snapshots."""
-        self.snapshots.append({k: v.detach().clone() for k, v in model.state_dict().items()})
-        self.restore(self.snapshots[-self.cfg.pool_size :])
+    # --- the pool ----------------------------------------------------------------------------
 
-    def restore(self, snapshots: list[dict[str, torch.Tensor]]) -> None:
-        """Replace the snapshots (a resumed run's ``pool``); their networks are built anew."""
+    def add_snapshot(self, model: MaskedActorCritic) -> None:
+        """Keep a copy of ``model``'s weights, and only the latest ``pool_size`` snapshots; the
+        new one starts with the learner's score against itself."""
+        self.snapshots.append({k: v.detach().clone() for k, v in model.state_dict().items()})
+        self.ids.append(self.taken)
+        if SELF in self.scores:
+            self.scores[f"{POOL}{self.taken}"] = list(self.scores[SELF])
+        self.taken += 1
+        keep = self.cfg.pool_size
+        self.restore(self.snapshots[-keep:], self.ids[-keep:], self.scores, self.taken)
+
+    def restore(
+        self,
+        snapshots: list[dict[str, torch.Tensor]],
+        ids: list[int] | None = None,
+        scores: dict[str, list[float]] | None = None,
+        taken: int | None = None,
+    ) -> None:
+        """Replace the snapshots (a resumed run's ``pool``: numbered 0.. if ``ids`` are not
+        given) and the scores; their networks are built anew."""
         self.snapshots = snapshots
+        self.ids = list(range(len(snapshots))) if ids is None else list(ids)
+        self.taken = len(snapshots) if taken is None else taken
+        kept = {f"{POOL}{i}" for i in self.ids}
+        self.scores = {
+            k: list(v) for k, v in (scores or {}).items() if not k.startswith(POOL) or k in kept
+        }
         self._models.clear()
+
+    def state(self) -> dict[str, Any]:
+        """What a checkpoint saves besides the snapshots: their numbers and the scores."""
+        return {"ids": list(self.ids), "scores": {k: list(v) for k, v in self.scores.items()},
+                "taken": self.taken}  # fmt: skip

@@ -42,7 +42,7 @@ from .advantages import rollout_advantages
 from .checkpoint import CheckpointError
 from .cli import fail
 from .config import ConfigError, TrainConfig, load_config
-from .envs import make_env
+from .envs import make_vector_env
 from .imitation import imitate_teacher
 from .model import build_model
 from .opponents import OpponentPool
@@ -51,7 +51,7 @@ from .resume import resume_run, save_run
 from .rollout import collect_rollout, start_episode
 from .run_files import CURVE, LATEST, POLICY, RunDirError, prepare_run_dirs
 from .seating import seating_for
-from .state import Seat, Trainer
+from .state import Slots, Trainer
 from .update import flatten, ppo_update
 
 
@@ -61,17 +61,14 @@ def build_trainer(cfg: TrainConfig) -> Trainer:
     np_rng = np.random.default_rng(cfg.seed)
     torch.manual_seed(cfg.seed)
     torch.set_num_threads(cfg.torch_threads)
-    envs = [make_env(cfg.env, **cfg.env_kwargs) for _ in range(cfg.num_envs)]
-    probe = envs[0]
-    agent = probe.possible_agents[0]
-    obs_size = int(probe.observation_space(agent)["observation"].shape[0])
-    n_actions = int(probe.action_space(agent).n)
-    model = build_model(obs_size, n_actions, cfg.hidden_sizes)
+    venv = make_vector_env(cfg.env, cfg.num_envs, cfg.seed, cfg.num_threads, **cfg.env_kwargs)
+    model = build_model(venv.obs_size, venv.n_actions, cfg.hidden_sizes)
     optimizer = torch.optim.Adam(model.parameters(), lr=cfg.learning_rate, eps=1e-5)
-    seats = [Seat() for _ in envs]
+    slots = Slots.empty(venv.num_envs, len(venv.agents))
     opponents = OpponentPool(cfg)
-    trainer = Trainer(cfg, model, optimizer, envs, seats, np_rng, seating_for(cfg), opponents)
-    for i in range(len(envs)):
+    trainer = Trainer(cfg, model, optimizer, venv, slots, np_rng, seating_for(cfg), opponents)
+    venv.reset()
+    for i in range(venv.num_envs):
         start_episode(trainer, i)
     return trainer
 

@@ -2,10 +2,11 @@
 
 :func:`run_payload` is the dict ``training/checkpoint.py`` saves: with ``full=False`` only what a
 bot needs (``policy.pt``); in full (``latest.pt``) also the optimiser, the opponent pool, every
-generator's state and every env parked at its next learner decision (its position and seat), so
-:func:`restore_run` continues the run as if it had never stopped. A checkpoint that cannot
-continue this config's run (a policy file, other network sizes or env count, a position the env
-refuses) is a :class:`CheckpointError` that says so.
+generator's state and every slot of the game vector parked at its next learner decision (its
+position, its seed state and its seats), so :func:`restore_run` continues the run as if it had
+never stopped. A checkpoint that cannot continue this config's run (a policy file, other network
+sizes or env count, a position the env refuses, a run of the trainer before the game vector) is
+a :class:`CheckpointError` that says so.
 """
 
 from __future__ import annotations
@@ -23,15 +24,13 @@ from .envs import env_version
 from .run_files import LATEST, POLICY
 
 if TYPE_CHECKING:
-    from pettingzoo import AECEnv
-
-    from .state import Seat, Trainer
+    from .state import Trainer
 
 RESUME_KEYS = (
     "optimizer",
     "pool",
     "rng",
-    "envs",
+    "slots",
     "global_step",
     "env_steps",
     "update",
@@ -43,7 +42,6 @@ RESUME_KEYS = (
 
 def run_payload(trainer: Trainer, full: bool = True) -> dict[str, Any]:
     """What a checkpoint holds; ``full=False`` keeps only what a bot needs (small files)."""
-    env = trainer.envs[0]
     data: dict[str, Any] = {
         "format": checkpoint.FORMAT,
         "version": checkpoint.VERSION,
@@ -52,7 +50,7 @@ def run_payload(trainer: Trainer, full: bool = True) -> dict[str, Any]:
             "version": env_version(trainer.cfg.env),
             "obs_size": trainer.model.obs_size,
             "n_actions": trainer.model.n_actions,
-            "agents": list(env.possible_agents),
+            "agents": list(trainer.venv.agents),
         },
         "config": trainer.cfg.to_dict(),
         "model": {k: v.detach().clone() for k, v in trainer.model.state_dict().items()},
@@ -65,12 +63,13 @@ def run_payload(trainer: Trainer, full: bool = True) -> dict[str, Any]:
     if full:
         data["optimizer"] = trainer.optimizer.state_dict()
         data["pool"] = trainer.opponents.snapshots
+        data["opponents"] = trainer.opponents.state()
         data["rng"] = {
             "torch": torch.get_rng_state(),
             "numpy": trainer.np_rng.bit_generator.state,
             "python": random.getstate(),
         }
-        data["envs"] = [parked_env(e, s) for e, s in zip(trainer.envs, trainer.seats, strict=True)]
+        data["slots"] = [parked_slot(trainer, i) for i in range(trainer.venv.num_envs)]
     return data
 
 
@@ -92,25 +91,32 @@ def restore_run(trainer: Trainer, data: dict[str, Any], path: Path) -> None:
     check_resumable(trainer, data, path)
     trainer.model.load_state_dict(data["model"])
     trainer.optimizer.load_state_dict(data["optimizer"])
-    trainer.opponents.restore(list(data["pool"]))
+    opponents = data.get("opponents", {})
+    trainer.opponents.restore(
+        list(data["pool"]), opponents.get("ids"), opponents.get("scores"), opponents.get("taken")
+    )
     trainer.global_step, trainer.update = data["global_step"], data["update"]
     trainer.env_steps = data["env_steps"]
     trainer.history, trainer.wall_time = list(data["history"]), data["wall_time"]
     torch.set_rng_state(data["rng"]["torch"])
     trainer.np_rng.bit_generator.state = data["rng"]["numpy"]
     random.setstate(data["rng"]["python"])
-    for i, (env, seat, saved) in enumerate(
-        zip(trainer.envs, trainer.seats, data["envs"], strict=True)
-    ):
+    for i, saved in enumerate(data["slots"]):
         try:
-            unpark_env(env, seat, saved)
+            unpark_slot(trainer, i, saved)
         except ValueError as exc:  # PositionError, ScenarioError: the env refuses it
-            raise CheckpointError(f"{path}: env {i}'s saved position is refused: {exc}") from exc
+            raise CheckpointError(f"{path}: slot {i}'s saved position is refused: {exc}") from exc
 
 
 def check_resumable(trainer: Trainer, data: dict[str, Any], path: Path) -> None:
     """The checkpoint holds a whole run whose networks and env count fit this config."""
     missing = [key for key in RESUME_KEYS if key not in data]
+    if "envs" in data and "slots" in missing:
+        raise CheckpointError(
+            f"{path}: written by the trainer before its game vector (it saved AEC envs, not "
+            "vector slots): its policy still plays, but its run cannot be resumed; start the run "
+            "again (--overwrite)"
+        )
     if missing:
         raise CheckpointError(
             f"{path}: not a checkpoint to resume from (a policy file?): it lacks "
@@ -120,26 +126,32 @@ def check_resumable(trainer: Trainer, data: dict[str, Any], path: Path) -> None:
     check_network(path, "model", data["model"], *sizes)
     for i, snapshot in enumerate(data["pool"]):
         check_network(path, f"pool[{i}]", snapshot, *sizes)
-    if len(data["envs"]) != len(trainer.envs):
+    if len(data["slots"]) != trainer.venv.num_envs:
         raise CheckpointError(
-            f"{path}: the run played {len(data['envs'])} envs; this config's num_envs is "
-            f"{len(trainer.envs)}: resume with the run's num_envs"
+            f"{path}: the run played {len(data['slots'])} envs; this config's num_envs is "
+            f"{trainer.venv.num_envs}: resume with the run's num_envs"
         )
 
 
-def parked_env(env: AECEnv, seat: Seat) -> dict[str, Any]:
-    """An env waiting at a learner decision: its position (if it has positions) and seat."""
-    saved: dict[str, Any] = {"learners": list(seat.learners), "opponent": seat.opponent}
-    saved["episode"] = seat.episode
-    if hasattr(env.unwrapped, "get_state"):
-        saved["position"] = env.unwrapped.get_state()
-    return saved
+def parked_slot(trainer: Trainer, i: int) -> dict[str, Any]:
+    """Slot ``i`` waiting at a learner decision: its position, seed state and seats."""
+    slots, venv = trainer.slots, trainer.venv
+    return {
+        "position": venv.get_state(i),
+        "seed_state": venv.seed_state(i),
+        "learners": [venv.agents[k] for k in map(int, slots.learner[i].nonzero()[0])],
+        "opponent": slots.opponent[i],
+        "episode_return": float(slots.episode_return[i]),
+    }
 
 
-def unpark_env(env: AECEnv, seat: Seat, saved: dict[str, Any]) -> None:
-    """Put ``env`` and ``seat`` back as :func:`parked_env` saved them."""
-    env.reset(options={"position": saved["position"]})
-    # Checkpoints written before cooperative training name the learner's one agent.
-    seat.learners = tuple(saved["learners"]) if "learners" in saved else (saved["agent"],)
-    seat.opponent, seat.episode = saved["opponent"], saved["episode"]
-    seat.last_row, seat.episode_return = {}, 0.0
+def unpark_slot(trainer: Trainer, i: int, saved: dict[str, Any]) -> None:
+    """Put slot ``i`` back as :func:`parked_slot` saved it."""
+    slots, venv = trainer.slots, trainer.venv
+    venv.set_state(i, saved["position"])
+    venv.set_seed_state(i, saved["seed_state"])
+    slots.learner[i] = [agent in saved["learners"] for agent in venv.agents]
+    slots.opponent[i] = saved["opponent"]
+    slots.episode_return[i] = saved["episode_return"]
+    slots.last_row[i] = -1
+    trainer.opponents.start(i, slots.opponent[i])

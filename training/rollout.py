@@ -1,13 +1,18 @@
-"""Collect a rollout: step every env in lockstep until each holds ``num_steps`` learner decisions.
+"""Collect a rollout: step the game vector until each slot holds ``num_steps`` learner decisions.
 
-Each round batches the decisions of one policy into one forward pass: the learner's (recorded),
-then each opponent's (``training/opponents.py``: the current policy, a snapshot, or a scripted
-bot, not recorded). Who plays which agent is the run's seating (``training/seating.py``), drawn
-when an episode starts (:func:`start_episode`). Each learner agent's decisions form their own
-trajectory: the rewards an agent receives between two of its decisions (while the opponent or its
-partner moves) are credited to its last decision, and when a game ends every learner agent's last
-decision is marked done. After the last round each env is parked at its next learner decision,
-and each open trajectory is bootstrapped from its agent's view of that position.
+The games are one vector (``GameSpec.make_vector_env``: the compiled core, or AEC envs in a loop):
+each round is one ``step`` call for every slot. The slots where the learner is to move are batched
+into one forward pass (recorded); the slots where an opponent moves are grouped by opponent, one
+batched call each (``training/opponents.py``: the current policy, a snapshot, or a scripted bot,
+not recorded); a slot that already holds its ``num_steps`` decisions and waits at its next learner
+decision sits the round out (``WAIT``). Who plays which seat is the run's seating
+(``training/seating.py``), drawn when a slot's game starts (:func:`start_episode`).
+
+Each learner seat's decisions form their own trajectory: the rewards a seat receives between two
+of its decisions (while the opponent or its partner moves) are credited to its last decision, and
+when a game ends every learner seat's last decision is marked done. After the last round every
+slot waits at its next learner decision, and each open trajectory is bootstrapped from its seat's
+view of that position.
 """
 
 from __future__ import annotations
@@ -19,34 +24,30 @@ from typing import TYPE_CHECKING
 import numpy as np
 import torch
 
-from .opponents import BOT
-
 if TYPE_CHECKING:
     from .model import MaskedActorCritic
     from .state import Trainer
 
-Decisions = tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]
-"""(obs, mask, action, logprob, value) of a batch of decisions."""
-
 
 @dataclass
 class Rollout:
-    """[T, N] tensors of the learner's decisions: row ``t`` of column ``n`` is env ``n``'s ``t``-th
-    learner decision (of any learner agent: ``agents`` is its index in ``possible_agents``)."""
+    """[T, N] tensors of the learner's decisions: row ``t`` of column ``n`` is slot ``n``'s
+    ``t``-th learner decision (of any learner seat: ``agents`` is its index in the game's
+    agents)."""
 
     obs: torch.Tensor  # [T, N, obs_size]
     masks: torch.Tensor  # [T, N, n_actions], bool
     actions: torch.Tensor
     logprobs: torch.Tensor
     values: torch.Tensor
-    rewards: torch.Tensor  # received after the decision, until the agent's next one
+    rewards: torch.Tensor  # received after the decision, until the seat's next one
     dones: torch.Tensor  # 1.0: the episode ended after the decision
     agents: torch.Tensor
     bootstrap: torch.Tensor  # at a stream's open last row, the value of its parked view; else 0
 
     @classmethod
     def empty(cls, steps: int, n: int, obs_size: int, n_actions: int) -> Rollout:
-        """Zeros for ``steps`` decisions in each of ``n`` envs."""
+        """Zeros for ``steps`` decisions in each of ``n`` slots."""
         return cls(
             obs=torch.zeros(steps, n, obs_size),
             masks=torch.zeros(steps, n, n_actions, dtype=torch.bool),
@@ -61,151 +62,133 @@ class Rollout:
 
 
 def collect_rollout(trainer: Trainer) -> Rollout:
-    """Run every env until it holds ``num_steps`` learner decisions and waits at its next."""
-    envs, seats, steps = trainer.envs, trainer.seats, trainer.cfg.num_steps
-    rollout = Rollout.empty(steps, len(envs), trainer.model.obs_size, trainer.model.n_actions)
-    count = [0] * len(envs)
-    for seat in seats:
-        seat.last_row = {}
+    """Step every slot until it holds ``num_steps`` learner decisions and waits at its next."""
+    venv, slots, steps = trainer.venv, trainer.slots, trainer.cfg.num_steps
+    n = venv.num_envs
+    rollout = Rollout.empty(steps, n, trainer.model.obs_size, trainer.model.n_actions)
+    columns = np.arange(n)
+    count = np.zeros(n, dtype=np.int64)
+    actions = np.empty(n, dtype=np.int64)
+    slots.last_row.fill(-1)
     while True:
-        learners, opponents = [], {}
-        for i, env in enumerate(envs):
-            if env.agent_selection in seats[i].learners:
-                if count[i] < steps:
-                    learners.append(i)
-            else:
-                opponents.setdefault(seats[i].opponent, []).append(i)
-        if not learners and not opponents:
+        seat = venv.agent.astype(np.int64)
+        learner_turn = slots.learner[columns, seat]
+        deciding = np.flatnonzero(learner_turn & (count < steps))
+        opponents = np.flatnonzero(~learner_turn)
+        if not len(deciding) and not len(opponents):
             break
-        if learners:
-            agents = [envs[i].agent_selection for i in learners]
-            obs, mask, action, logprob, value = _act(trainer, trainer.model, learners, agents)
-            rows = (torch.tensor([count[i] for i in learners]), torch.tensor(learners))
-            rollout.obs[rows], rollout.masks[rows] = obs, mask
-            rollout.actions[rows], rollout.logprobs[rows] = action, logprob
-            rollout.values[rows] = value
-            rollout.agents[rows] = torch.tensor(
-                [envs[i].possible_agents.index(envs[i].agent_selection) for i in learners]
-            )
-            for i, agent, chosen in zip(learners, agents, action.tolist(), strict=True):
-                seats[i].last_row[agent] = count[i]
-                count[i] += 1
-                _step_env(trainer, i, chosen, rollout)
-            trainer.global_step += len(learners)
-        for key, idxs in opponents.items():
-            if key.startswith(BOT):
-                for i in idxs:
-                    _step_env(trainer, i, _bot_action(trainer, i, key), rollout)
-                continue
-            agents = [envs[i].agent_selection for i in idxs]
-            model = trainer.opponents.model(key, trainer.model)
-            action = _act(trainer, model, idxs, agents)[2]
-            for i, chosen in zip(idxs, action.tolist(), strict=True):
-                _step_env(trainer, i, chosen, rollout)
+        actions.fill(venv.WAIT)
+        if len(deciding):
+            rows = count[deciding]
+            obs, mask, action, logprob, value = _act(trainer, trainer.model, deciding)
+            at = (torch.from_numpy(rows), torch.from_numpy(deciding))
+            rollout.obs[at], rollout.masks[at], rollout.actions[at] = obs, mask, action
+            rollout.logprobs[at], rollout.values[at] = logprob, value
+            rollout.agents[at] = torch.from_numpy(seat[deciding])
+            slots.last_row[deciding, seat[deciding]] = rows
+            count[deciding] += 1
+            actions[deciding] = action.numpy()
+            trainer.global_step += len(deciding)
+        if len(opponents):
+            _opponents_act(trainer, opponents, actions)
+        trainer.env_steps += len(deciding) + len(opponents)
+        start = time.perf_counter()
+        rewards, terminated, truncated = venv.step(actions)[3:]
+        trainer.timers.simulation += time.perf_counter() - start
+        _credit(trainer, rollout, rewards, terminated, truncated)
     _bootstrap(trainer, rollout)
     return rollout
 
 
 def start_episode(trainer: Trainer, i: int) -> None:
-    """Reset env ``i`` with a fresh seed and seat the learner (and an opponent, if any)."""
-    env, seat = trainer.envs[i], trainer.seats[i]
-    seed = trainer.cfg.seed * 1_000_003 + i * 100_003 + seat.episode
-    env.reset(seed=seed)
-    seat.episode += 1
-    rng = trainer.np_rng
-    seat.learners, seat.opponent = trainer.seating.seat(env, rng, trainer.opponents.draw)
-    if seat.opponent.startswith(BOT):
-        trainer.opponents.bot(i, seat.opponent).reset()
-    seat.last_row, seat.episode_return = {}, 0.0
+    """Seat slot ``i``'s new game: the learner's seats and an opponent, if any (the vector has
+    already started the game, with the slot's next seed)."""
+    slots = trainer.slots
+    learners, opponent = trainer.seating.seat(
+        trainer.venv.agents, trainer.np_rng, trainer.opponents.draw
+    )
+    slots.learner[i] = False
+    slots.learner[i, list(learners)] = True
+    slots.opponent[i] = opponent
+    slots.last_row[i] = -1
+    slots.episode_return[i] = 0.0
+    trainer.opponents.start(i, opponent)
 
 
-def _act(
-    trainer: Trainer, model: MaskedActorCritic, idxs: list[int], agents: list[str]
-) -> Decisions:
-    """One batched forward pass over envs ``idxs`` for ``agents`` (reading the observations is
-    timed as simulation, the pass as inference)."""
+def _act(trainer: Trainer, model: MaskedActorCritic, idxs: np.ndarray) -> tuple[torch.Tensor, ...]:
+    """One batched forward pass of ``model`` over slots ``idxs`` (timed as inference): (obs, mask,
+    action, logprob, value)."""
     start = time.perf_counter()
-    observations = [trainer.envs[i].observe(a) for i, a in zip(idxs, agents, strict=True)]
-    obs = torch.from_numpy(np.stack([o["observation"] for o in observations]))
-    mask = torch.from_numpy(np.stack([o["action_mask"] for o in observations]).astype(bool))
-    middle = time.perf_counter()
+    venv = trainer.venv
+    obs = torch.from_numpy(venv.obs[idxs])
+    mask = torch.from_numpy(venv.mask[idxs].view(np.bool_))
     with torch.no_grad():
         action, logprob, _, value = model.get_action_and_value(obs, mask)
-    trainer.timers.simulation += middle - start
-    trainer.timers.inference += time.perf_counter() - middle
+    trainer.timers.inference += time.perf_counter() - start
     return obs, mask, action, logprob, value
 
 
-def _bot_action(trainer: Trainer, i: int, key: str) -> int:
-    """A scripted opponent's move in env ``i`` (timed as inference)."""
-    env = trainer.envs[i]
+def _opponents_act(trainer: Trainer, idxs: np.ndarray, actions: np.ndarray) -> None:
+    """Fill ``actions`` at slots ``idxs`` with their opponents' moves: one batched call per
+    opponent (timed as inference)."""
     start = time.perf_counter()
-    observed = env.observe(env.agent_selection)
-    action = trainer.opponents.bot(i, key).act(observed["observation"], observed["action_mask"])
+    groups: dict[str, list[int]] = {}
+    for i in idxs.tolist():
+        groups.setdefault(trainer.slots.opponent[i], []).append(i)
+    venv = trainer.venv
+    for key, members in groups.items():
+        rows = np.array(members, dtype=np.int64)
+        obs, mask = venv.obs[rows], venv.mask[rows]
+        actions[rows] = trainer.opponents.act(key, rows, obs, mask, trainer.model)
     trainer.timers.inference += time.perf_counter() - start
-    return int(action)
 
 
-def _step_env(trainer: Trainer, i: int, action: int, rollout: Rollout) -> None:
-    """Step env ``i`` by whoever decides there, then credit rewards (timed as simulation)."""
-    trainer.env_steps += 1
-    start = time.perf_counter()
-    trainer.envs[i].step(action)
-    _credit(trainer, i, rollout)
-    trainer.timers.simulation += time.perf_counter() - start
-
-
-def _credit(trainer: Trainer, i: int, rollout: Rollout) -> None:
-    """Credit each learner agent's last decision with the reward this step gave that agent
-    (``env.rewards`` holds every agent's reward of the last step, whoever moved); close the
-    episode if the game ended."""
-    env, seat = trainer.envs[i], trainer.seats[i]
-    ended = False
-    for agent in seat.learners:
-        reward = env.rewards.get(agent, 0.0)
-        seat.episode_return += reward / len(seat.learners)
-        if agent in seat.last_row:
-            rollout.rewards[seat.last_row[agent], i] += reward
-        ended = ended or bool(env.terminations.get(agent) or env.truncations.get(agent))
-    if ended:
-        for row in seat.last_row.values():
-            rollout.dones[row, i] = 1.0
-        _settle(trainer, i)
-
-
-def _settle(trainer: Trainer, i: int) -> None:
-    """Step dead agents out of a finished game and start the next episode."""
-    env = trainer.envs[i]
-    while env.agents and (
-        env.terminations[env.agent_selection] or env.truncations[env.agent_selection]
-    ):
-        env.step(None)
-    if not env.agents:
-        trainer.finished_returns.append(trainer.seats[i].episode_return)
+def _credit(
+    trainer: Trainer,
+    rollout: Rollout,
+    rewards: np.ndarray,
+    terminated: np.ndarray,
+    truncated: np.ndarray,
+) -> None:
+    """Credit each learner seat's last decision with the reward this step gave that seat (the
+    vector's ``rewards`` hold every seat's reward of the step, whoever moved); close the episodes
+    that ended, and seat the games that replaced them."""
+    slots = trainer.slots
+    open_rows = (slots.last_row >= 0) & slots.learner
+    slot, seat = np.nonzero(open_rows)
+    if len(slot):
+        at = (torch.from_numpy(slots.last_row[slot, seat]), torch.from_numpy(slot))
+        rollout.rewards[at] += torch.from_numpy(rewards[slot, seat].astype(np.float32))
+    learners = np.maximum(slots.learner.sum(1), 1)
+    slots.episode_return += (rewards * slots.learner).sum(1) / learners
+    for i in np.flatnonzero(terminated | truncated).tolist():
+        for k in np.flatnonzero(open_rows[i]).tolist():
+            rollout.dones[slots.last_row[i, k], i] = 1.0
+        trainer.finished_returns.append(float(slots.episode_return[i]))
+        trainer.opponents.record(slots.opponent[i], slots.learner[i], rewards[i], terminated[i])
         start_episode(trainer, i)
 
 
 def _bootstrap(trainer: Trainer, rollout: Rollout) -> None:
-    """Fill ``rollout.bootstrap``: at each learner agent's open last row, the value of its view of
-    the position its env is parked at.
+    """Fill ``rollout.bootstrap``: at each learner seat's open last row, the value of its view of
+    the position its slot waits at.
 
-    The agent need not be the one to move (a cooperative partner): its observation is still its
-    view of the position, and only the value head is read (the mask does not enter it).
+    The seat need not be the one to move (a cooperative partner): its view is still its
+    observation of the position, and only the value head is read (the mask does not enter it).
     """
-    open_rows = [
-        (i, agent, row)
-        for i, seat in enumerate(trainer.seats)
-        for agent, row in seat.last_row.items()
-    ]
-    if not open_rows:
+    slots, venv = trainer.slots, trainer.venv
+    slot, seat = np.nonzero((slots.last_row >= 0) & slots.learner)
+    if not len(slot):
         return
     start = time.perf_counter()
-    obs = np.stack([trainer.envs[i].observe(agent)["observation"] for i, agent, _ in open_rows])
-    mask = torch.ones(len(open_rows), trainer.model.n_actions, dtype=torch.bool)
-    middle = time.perf_counter()
+    obs = np.stack(
+        [
+            venv.obs[i] if venv.agent[i] == k else venv.observe(i, k)
+            for i, k in zip(slot.tolist(), seat.tolist(), strict=True)
+        ]
+    )
+    mask = torch.ones(len(slot), trainer.model.n_actions, dtype=torch.bool)
     with torch.no_grad():
         _, value = trainer.model(torch.from_numpy(obs), mask)
-    for (i, _, row), v in zip(open_rows, value, strict=True):
-        rollout.bootstrap[row, i] = v
-    trainer.timers.simulation += middle - start
-    trainer.timers.inference += time.perf_counter() - middle
+    rollout.bootstrap[torch.from_numpy(slots.last_row[slot, seat]), torch.from_numpy(slot)] = value
+    trainer.timers.inference += time.perf_counter() - start

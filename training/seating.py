@@ -30,12 +30,11 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     import numpy as np
-    from pettingzoo import AECEnv
 
     from .config import TrainConfig
     from .evaluate import TeamResult
 
-    OpponentDraw = Callable[[np.random.Generator], str]  # OpponentPool.draw
+    OpponentDraw = Callable[[np.random.Generator, int], str]  # OpponentPool.draw
 
 
 class Trainer(Protocol):
@@ -56,13 +55,12 @@ class Competitive:
     reference: float | None = 0.5
 
     def seat(
-        self, env: AECEnv, rng: np.random.Generator, draw_opponent: OpponentDraw
-    ) -> tuple[tuple[str, ...], str]:
-        """(the learner's one agent, drawn uniformly with ``rng``; the opponent
-        ``draw_opponent(rng)`` names)."""
-        agents = env.possible_agents
-        agent = agents[int(rng.integers(len(agents)))]
-        return (agent,), draw_opponent(rng)
+        self, agents: list[str], rng: np.random.Generator, draw_opponent: OpponentDraw
+    ) -> tuple[tuple[int, ...], str]:
+        """(the learner's one seat, drawn uniformly with ``rng``; the opponent
+        ``draw_opponent(rng, seat)`` names)."""
+        seat = int(rng.integers(len(agents)))
+        return (seat,), draw_opponent(rng, seat)
 
     def evaluate(self, trainer: Trainer, payload: dict[str, Any]) -> list[dict[str, Any]]:
         """Play the policy of ``payload`` (the current one, as a policy file holds it) against
@@ -107,10 +105,10 @@ class Cooperative:
         self._baselines: dict[str, TeamResult] = {}  # bots do not learn: evaluated once
 
     def seat(
-        self, env: AECEnv, rng: np.random.Generator, draw_opponent: OpponentDraw
-    ) -> tuple[tuple[str, ...], str]:
-        """(every agent, no opponent): nothing is drawn."""
-        return tuple(env.possible_agents), ""
+        self, agents: list[str], rng: np.random.Generator, draw_opponent: OpponentDraw
+    ) -> tuple[tuple[int, ...], str]:
+        """(every seat, no opponent): nothing is drawn."""
+        return tuple(range(len(agents))), ""
 
     def evaluate(self, trainer: Trainer, payload: dict[str, Any]) -> list[dict[str, Any]]:
         """The team of the policy of ``payload`` (greedy, then sampled) and each baseline team,

@@ -1,5 +1,6 @@
 """A training run's whole state in one place, so a checkpoint can save it and ``--resume`` lose
-nothing: the config, network, optimiser, envs with their seats, generator, opponents, counters.
+nothing: the config, network, optimiser, the vector of games and its slots' seats, generator,
+opponents, counters.
 
 The steps of the loop (``training/rollout.py``, ``training/advantages.py``,
 ``training/update.py``, ``training/resume.py``, ``training/progress.py``) are functions of this
@@ -14,10 +15,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 if TYPE_CHECKING:
-    import numpy as np
     import torch
-    from pettingzoo import AECEnv
 
     from .config import TrainConfig
     from .model import MaskedActorCritic
@@ -26,14 +27,23 @@ if TYPE_CHECKING:
 
 
 @dataclass
-class Seat:
-    """One environment's episode: which agents the learner plays and who plays the others."""
+class Slots:
+    """Every vector slot's episode: which seats the learner plays and who plays the others."""
 
-    learners: tuple[str, ...] = ()  # the agents whose decisions are trained on
-    opponent: str = ""  # "self" (current policy), "pool<k>" (a snapshot), "bot:<name>"; "": none
-    episode: int = 0
-    last_row: dict[str, int] = field(default_factory=dict)  # agent -> row of its last decision
-    episode_return: float = 0.0  # mean over the learner agents
+    learner: np.ndarray  # bool [N, agents]: the seats whose decisions are trained on
+    opponent: list[str]  # per slot: "self", "pool<k>" (a snapshot), "bot:<name>"; "": none
+    last_row: np.ndarray  # int64 [N, agents]: the rollout row of each seat's last decision, -1
+    episode_return: np.ndarray  # float64 [N]: mean over the learner's seats
+
+    @classmethod
+    def empty(cls, n: int, agents: int) -> Slots:
+        """``n`` slots of a game of ``agents`` seats, nobody seated yet."""
+        return cls(
+            learner=np.zeros((n, agents), dtype=np.bool_),
+            opponent=[""] * n,
+            last_row=np.full((n, agents), -1, dtype=np.int64),
+            episode_return=np.zeros(n),
+        )
 
 
 @dataclass
@@ -69,8 +79,8 @@ class Trainer:
     cfg: TrainConfig
     model: MaskedActorCritic
     optimizer: torch.optim.Optimizer
-    envs: list[AECEnv]
-    seats: list[Seat]
+    venv: Any  # the game's vector (GameSpec.make_vector_env): compiled, or AECVectorEnv
+    slots: Slots
     np_rng: np.random.Generator
     seating: Seating
     opponents: OpponentPool

@@ -63,11 +63,11 @@ def test_draw_follows_the_configured_probabilities():
     """bot_opponent_prob 0.25 over two bots; otherwise the current policy half the time."""
     pool = OpponentPool(_config(bot_opponents=["random", "heuristic"], bot_opponent_prob=0.25))
     rng = np.random.default_rng(0)
-    early = {pool.draw(rng) for _ in range(200)}
+    early = {pool.draw(rng, 0) for _ in range(200)}
     assert early == {"bot:random", "bot:heuristic", "self"}  # no snapshot yet: never a pool key
     pool.add_snapshot(_model(0))
     pool.add_snapshot(_model(1))
-    draws = Counter(pool.draw(rng) for _ in range(4000))
+    draws = Counter(pool.draw(rng, 1) for _ in range(4000))
     assert set(draws) == {"bot:random", "bot:heuristic", "self", "pool0", "pool1"}
     bots = draws["bot:random"] + draws["bot:heuristic"]
     assert bots / 4000 == pytest.approx(0.25, abs=0.03)
@@ -80,3 +80,69 @@ def test_each_env_has_its_own_bot_instance():
     first = pool.bot(0, "bot:random")
     assert pool.bot(0, "bot:random") is first
     assert pool.bot(1, "bot:random") is not first
+
+
+def test_snapshots_keep_their_numbers_and_a_dropped_ones_games_meet_the_oldest_kept():
+    """Snapshot keys are numbers counting up: after pool_size 2 drops pool0, pool1 and pool2 are
+    kept, and a game still naming pool0 plays the oldest snapshot kept (pool1)."""
+    pool = OpponentPool(_config())
+    models = [_model(seed) for seed in range(3)]
+    for model in models:
+        pool.add_snapshot(model)
+    assert pool.ids == [1, 2] and pool.taken == 3
+    obs, mask = torch.randn(4, 5), torch.ones(4, 3, dtype=torch.bool)
+    with torch.no_grad():
+        for key, model in (("pool1", models[1]), ("pool2", models[2]), ("pool0", models[1])):
+            assert torch.equal(pool.model(key, models[0])(obs, mask)[0], model(obs, mask)[0])
+
+
+def _finish(pool: OpponentPool, key: str, seat: int, result: float, games: int) -> None:
+    """``games`` finished games of the learner in ``seat`` against ``key``: won, lost or drawn."""
+    learner = np.array([seat == 0, seat == 1])
+    rewards = np.zeros(2)
+    if result != 0.5:
+        rewards[seat], rewards[1 - seat] = (1.0, -1.0) if result else (-1.0, 1.0)
+    for _ in range(games):
+        pool.record(key, learner, rewards + 0.05, terminated=True)
+
+
+def test_scores_follow_each_opponent_and_seat():
+    """A win scores 1, a loss 0, a draw and a game cut at max_steps 0.5, per opponent and seat
+    (MP shaping on both rewards does not change the result)."""
+    pool = OpponentPool(_config(bot_opponents=["heuristic"]))
+    assert pool.score("bot:heuristic", 1) == 0.5
+    _finish(pool, "bot:heuristic", 0, 1.0, 300)
+    _finish(pool, "bot:heuristic", 1, 0.0, 300)
+    assert pool.score("bot:heuristic", 0) > 0.99 and pool.score("bot:heuristic", 1) < 0.01
+    pool.record("self", np.array([True, False]), np.array([0.3, -0.3]), terminated=False)
+    assert pool.score("self", 0) == pytest.approx(0.5)  # cut at max_steps: a draw
+    assert "heuristic norad 1.00 salemite 0.00" in pool.summary(["norad", "salemite"])
+
+
+def test_pfsp_meets_most_the_opponents_that_still_beat_the_learner_in_its_seat():
+    """Prioritised fictitious self-play: weight (1 - score) ** pfsp_power, per seat; the current
+    policy keeps latest_opponent_prob."""
+    cfg = _config(
+        bot_opponents=["random", "heuristic"], opponent_sampling="pfsp", latest_opponent_prob=0.2
+    )
+    pool = OpponentPool(cfg)
+    _finish(pool, "bot:random", 0, 1.0, 400)
+    _finish(pool, "bot:random", 1, 1.0, 400)
+    _finish(pool, "bot:heuristic", 0, 1.0, 400)
+    _finish(pool, "bot:heuristic", 1, 0.0, 400)
+    rng = np.random.default_rng(1)
+    as_salemite = Counter(pool.draw(rng, 1) for _ in range(3000))
+    as_norad = Counter(pool.draw(rng, 0) for _ in range(3000))
+    assert as_salemite["self"] / 3000 == pytest.approx(0.2, abs=0.03)
+    assert as_salemite["bot:heuristic"] / 3000 == pytest.approx(0.8, abs=0.03)
+    assert as_salemite["bot:random"] < 10
+    assert as_norad["bot:heuristic"] < 3000 * 0.8 and as_norad["bot:random"] < 3000 * 0.8
+
+
+def test_pfsp_refuses_bot_opponent_prob():
+    from training.config import ConfigError
+
+    with pytest.raises(ConfigError, match="bot_opponent_prob"):
+        _config(bot_opponents=["random"], bot_opponent_prob=0.3, opponent_sampling="pfsp")
+    with pytest.raises(ConfigError, match="opponent_sampling"):
+        _config(opponent_sampling="elo")

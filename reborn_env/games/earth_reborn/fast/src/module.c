@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core.h"
+#include "heuristic.h"
 #include "pool.h"
 
 /* --- Python objects of the reference the module needs (looked up once) ---------------------- */
@@ -589,7 +590,8 @@ static int check_rolls(const Scn *s)
     return 0;
 }
 
-static int read_scenario(PyObject *scenario, PyObject *codec, PyObject *layout, Scn *s)
+/* Shared with heuristic.c (heuristic.h), which reads the same scenario for the compiled bot. */
+int read_scenario(PyObject *scenario, PyObject *codec, PyObject *layout, Scn *s)
 {
     memset(s, 0, sizeof *s);
     Names nm;
@@ -1862,12 +1864,13 @@ static struct PyModuleDef core_module = {
 
 PyMODINIT_FUNC PyInit__core(void)
 {
-    if (PyType_Ready(&GamesType) < 0)
+    if (PyType_Ready(&GamesType) < 0 || PyType_Ready(&ErHeuristicType) < 0)
         return NULL;
     PyObject *m = PyModule_Create(&core_module);
     if (!m)
         return NULL;
     if (PyModule_AddObjectRef(m, "Games", (PyObject *)&GamesType) < 0 ||
+        PyModule_AddObjectRef(m, "Heuristic", (PyObject *)&ErHeuristicType) < 0 ||
         PyModule_AddIntConstant(m, "GAME_BYTES", (long)sizeof(Game)) < 0 ||
         PyModule_AddIntConstant(m, "MAX_CHARS", ER_MAX_CHARS) < 0 ||
         PyModule_AddIntConstant(m, "MAX_TILES", ER_MAX_TILES) < 0 ||

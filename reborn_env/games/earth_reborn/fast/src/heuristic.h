@@ -1,0 +1,21 @@
+/* The compiled heuristic bot (issue 12): EarthRebornHeuristicBot of bots.py, decision for decision.
+ *
+ * heuristic.c defines the Python type `_core.Heuristic`; module.c registers it and shares its
+ * scenario reader (read_scenario: the Scenario object, the codec and the observation layout into a
+ * Scn, as the Games constructor reads them).
+ */
+#ifndef ER_HEURISTIC_H
+#define ER_HEURISTIC_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "core.h"
+
+/* module.c: the Games constructor's reader of (scenario, codec, layout); 0, or -1 with an error. */
+int read_scenario(PyObject *scenario, PyObject *codec, PyObject *layout, Scn *s);
+
+/* heuristic.c: _core.Heuristic(scenario, codec, layout, n), n tie-break generators. */
+extern PyTypeObject ErHeuristicType;
+
+#endif /* ER_HEURISTIC_H */
