@@ -30,6 +30,10 @@ class GameSpec:
     scenarios: str = ""  # the package whose data/*.toml files are the bundled scenarios
     default_scenario: str = ""
     bots: Mapping[str, str] = field(default_factory=dict)  # kind -> "module:Class" (seed=...)
+    # kind -> "module:function(scenario, seeds)": that bot for many games at once (the API of
+    # bots.batched.BatchedBot), or None where its compiled form is not built; without an entry,
+    # bots.batched.batched_bot loops over one ordinary bot per game
+    batched_bots: Mapping[str, str] = field(default_factory=dict)
     cooperative: bool = False  # one team sharing every reward (no opponent)
     seat: str = ""  # the seat a person takes by default in terminal play
     colours: str = ""  # "module:attribute": one RGB colour per agent, for pictures

@@ -16,6 +16,7 @@ register(
         scenarios=f"{__name__}.scenario",
         default_scenario="vault_raid",
         bots={"heuristic": f"{__name__}.bots:EarthRebornHeuristicBot"},
+        batched_bots={"heuristic": f"{__name__}.fast.heuristic:compiled_batch"},  # issue 12
         cooperative=False,
         seat="norad",
         colours=f"{__name__}.render:FACTION_COLOURS",
