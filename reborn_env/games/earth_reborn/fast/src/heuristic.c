@@ -2082,6 +2082,54 @@ done:
     return result;
 }
 
+/* set_order(keys, frozen): the iteration order of a set built by adding `keys` in turn (then,
+ * with frozen, of frozenset() of it): the model the bot's ties follow, for the tests. */
+static PyObject *Heuristic_set_order(PyObject *cls, PyObject *args)
+{
+    (void)cls;
+    PyObject *keys;
+    int frozen;
+    if (!PyArg_ParseTuple(args, "Op:set_order", &keys, &frozen))
+        return NULL;
+    PyObject *seq = PySequence_Fast(keys, "set_order: keys must be a sequence of ints");
+    if (!seq)
+        return NULL;
+    PySet *a = PyMem_Malloc(sizeof(PySet)), *b = PyMem_Malloc(sizeof(PySet));
+    PyObject *result = NULL;
+    if (!a || !b) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    set_init(a);
+    for (Py_ssize_t k = 0; k < PySequence_Fast_GET_SIZE(seq); k++) {
+        long key = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, k));
+        if (key == -1 && PyErr_Occurred())
+            goto done;
+        if (key < 0 || key > 32767 || set_add(a, (int)key) < 0) {
+            PyErr_SetString(PyExc_ValueError, "set_order: keys are 0..32767, at most ~2400 of them");
+            goto done;
+        }
+    }
+    if (frozen && set_copy(b, a) < 0) {
+        PyErr_SetString(PyExc_ValueError, "set_order: too many keys");
+        goto done;
+    }
+    const PySet *s = frozen ? b : a;
+    result = PyList_New(0);
+    for (size_t i = 0; result && i <= s->mask; i++)
+        if (s->tab[i] >= 0) {
+            PyObject *v = PyLong_FromLong(s->tab[i]);
+            if (!v || PyList_Append(result, v) < 0)
+                Py_CLEAR(result);
+            Py_XDECREF(v);
+        }
+done:
+    PyMem_Free(a);
+    PyMem_Free(b);
+    Py_DECREF(seq);
+    return result;
+}
+
 static PyObject *Heuristic_get_n(HeuristicObject *self, void *closure)
 {
     (void)closure;
@@ -2115,6 +2163,8 @@ static PyMethodDef Heuristic_methods[] = {
      "integers(i, n): Generator.integers(n) drawn from slot i's generator"},
     {"act", (PyCFunction)Heuristic_act, METH_VARARGS,
      "act(slots, obs, mask, out): the bot's action for each row into out (int64 [k])"},
+    {"set_order", (PyCFunction)Heuristic_set_order, METH_VARARGS | METH_STATIC,
+     "set_order(keys, frozen): CPython's iteration order of set(keys) (frozenset of it)"},
     {NULL, NULL, 0, NULL}};
 
 PyTypeObject ErHeuristicType = {
