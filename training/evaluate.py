@@ -25,6 +25,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from reborn_env.bots.arena import Record
@@ -52,19 +53,28 @@ def evaluate(
     seed: int,
     greedy: bool = False,
 ) -> MatchResult:
-    """The arena's ``MatchResult`` of the checkpoint against ``opponent``, ``games`` per seat.
+    """The arena's ``MatchResult`` of the checkpoint against ``opponent``, ``games`` per seat,
+    played in the game vector (``training/vector_match.py``, with a progress bar).
 
-    ``opponent`` is ``"random"``, ``"heuristic"`` or the path of a checkpoint for the same env
-    (played greedily too when ``greedy``). The checkpoint's bot is seeded with ``seed``, the
-    opponent with ``seed + 1``, and ``seed`` is the match's seed.
+    ``opponent`` is ``"random"``, ``"heuristic"`` or the path of a policy file for the same env
+    (played greedily too when ``greedy``). The checkpoint's policy samples with ``seed``, the
+    opponent's bots are seeded from ``seed + 1``, and ``seed`` is the match's seed.
     """
-    from reborn_env.bots.arena import play_match
+    from .vector_match import play_vector_match, player
 
     payload = load_checkpoint(checkpoint_path)
     env_name, env_kwargs = checkpoint_env(checkpoint_path, payload)
-    bot = PolicyBot(payload, greedy=greedy, seed=seed)
-    rival = make_opponent(opponent, env_name, seed + 1, greedy)
-    return play_match(lambda: make_env(env_name, **env_kwargs), bot, rival, games, seed)
+    make_opponent(opponent, env_name, seed + 1, greedy)  # OpponentError if it names no bot
+    options = {k: v for k, v in env_kwargs.items() if k == "scenario"}
+    return play_vector_match(
+        env_name,
+        env_kwargs,
+        player(payload, env_name, seed, greedy),
+        player(opponent, env_name, seed + 1, greedy, **options),
+        games,
+        seed,
+        label=f"{Path(str(checkpoint_path)).name} vs {Path(opponent).name}",
+    )
 
 
 @dataclass

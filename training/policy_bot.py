@@ -88,6 +88,42 @@ class PolicyBot:
         return logits[0]
 
 
+class PolicyBatch:
+    """A checkpoint's policy (or a network) for many games at once: the batched bot interface
+    (``reset(i)``, ``act(slots, obs, mask)``) of ``reborn_env.bots.batched``, one forward pass for
+    all the rows; sampled with its own seeded generator, or greedy."""
+
+    def __init__(
+        self,
+        path_or_payload: str | os.PathLike[str] | dict[str, Any] | torch.nn.Module,
+        greedy: bool = False,
+        seed: int | None = None,
+    ) -> None:
+        if isinstance(path_or_payload, torch.nn.Module):
+            self.model = path_or_payload
+        else:
+            self.model = PolicyBot(path_or_payload, greedy, seed).model
+        self.greedy = greedy
+        self._generator = torch.Generator()
+        if seed is None:
+            self._generator.seed()
+        else:
+            self._generator.manual_seed(seed)
+
+    def reset(self, i: int) -> None:
+        """Slot ``i`` starts a game: nothing to forget."""
+
+    def act(self, slots: np.ndarray, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """int64 [k]: the policy's action for each row (sampled, or its argmax if greedy)."""
+        legal = torch.from_numpy(np.asarray(mask) != 0)
+        with torch.inference_mode():
+            logits, _ = self.model(torch.from_numpy(np.asarray(obs, dtype=np.float32)), legal)
+        if self.greedy:
+            return logits.argmax(-1).numpy()
+        probs = torch.softmax(logits.double(), dim=-1)
+        return torch.multinomial(probs, 1, generator=self._generator)[:, 0].numpy()
+
+
 def _load_model(
     payload: dict[str, Any], obs_size: int, n_actions: int, shown_as: str
 ) -> torch.nn.Module:

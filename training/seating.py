@@ -24,7 +24,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from .envs import COMPETITIVE, COOPERATIVE, make_env
+from .envs import COMPETITIVE, COOPERATIVE
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -63,20 +63,23 @@ class Competitive:
         return (seat,), draw_opponent(rng, seat)
 
     def evaluate(self, trainer: Trainer, payload: dict[str, Any]) -> list[dict[str, Any]]:
-        """Play the policy of ``payload`` (the current one, as a policy file holds it) against
-        each evaluation opponent; one history record each."""
-        from reborn_env.bots import play_match
-
-        from .evaluate import make_opponent
-        from .policy_bot import PolicyBot
+        """Play the policy of ``payload`` (the current one, as a policy file holds it, sampling)
+        against each evaluation opponent, ``eval_games`` seeded games per seat in the game
+        vector (``training/vector_match.py``); one history record each."""
+        from .vector_match import play_vector_match, player
 
         cfg = trainer.cfg
+        options = {k: v for k, v in cfg.env_kwargs.items() if k == "scenario"}
         records = []
         for name in cfg.eval_opponents:
-            bot = PolicyBot(payload, seed=cfg.seed)
-            opponent = make_opponent(name, cfg.env, seed=cfg.seed)
-            result = play_match(
-                lambda: make_env(cfg.env, **cfg.env_kwargs), bot, opponent, cfg.eval_games, cfg.seed
+            result = play_vector_match(
+                cfg.env,
+                cfg.env_kwargs,
+                player(payload, cfg.env, cfg.seed),
+                player(name, cfg.env, cfg.seed + 1, **options),
+                cfg.eval_games,
+                cfg.seed,
+                num_envs=min(cfg.num_envs, cfg.eval_games),
             )
             low, high = result.wilson()
             record = {"step": trainer.global_step, "update": trainer.update, "opponent": name}
