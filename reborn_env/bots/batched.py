@@ -75,21 +75,23 @@ def batched_bot(
     game_name: str, bot_name: str, seeds: Sequence[int | None], **options: Any
 ) -> BatchedBot:
     """Bots ``bot_name`` of game ``game_name`` for ``len(seeds)`` slots, slot i seeded
-    ``seeds[i]``: the game's compiled batch (``GameSpec.batched_bots``, given ``scenario`` or
-    the default scenario) when it has one built here, else PerSlotBots over the game's bot class
-    (``options`` go to it, e.g. ``scenario=``) or :func:`load_bot` (``random``, policy files)."""
+    ``seeds[i]``: the game's compiled batch (``GameSpec.batched_bots``, for ``scenario`` or the
+    game's default scenario) when it has one built here, else PerSlotBots over the game's bot
+    class (``options`` go to it, e.g. ``scenario=``) or over :func:`load_bot` (``random``, policy
+    files: they read any scenario's observation, so ``scenario`` is not passed to them)."""
     spec = registry.get(game_name)
     seeds = list(seeds)
     factory = spec.batched_bots.get(bot_name)
+    rest = {k: v for k, v in options.items() if k != "scenario"}
     if factory:
         scenario = options.get("scenario", spec.default_scenario)
-        batch = registry.resolve(factory)(scenario, seeds)
+        batch = registry.resolve(factory)(scenario, seeds, **rest)
         if batch is not None:
             return batch
     if bot_name in spec.bots:
         cls = registry.resolve(spec.bots[bot_name])
         return PerSlotBots(lambda seed: cls(seed=seed, **options), seeds)
-    return PerSlotBots(lambda seed: load_bot(bot_name, game_name, seed=seed, **options), seeds)
+    return PerSlotBots(lambda seed: load_bot(bot_name, game_name, seed=seed, **rest), seeds)
 
 
 class SlotBot:

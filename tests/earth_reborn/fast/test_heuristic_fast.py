@@ -273,7 +273,11 @@ def test_batched_bot_finds_the_compiled_batch_through_the_registry(core: Any) ->
     assert compiled.act(slots, obs, mask).tolist() == expected
     one = SlotBot(batched_bot(GAME, "heuristic", [10]))
     assert one.act(obs[0], mask[0]) == expected[0]
-    random = batched_bot(GAME, "random", [1, 2, 3])
+    named = batched_bot(GAME, "heuristic", [10, 8, 9], scenario="vault_raid")
+    assert named.act(np.arange(3), obs, mask).tolist() == expected
+    with pytest.raises(TypeError):
+        batched_bot(GAME, "heuristic", [1], colour="red")
+    random = batched_bot(GAME, "random", [1, 2, 3], scenario="vault_raid")
     assert isinstance(random, PerSlotBots) and isinstance(random.bots[0], RandomBot)
     assert all(mask[r, a] for r, a in enumerate(random.act(slots, obs, mask)))
     with pytest.raises(ValueError, match="obs must be 2-D with one row per slot"):
