@@ -13,17 +13,15 @@ deciding agent's own trajectory. :func:`imitate_teacher` is the run's warm start
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import torch
 from torch import nn
 
-from reborn_env.bots import Bot, RandomBot
-
-from .envs import COOPERATIVE, make_env
+from .envs import COOPERATIVE, make_vector_env
 from .model import MaskedActorCritic
+from .progress_bar import ProgressBar
 
 if TYPE_CHECKING:
     from .state import Trainer
@@ -32,60 +30,83 @@ Demonstrations = dict[str, torch.Tensor]
 
 
 def record_games(
-    make_env: Callable[[], Any],
-    teacher: Bot,
+    env_name: str,
+    env_kwargs: dict[str, Any],
     games: int,
     seed: int,
     gamma: float,
     team: bool = False,
+    num_envs: int = 256,
 ) -> Demonstrations:
-    """Play ``games`` games and record the teacher's decisions, each with the discounted return
-    from it to the end of its game along its agent's own decisions.
+    """Play ``games`` games in the game vector (``num_envs`` at a time) and record the
+    teacher's decisions (the game's heuristic bot, batched: compiled where the game has it), each
+    with the discounted return from it to the end of its game along its seat's own decisions.
 
-    Competitive (``team=False``): the teacher sits in each seat in turn, against itself or the
-    random bot, and only that seat is recorded. Cooperative (``team=True``): the teacher plays and
-    is recorded in every seat.
+    Competitive (``team=False``): game ``g`` records seat ``g % seats``, whose other seat is the
+    teacher too in games ``g % 4 < 2`` and the random bot otherwise. Cooperative (``team=True``):
+    the teacher plays and is recorded in every seat.
     """
-    env = make_env()
-    obs, masks, actions, returns = [], [], [], []
-    for g in range(games):
-        env.reset(seed=seed + g)
-        if team:
-            recorded = set(env.possible_agents)
-            opponent: Bot = teacher
-        else:
-            recorded = {env.possible_agents[g % len(env.possible_agents)]}
-            opponent = teacher if g % 4 < 2 else RandomBot(seed + g)
-        teacher.reset()
-        opponent.reset()
-        rewards: dict[str, list[float]] = {agent: [] for agent in recorded}
-        rows: dict[str, list[int]] = {agent: [] for agent in recorded}
-        for agent in env.agent_iter():
-            ob, reward, term, trunc, _ = env.last()
-            if agent in recorded and rewards[agent]:
-                rewards[agent][-1] += reward  # what it received since its last decision
-            if term or trunc:
-                env.step(None)
-                continue
-            bot = teacher if agent in recorded else opponent
-            action = bot.act(ob["observation"], ob["action_mask"])
-            if agent in recorded:
-                rows[agent].append(len(actions))
-                obs.append(ob["observation"])
-                masks.append(ob["action_mask"].astype(bool))
-                actions.append(action)
-                rewards[agent].append(0.0)
-            env.step(action)
-        returns.extend([0.0] * (len(actions) - len(returns)))
-        for agent in recorded:
-            running = 0.0
-            for row, r in zip(reversed(rows[agent]), reversed(rewards[agent]), strict=True):
-                running = r + gamma * running
-                returns[row] = running
+    from reborn_env.bots.batched import batched_bot
+
+    n = min(num_envs, games)
+    venv = make_vector_env(env_name, n, seed, **env_kwargs)
+    seats = len(venv.agents)
+    options = {k: v for k, v in env_kwargs.items() if k == "scenario"}
+    seeds = [seed + i for i in range(n)]
+    teacher = batched_bot(env_name, "heuristic", seeds, **options)
+    rival = batched_bot(env_name, "random", seeds)
+    game = np.arange(n)  # the game each slot plays
+    active = np.ones(n, dtype=np.bool_)
+    obs: list[np.ndarray] = []
+    masks: list[np.ndarray] = []
+    actions: list[np.ndarray] = []
+    rewards: list[float] = []  # received after each recorded decision, until its seat's next
+    streams: list[list[list[int]]] = [[[] for _ in range(seats)] for _ in range(n)]
+    ended: list[list[int]] = []  # the rows of each finished game's recorded seats, in order
+    venv.reset()
+    started, finished = n, 0
+    chosen = np.empty(n, dtype=np.int64)
+    while finished < games:
+        seat = venv.agent.astype(np.int64)
+        recorded = team | (seat == game % seats)
+        by_teacher = active & (recorded | (game % 4 < 2))
+        chosen.fill(venv.WAIT)
+        for bot, rows in ((teacher, by_teacher), (rival, active & ~by_teacher)):
+            idx = np.flatnonzero(rows)
+            if len(idx):
+                chosen[idx] = bot.act(idx, venv.obs[idx], venv.mask[idx])
+        for i in np.flatnonzero(active & recorded).tolist():
+            streams[i][seat[i]].append(len(actions))
+            obs.append(venv.obs[i].copy())
+            masks.append(venv.mask[i].astype(bool))
+            actions.append(chosen[i])
+            rewards.append(0.0)
+        gained, terminated, truncated = venv.step(chosen)[3:]
+        for i in np.flatnonzero(active).tolist():
+            for k, rows in enumerate(streams[i]):
+                if rows:
+                    rewards[rows[-1]] += float(gained[i, k])
+        for i in np.flatnonzero((terminated | truncated) & active).tolist():
+            finished += 1
+            ended += [rows for rows in streams[i] if rows]
+            streams[i] = [[] for _ in range(seats)]
+            if started < games:
+                game[i], started = started, started + 1
+                teacher.reset(i)
+                rival.reset(i)
+            else:
+                active[i] = False
+    venv.close()
+    returns = [0.0] * len(actions)
+    for rows in ended:
+        running = 0.0
+        for row in reversed(rows):
+            running = rewards[row] + gamma * running
+            returns[row] = running
     return {
         "obs": torch.from_numpy(np.stack(obs)),
         "masks": torch.from_numpy(np.stack(masks)),
-        "actions": torch.tensor(actions, dtype=torch.long),
+        "actions": torch.tensor(np.array(actions), dtype=torch.long),
         "returns": torch.tensor(returns, dtype=torch.float32),
     }
 
@@ -126,8 +147,8 @@ def clone(
 
 def warm_start(
     model: MaskedActorCritic,
-    make_env: Callable[[], Any],
-    teacher: Bot,
+    env_name: str,
+    env_kwargs: dict[str, Any],
     games: int,
     epochs: int,
     seed: int,
@@ -138,33 +159,32 @@ def warm_start(
     chunk: int = 200,
     team: bool = False,
 ) -> None:
-    """Record and clone ``chunk`` games at a time, so memory stays bounded; prints progress.
-    ``team``: see :func:`record_games`."""
-    start = time.perf_counter()
+    """Record and clone ``chunk`` games at a time, so memory stays bounded; a progress bar and
+    a line per chunk. ``team``: see :func:`record_games`."""
+    bar = ProgressBar("imitation", games)
     for first in range(0, games, chunk):
         count = min(chunk, games - first)
-        data = record_games(make_env, teacher, count, seed + first, gamma, team)
+        data = record_games(env_name, env_kwargs, count, seed + first, gamma, team)
         stats = clone(model, data, epochs, learning_rate, vf_coef, rng)
+        bar.update(first + count)
         print(
             f"imitation: {first + count}/{games} teacher games, {len(data['actions'])} decisions, "
-            f"accuracy {stats['accuracy']:.3f}, value loss {stats['value_loss']:.3f}, "
-            f"{time.perf_counter() - start:.0f} s",
+            f"accuracy {stats['accuracy']:.3f}, value loss {stats['value_loss']:.3f}",
             flush=True,
         )
+    bar.close()
 
 
 def imitate_teacher(trainer: Trainer) -> None:
     """The run's warm start (``imitation_games``): clone the heuristic bot into the trainer's
     network, timed as imitation; in a cooperative run the teacher plays, and is imitated in,
     every seat. In self-play the imitated policy becomes the pool's first opponent."""
-    from .evaluate import make_opponent
-
     cfg = trainer.cfg
     start = time.perf_counter()
     warm_start(
         trainer.model,
-        lambda: make_env(cfg.env, **cfg.env_kwargs),
-        make_opponent("heuristic", cfg.env, seed=cfg.seed),
+        cfg.env,
+        cfg.env_kwargs,
         cfg.imitation_games,
         cfg.imitation_epochs,
         seed=cfg.seed * 7919,

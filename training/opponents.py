@@ -29,7 +29,7 @@ import torch
 from .model import MaskedActorCritic, build_model
 
 if TYPE_CHECKING:
-    from reborn_env.bots import Bot
+    from reborn_env.bots.batched import BatchedBot
 
     from .config import TrainConfig
 
@@ -53,7 +53,7 @@ class OpponentPool:
     scores: dict[str, list[float]] = field(default_factory=dict)  # key -> score per seat
     taken: int = 0  # snapshots taken so far (the next one's number)
     _models: dict[int, MaskedActorCritic] = field(default_factory=dict)
-    _bots: dict[str, dict[int, Bot]] = field(default_factory=dict)  # key -> slot -> bot
+    _bots: dict[str, BatchedBot] = field(default_factory=dict)  # key -> every slot's bots
 
     # --- drawing -----------------------------------------------------------------------------
 
@@ -120,7 +120,7 @@ class OpponentPool:
     def start(self, slot: int, key: str) -> None:
         """Slot ``slot`` starts a game against ``key``: a bot forgets the last game."""
         if key.startswith(BOT):
-            self.bot(slot, key).reset()
+            self.bots(key).reset(slot)
 
     def act(
         self,
@@ -131,12 +131,10 @@ class OpponentPool:
         current: MaskedActorCritic,
     ) -> np.ndarray:
         """The moves of opponent ``key`` in ``slots`` (their observations and masks as rows):
-        one batched forward pass of a network, or each slot's own bot."""
+        one batched call, a network's forward pass or the bots' (compiled where the game has
+        them)."""
         if key.startswith(BOT):
-            return np.array(
-                [self.bot(i, key).act(o, m) for i, o, m in zip(slots, obs, mask, strict=True)],
-                dtype=np.int64,
-            )
+            return self.bots(key).act(slots, obs, mask)
         net = self.model(key, current)
         with torch.no_grad():
             action = net.get_action_and_value(
@@ -144,14 +142,16 @@ class OpponentPool:
             )[0]
         return action.numpy()
 
-    def bot(self, slot: int, key: str) -> Bot:
-        """Slot ``slot``'s own instance of the bot opponent ``key`` (``bot:<name>``)."""
-        from .evaluate import make_opponent
+    def bots(self, key: str) -> BatchedBot:
+        """The bots of opponent ``key`` (``bot:<name>``) for every slot, slot ``i``'s seeded
+        ``seed + i``: one instance per slot, since bots may keep per-game state."""
+        from .vector_match import player
 
-        bots = self._bots.setdefault(key, {})
-        if slot not in bots:
-            bots[slot] = make_opponent(key[len(BOT) :], self.cfg.env, seed=self.cfg.seed + slot)
-        return bots[slot]
+        if key not in self._bots:
+            name, cfg = key[len(BOT) :], self.cfg
+            options = {k: v for k, v in cfg.env_kwargs.items() if k == "scenario"}
+            self._bots[key] = player(name, cfg.env, cfg.seed, **options)(cfg.num_envs)
+        return self._bots[key]
 
     def model(self, key: str, current: MaskedActorCritic) -> MaskedActorCritic:
         """The network behind ``"self"`` (``current``) or ``"pool<id>"`` (the oldest snapshot

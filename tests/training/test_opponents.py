@@ -74,12 +74,22 @@ def test_draw_follows_the_configured_probabilities():
     assert draws["self"] / (4000 - bots) == pytest.approx(0.5, abs=0.03)
 
 
-def test_each_env_has_its_own_bot_instance():
-    """Bots may keep per-game state, so two envs never share one; an env keeps its own."""
-    pool = OpponentPool(_config(bot_opponents=["random"], bot_opponent_prob=1.0))
-    first = pool.bot(0, "bot:random")
-    assert pool.bot(0, "bot:random") is first
-    assert pool.bot(1, "bot:random") is not first
+def test_each_slot_has_its_own_bot():
+    """Bots may keep per-game state and each slot's tie-breaker is its own: the pool's bots for
+    a key answer per slot (slot i seeded seed + i), as separate bots would."""
+    from reborn_env.core import registry
+
+    pool = OpponentPool(_config(bot_opponents=["heuristic"], num_envs=3))
+    batch = pool.bots("bot:heuristic")
+    assert pool.bots("bot:heuristic") is batch
+    env = registry.get("earth_reborn_v0").make_env()
+    env.reset(seed=3)
+    observed = env.observe(env.agent_selection)
+    obs = np.stack([observed["observation"]] * 3)
+    mask = np.stack([observed["action_mask"]] * 3)
+    alone = [registry.get("earth_reborn_v0").make_bot("heuristic", seed=1 + i) for i in range(3)]
+    expected = [bot.act(o, m) for bot, o, m in zip(alone, obs, mask, strict=True)]
+    assert pool.act("bot:heuristic", np.arange(3), obs, mask, _model(0)).tolist() == expected
 
 
 def test_snapshots_keep_their_numbers_and_a_dropped_ones_games_meet_the_oldest_kept():

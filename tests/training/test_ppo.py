@@ -156,3 +156,18 @@ def test_earth_reborn_smoke_run_config_checkpoint_resume_evaluate(tmp_path, caps
     assert status == 0
     table = capsys.readouterr().out
     assert "norad" in table and "salemite" in table and "overall" in table
+
+
+def test_imitation_records_legal_teacher_decisions_with_their_returns():
+    """The warm start's demonstrations (training/imitation.py, played in the game vector): every
+    recorded action is legal in its mask; with gamma 1 and no shaping each decision's return is
+    its seat's final reward, +1, 0 or -1 (ER-WIN-3), and games end differently."""
+    from training.imitation import record_games
+
+    name = registry.default_name()
+    data = record_games(name, {}, games=8, seed=3, gamma=1.0, num_envs=4)
+    rows = len(data["actions"])
+    assert rows > 100
+    assert bool(data["masks"][torch.arange(rows), data["actions"]].all())
+    assert set(data["returns"].unique().tolist()) <= {-1.0, 0.0, 1.0}
+    assert len(data["returns"].unique()) >= 2 and 1.0 in data["returns"].tolist()
