@@ -9,7 +9,9 @@
  * 32-bit buffer) and numpy's bounded Lemire method on 32-bit draws. Where the Python bot takes the
  * first minimum of a frozenset, the iteration order of CPython's set table (hash(int) == int,
  * linear probes then perturbation, resizes) is replicated too, as is the order of the `legal` set.
- * Float scores compared for ties are summed in the Python order.
+ * Float scores compared for ties are summed in the Python order, one term after the other as
+ * CPython 3.11's sum() does. Both models are CPython 3.11's; the tests check them against the
+ * running interpreter (Heuristic.set_order, and the bots side by side).
  *
  * Function names are the Python method names (without the leading underscore).
  */
