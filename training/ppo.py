@@ -119,6 +119,9 @@ def train(
     elif cfg.imitation_games:
         imitate_teacher(trainer)
     writer = SummaryWriter(str(logs))
+    if not resume and cfg.imitation_games and cfg.eval_opponents:
+        print(f"imitation done in {trainer.timers.imitation:.0f} s" + evaluate_policy(
+            trainer, writer, out / CURVE), flush=True)  # fmt: skip
     begun = time.perf_counter() - trainer.wall_time
     last = (
         cfg.num_updates if stop_after is None else min(cfg.num_updates, trainer.update + stop_after)

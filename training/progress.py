@@ -60,12 +60,20 @@ def evaluate_policy(trainer: Trainer, writer: SummaryWriter, curve: Path) -> str
     with trainer.timers.timed("evaluation"):
         records = seating.evaluate(trainer, run_payload(trainer, full=False))
     trainer.history += records
-    lines = ""
+    when = "after imitation" if trainer.update == 0 else f"after update {trainer.update}"
+    lines = (
+        f"\n  evaluation {when} (step {trainer.global_step}), {trainer.cfg.eval_games} seeded "
+        "games per seat (per team):"
+    )
     for record in records:
         tag, text = seating.describe(record)
         writer.add_scalar(tag, record["win_rate"], record["step"])
         lines += f"\n    {text}"
-    plot_learning_curve(trainer.history, curve, None, seating.legend, seating.reference)
+    scores = trainer.opponents.summary(list(trainer.venv.agents))
+    if scores:
+        lines += f"\n    training games, the learner's score per seat (last ~50): {scores}"
+    marks = {"imitation ended": 0} if trainer.cfg.imitation_games else {}
+    plot_learning_curve(trainer.history, curve, None, seating.legend, seating.reference, marks)
     return lines
 
 

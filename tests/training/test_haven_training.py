@@ -173,12 +173,14 @@ def test_haven_smoke_run_config_checkpoint_resume_evaluate(tmp_path, capsys):
     trainer = train(cfg, resume=True, log_dir=str(tmp_path / "runs"))
     assert trainer.update == 2 and trainer.global_step == trainer.env_steps == 512
     assert not trainer.opponents.snapshots  # no opponents, no snapshots
-    series = [r["series"] for r in trainer.history]
-    assert series == ["policy (greedy)", "policy (sampled)", "random", "heuristic"]
+    series = [(r["update"], r["series"]) for r in trainer.history]
+    teams = ["policy (greedy)", "policy (sampled)", "random", "heuristic"]
+    assert series == [(0, team) for team in teams] + [(2, team) for team in teams]
     assert all(0.0 <= r["low"] <= r["win_rate"] <= r["high"] <= 1.0 for r in trainer.history)
     out = capsys.readouterr().out
     assert "imitation: 2/2 teacher games" in out and "resumed" in out
     assert "policy (greedy): " in out and "random: " in out
+    assert "evaluation after imitation" in out and "evaluation after update 2" in out
 
     rollout = collect_rollout(trainer)
     advantages, returns = rollout_advantages(rollout, cfg.gamma, cfg.gae_lambda)

@@ -147,10 +147,11 @@ def test_earth_reborn_smoke_run_config_checkpoint_resume_evaluate(tmp_path, caps
     train(cfg, log_dir=str(tmp_path / "runs"), stop_after=1)
     resumed = train(cfg, resume=True, log_dir=str(tmp_path / "runs"))
     assert resumed.update == 2 and resumed.global_step == 512
-    assert [r["opponent"] for r in resumed.history] == ["random"]
+    assert [(r["update"], r["opponent"]) for r in resumed.history] == [(0, "random"), (2, "random")]
     assert (tmp_path / "ckpt" / "learning_curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     out = capsys.readouterr().out
     assert "imitation: 4/4 teacher games" in out and "resumed" in out
+    assert "evaluation after imitation" in out and "evaluation after update 2" in out
     policy = tmp_path / "ckpt" / "policy.pt"
     status = evaluate_main(["--checkpoint", str(policy), "--opponent", "random", "--games", "1"])
     assert status == 0
