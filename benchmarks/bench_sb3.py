@@ -15,11 +15,13 @@ process, one after the other, with the same settings where both have them (Maska
   ``bot_opponent_prob: 1.0``, the learner's seat drawn per episode (our trainer has no fixed seat);
 * torch threads: ``--threads`` for both (our trainer's ``torch_threads``).
 
-No imitation warm start, no evaluation, one checkpoint at the end (our trainer always writes one),
-into a temporary folder. The rates are learner decisions per second of wall time, learning
-included: ``num_timesteps`` over the time of ``learn()`` for MaskablePPO, and the rate our trainer
-prints itself (``global_step / wall_time``). "All decisions" adds the opponent's moves. The
-table's last column is each row's rate divided by MaskablePPO's.
+Our trainer runs twice: with those 8 envs, and with 256 games in its vector (the compiled core's
+batched step, the width it trains at) collecting the same 1024 learner decisions per update (4 per
+game), everything else equal. No imitation warm start, no evaluation, one checkpoint at the end (our
+trainer always writes one), into a temporary folder. The rates are learner decisions per second of
+wall time, learning included: ``num_timesteps`` over the time of ``learn()`` for MaskablePPO, and
+the rate our trainer prints itself (``global_step / wall_time``). "All decisions" adds the
+opponent's moves. The table's last column is each row's rate divided by MaskablePPO's.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ HIDDEN = [64, 64]
 MINIBATCHES = 4
 EPOCHS = 4
 LEARNING_RATE = 2.5e-4
+WIDE_ENVS = 256  # our trainer's natural width: the same 1024 decisions per update, 4 per game
 
 
 class _OpponentTally(gymnasium.Wrapper):
@@ -92,9 +95,16 @@ def bench_maskable_ppo(game: str, updates: int, seed: int) -> tuple[int, int, fl
 
 
 def bench_our_ppo(
-    game: str, updates: int, seed: int, threads: int, quiet: bool
+    game: str,
+    updates: int,
+    seed: int,
+    threads: int,
+    quiet: bool,
+    num_envs: int = NUM_ENVS,
+    num_steps: int = NUM_STEPS,
 ) -> tuple[int, int, float]:
-    """(learner decisions, all decisions, seconds) of ``training.ppo.train`` (its own clock)."""
+    """(learner decisions, all decisions, seconds) of ``training.ppo.train`` (its own clock),
+    with ``num_envs`` games in its vector, ``num_steps`` learner decisions each per update."""
     from training.config import TrainConfig
     from training.ppo import train
 
@@ -103,9 +113,9 @@ def bench_our_ppo(
             {
                 "env": game,
                 "seed": seed,
-                "total_steps": updates * NUM_ENVS * NUM_STEPS,
-                "num_envs": NUM_ENVS,
-                "num_steps": NUM_STEPS,
+                "total_steps": updates * num_envs * num_steps,
+                "num_envs": num_envs,
+                "num_steps": num_steps,
                 "learning_rate": LEARNING_RATE,
                 "num_minibatches": MINIBATCHES,
                 "update_epochs": EPOCHS,
@@ -147,9 +157,21 @@ def main() -> None:
     for name, run in (
         ("sb3-contrib MaskablePPO", lambda: bench_maskable_ppo(args.env, args.updates, args.seed)),
         (
-            "training.ppo (ours)",
+            "training.ppo, 8 envs",
             lambda: bench_our_ppo(args.env, args.updates, args.seed, args.threads, args.quiet),
         ),
+        (
+            f"training.ppo, {WIDE_ENVS} envs",
+            lambda: bench_our_ppo(
+                args.env,
+                args.updates,
+                args.seed,
+                args.threads,
+                args.quiet,
+                WIDE_ENVS,
+                NUM_ENVS * NUM_STEPS // WIDE_ENVS,
+            ),
+        ),  # fmt: skip
     ):
         print(f"  running {name} for {args.updates} updates ...", flush=True)
         learner, everyone, seconds = run()
