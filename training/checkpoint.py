@@ -153,15 +153,18 @@ def check_network(
     obs_size: int,
     n_actions: int,
     hidden_sizes: Sequence[int],
+    network: Mapping[str, Any] | None = None,
 ) -> None:
     """:class:`CheckpointError` unless ``state`` (a state_dict, named ``what`` in the message) has
-    exactly the tensors of ``training.model.build_model(obs_size, n_actions, hidden_sizes)``.
+    exactly the tensors of ``training.model.build_model(obs_size, n_actions, hidden_sizes,
+    **network)`` (``network``: the record torso's options, ``training.model.network_options``).
 
     The expected shapes come from a network built on torch's ``meta`` device, which allocates
     nothing, so a config that names an enormous network is refused before any memory is taken.
     """
     with torch.device("meta"):
-        expected = build_model(obs_size, n_actions, list(hidden_sizes)).state_dict()
+        expected = build_model(obs_size, n_actions, list(hidden_sizes), **(network or {}))
+        expected = expected.state_dict()
     if not isinstance(state, Mapping):
         raise CheckpointError(f"{path}: {what} is a {type(state).__name__}, not a state_dict")
     shapes = {key: tuple(value.shape) for key, value in expected.items()}

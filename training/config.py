@@ -50,6 +50,7 @@ MAX_IMITATION_CHUNK = 5000
 MAX_TORCH_THREADS = 256
 MAX_VECTOR_THREADS = 64
 OPPONENT_SAMPLING = ("uniform", "pfsp")
+NETWORKS = ("mlp", "records")
 
 
 class ConfigError(ValueError):
@@ -104,6 +105,12 @@ class TrainConfig:
     """normalize advantages per minibatch"""
     hidden_sizes: list[int] = field(default_factory=lambda: [256, 256])
     """widths of the network's hidden layers (at most 8 layers of at most 2048 units)"""
+    network: str = "mlp"
+    """the torso (``training/model.py``): "mlp" (the flat observation) or "records" (each field
+    of records of the env's observation layout, e.g. one per character, through one shared
+    encoder first)"""
+    record_embed: int = 64
+    """with the "records" torso: floats each record is encoded into"""
     torch_threads: int = 1
     """threads torch may use"""
     snapshot_every: int = 10
@@ -439,6 +446,8 @@ _VALUE_RULES: dict[str, tuple[Callable[[Any], bool], str | Callable[[], str]]] =
         f"in 1..{MAX_HIDDEN_WIDTH}",
     ),
     "torch_threads": _integer_rule(1, MAX_TORCH_THREADS),
+    "network": (lambda v: v in NETWORKS, f"must be one of {_names(list(NETWORKS))}"),
+    "record_embed": _integer_rule(1, MAX_HIDDEN_WIDTH),
     "snapshot_every": _POSITIVE,
     "pool_size": _integer_rule(1, MAX_POOL_SIZE),
     "latest_opponent_prob": _PROBABILITY,

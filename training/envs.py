@@ -51,6 +51,16 @@ def make_vector_env(
     return spec.make_vector_env(num_envs, seed, **kwargs)
 
 
+def observation_layout(name: str, kwargs: dict[str, Any]) -> Any:
+    """The named fields of env ``name``'s observation (``env.unwrapped.observation_layout``,
+    ``reborn_env.core.observation_views.Layout``), or None if the game declares none."""
+    env = make_env(name, **kwargs)
+    try:
+        return getattr(env.unwrapped, "observation_layout", None)
+    finally:
+        env.close()
+
+
 def env_mode(name: str) -> str:
     """How env ``name`` is trained: ``"cooperative"`` if its game is one team, else (an unknown
     env too, which fails where it is built) ``"competitive"``."""

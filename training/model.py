@@ -2,9 +2,18 @@
 
 Illegal actions get a logit of -1e9 before the softmax, so they are never sampled, and the entropy
 is computed over the legal actions only (their probabilities are exactly zero after masking).
+
+Two torsos share the heads. ``mlp``: the flat observation through the hidden layers. ``records``:
+the observation's fields of records (Earth Reborn's one record per character, read from the env's
+``observation_layout``) first go through one encoder shared by every record of a field (the record
+and a one-hot of its place, since actions name characters by place), and the encodings, one after
+the other, with the rest of the observation, through the hidden layers: every character is read
+by the same weights, so what is learnt of one serves the others.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import numpy as np
 import torch
@@ -20,13 +29,84 @@ def layer_init(layer: nn.Linear, std: float = float(np.sqrt(2)), bias: float = 0
     return layer
 
 
-class MaskedActorCritic(nn.Module):
-    """Shared MLP torso, a policy head over the flat action space and a value head."""
+RecordSet = tuple[int, int, int]
+"""(offset, count, width): ``count`` records of ``width`` floats from ``offset`` on."""
 
-    def __init__(self, obs_size: int, n_actions: int, hidden_sizes: list[int]) -> None:
+
+def record_sets(layout: Any) -> list[RecordSet]:
+    """The fields of records of an observation layout (``core.observation_views.Layout``): every
+    top-level group of more than one record."""
+    if layout is None:
+        return []
+    return [
+        (f.offset, f.count, f.item.size)
+        for f in layout
+        if f.item is not None and len(f.shape) == 1 and f.count > 1
+    ]
+
+
+class RecordEncoder(nn.Module):
+    """Each field of records through its own shared encoder; the rest of the observation as it is.
+
+    Output: the floats outside every field, then each record's encoding (``embed`` floats) in
+    order; a record's encoder input is the record and a one-hot of its place in the field."""
+
+    def __init__(self, obs_size: int, sets: list[RecordSet], embed: int) -> None:
         super().__init__()
+        inside = np.zeros(obs_size, dtype=np.bool_)
+        for offset, count, width in sets:
+            if offset < 0 or offset + count * width > obs_size:
+                raise ValueError(
+                    f"record field {offset, count, width} is outside {obs_size} floats"
+                )
+            inside[offset : offset + count * width] = True
+        rest = np.flatnonzero(~inside).tolist()
+        self.register_buffer("rest", torch.tensor(rest, dtype=torch.long), persistent=False)
+        self.sets = [tuple(int(v) for v in s) for s in sets]
+        self.encoders = nn.ModuleList(
+            nn.Sequential(
+                layer_init(nn.Linear(width + count, embed)),
+                nn.Tanh(),
+                layer_init(nn.Linear(embed, embed)),
+                nn.Tanh(),
+            )
+            for _, count, width in self.sets
+        )
+        for k, (_, count, _) in enumerate(self.sets):
+            self.register_buffer(f"places{k}", torch.eye(count), persistent=False)
+        self.out_size = int(self.rest.numel()) + sum(count * embed for _, count, _ in self.sets)
+
+    def forward(self, obs: torch.Tensor) -> torch.Tensor:
+        parts = [obs.index_select(1, self.rest)]
+        for k, ((offset, count, width), encoder) in enumerate(
+            zip(self.sets, self.encoders, strict=True)
+        ):
+            records = obs[:, offset : offset + count * width].reshape(-1, count, width)
+            places = getattr(self, f"places{k}").expand(obs.shape[0], count, count)
+            parts.append(encoder(torch.cat([records, places], dim=-1)).flatten(1))
+        return torch.cat(parts, dim=1)
+
+
+class MaskedActorCritic(nn.Module):
+    """A torso (``mlp``, or ``records`` with ``record_sets``), a policy head over the flat action
+    space and a value head."""
+
+    def __init__(
+        self,
+        obs_size: int,
+        n_actions: int,
+        hidden_sizes: list[int],
+        record_sets: list[RecordSet] | None = None,
+        record_embed: int = 64,
+    ) -> None:
+        super().__init__()
+        self.record_sets = [tuple(s) for s in record_sets or []]
+        self.record_embed = record_embed
+        self.encoder = (
+            RecordEncoder(obs_size, self.record_sets, record_embed) if self.record_sets else None
+        )
         layers: list[nn.Module] = []
-        width = obs_size
+        width = self.encoder.out_size if self.encoder is not None else obs_size
         for size in hidden_sizes:
             layers += [layer_init(nn.Linear(width, size)), nn.Tanh()]
             width = size
@@ -37,7 +117,7 @@ class MaskedActorCritic(nn.Module):
 
     def forward(self, obs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """(masked logits [B, n_actions], value [B])."""
-        hidden = self.torso(obs)
+        hidden = self.torso(self.encoder(obs) if self.encoder is not None else obs)
         logits = self.policy(hidden).masked_fill(~mask, ILLEGAL_LOGIT)
         return logits, self.value(hidden).squeeze(-1)
 
@@ -59,6 +139,45 @@ class MaskedActorCritic(nn.Module):
         return action, logprob, entropy, value
 
 
-def build_model(obs_size: int, n_actions: int, hidden_sizes: list[int]) -> MaskedActorCritic:
-    """The network every trainer, bot and exporter builds from a checkpoint's sizes."""
-    return MaskedActorCritic(obs_size, n_actions, list(hidden_sizes))
+def build_model(
+    obs_size: int,
+    n_actions: int,
+    hidden_sizes: list[int],
+    record_sets: list[RecordSet] | None = None,
+    record_embed: int = 64,
+) -> MaskedActorCritic:
+    """The network every trainer, bot and exporter builds from a checkpoint's sizes (and, for
+    the ``records`` torso, its record fields)."""
+    return MaskedActorCritic(obs_size, n_actions, list(hidden_sizes), record_sets, record_embed)
+
+
+def network_entry(model: MaskedActorCritic) -> dict[str, Any]:
+    """What a checkpoint records of the network beyond its sizes: its torso."""
+    if not model.record_sets:
+        return {"torso": "mlp"}
+    sets = [list(s) for s in model.record_sets]
+    return {"torso": "records", "record_sets": sets, "record_embed": model.record_embed}
+
+
+def network_options(entry: Any) -> dict[str, Any]:
+    """``build_model``'s keyword arguments from a checkpoint's ``network`` entry (none, for
+    checkpoints from before it: an MLP); ValueError if it is malformed."""
+    if entry is None or entry == {"torso": "mlp"}:
+        return {}
+    ok = isinstance(entry, dict) and entry.get("torso") == "records"
+    sets = entry.get("record_sets") if ok else None
+    embed = entry.get("record_embed") if ok else None
+    if not (
+        isinstance(sets, list)
+        and sets
+        and all(
+            isinstance(s, list | tuple)
+            and len(s) == 3
+            and all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in s)
+            for s in sets
+        )
+        and isinstance(embed, int)
+        and 0 < embed <= 4096
+    ):
+        raise ValueError(f"network entry {entry!r}: not an mlp or a records torso")
+    return {"record_sets": [tuple(s) for s in sets], "record_embed": embed}

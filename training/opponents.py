@@ -161,7 +161,13 @@ class OpponentPool:
         number = int(key[len(POOL) :])
         index = self.ids.index(number) if number in self.ids else 0
         if index not in self._models:
-            net = build_model(current.obs_size, current.n_actions, self.cfg.hidden_sizes)
+            net = build_model(
+                current.obs_size,
+                current.n_actions,
+                self.cfg.hidden_sizes,
+                current.record_sets,
+                current.record_embed,
+            )
             net.load_state_dict(self.snapshots[index])
             self._models[index] = net
         return self._models[index]

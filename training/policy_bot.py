@@ -15,7 +15,7 @@ import numpy as np
 import torch
 
 from .checkpoint import CheckpointError, check_network, load_checkpoint
-from .model import build_model
+from .model import build_model, network_options
 
 
 class PolicyBot:
@@ -136,7 +136,11 @@ def _load_model(
         raise CheckpointError(
             f"{shown_as}: config has no hidden_sizes list of positive integers: {hidden_sizes!r}"
         )
-    check_network(shown_as, "model", payload["model"], obs_size, n_actions, hidden_sizes)
-    model = build_model(obs_size, n_actions, hidden_sizes)
+    try:
+        network = network_options(payload.get("network"))
+    except ValueError as exc:
+        raise CheckpointError(f"{shown_as}: {exc}") from exc
+    check_network(shown_as, "model", payload["model"], obs_size, n_actions, hidden_sizes, network)
+    model = build_model(obs_size, n_actions, hidden_sizes, **network)
     model.load_state_dict(payload["model"])
     return model.eval()

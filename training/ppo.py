@@ -42,9 +42,9 @@ from .advantages import rollout_advantages
 from .checkpoint import CheckpointError
 from .cli import fail
 from .config import ConfigError, TrainConfig, load_config
-from .envs import make_vector_env
+from .envs import make_vector_env, observation_layout
 from .imitation import imitate_teacher
-from .model import build_model
+from .model import build_model, record_sets
 from .opponents import OpponentPool
 from .progress import done_line, evaluate_policy, log_update, progress_line
 from .resume import resume_run, save_run
@@ -62,7 +62,10 @@ def build_trainer(cfg: TrainConfig) -> Trainer:
     torch.manual_seed(cfg.seed)
     torch.set_num_threads(cfg.torch_threads)
     venv = make_vector_env(cfg.env, cfg.num_envs, cfg.seed, cfg.num_threads, **cfg.env_kwargs)
-    model = build_model(venv.obs_size, venv.n_actions, cfg.hidden_sizes)
+    sets = (
+        record_sets(observation_layout(cfg.env, cfg.env_kwargs)) if cfg.network == "records" else []
+    )
+    model = build_model(venv.obs_size, venv.n_actions, cfg.hidden_sizes, sets, cfg.record_embed)
     optimizer = torch.optim.Adam(model.parameters(), lr=cfg.learning_rate, eps=1e-5)
     slots = Slots.empty(venv.num_envs, len(venv.agents))
     opponents = OpponentPool(cfg)

@@ -21,6 +21,7 @@ import torch
 from . import checkpoint
 from .checkpoint import CheckpointError, check_network, load_checkpoint, save_checkpoint
 from .envs import env_version
+from .model import network_entry, network_options
 from .run_files import LATEST, POLICY
 
 if TYPE_CHECKING:
@@ -54,6 +55,7 @@ def run_payload(trainer: Trainer, full: bool = True) -> dict[str, Any]:
         },
         "config": trainer.cfg.to_dict(),
         "model": {k: v.detach().clone() for k, v in trainer.model.state_dict().items()},
+        "network": network_entry(trainer.model),
         "global_step": trainer.global_step,
         "env_steps": trainer.env_steps,
         "update": trainer.update,
@@ -122,7 +124,8 @@ def check_resumable(trainer: Trainer, data: dict[str, Any], path: Path) -> None:
             f"{path}: not a checkpoint to resume from (a policy file?): it lacks "
             f"{', '.join(missing)}"
         )
-    sizes = (trainer.model.obs_size, trainer.model.n_actions, trainer.cfg.hidden_sizes)
+    network = network_options(network_entry(trainer.model))
+    sizes = (trainer.model.obs_size, trainer.model.n_actions, trainer.cfg.hidden_sizes, network)
     check_network(path, "model", data["model"], *sizes)
     for i, snapshot in enumerate(data["pool"]):
         check_network(path, f"pool[{i}]", snapshot, *sizes)

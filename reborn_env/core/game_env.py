@@ -152,6 +152,12 @@ class GameEnv(AECEnv):
 
     # --- Positions and names --------------------------------------------------------------------
 
+    @property
+    def observation_layout(self) -> Any:
+        """The named fields of the observation vector (``core.observation_views.Layout``: offsets,
+        shapes, labels, scales), or None when the game's rules declare none."""
+        return getattr(getattr(self.rules, "observer", None), "layout", None)
+
     def get_state(self) -> dict[str, Any]:
         """The full position as JSON-ready data (the game's position format)."""
         return self._require_match().to_position()

@@ -189,9 +189,12 @@ def test_resume_refuses_a_refused_position_and_a_changed_network(tmp_path: Path,
     one_error_line(*run(ppo.main, ["--config", wider, "--resume"], capsys), "does not fit")
     more = config(tmp_path, "more.yaml", num_envs=2)
     one_error_line(*run(ppo.main, ["--config", more, "--resume"], capsys), "played 1 envs")
-    bad = {**good, "envs": [{**good["envs"][0], "position": {"format": "chess"}}]}
+    bad = {**good, "slots": [{**good["slots"][0], "position": {"format": "chess"}}]}
     save_checkpoint(latest, bad)
-    one_error_line(*run(ppo.main, ["--config", cfg, "--resume"], capsys), "env 0's saved position")
+    one_error_line(*run(ppo.main, ["--config", cfg, "--resume"], capsys), "slot 0's saved position")
+    old = {key: value for key, value in good.items() if key != "slots"}
+    save_checkpoint(latest, {**old, "envs": [{}]})  # a run of the trainer before the game vector
+    one_error_line(*run(ppo.main, ["--config", cfg, "--resume"], capsys), "cannot be resumed")
 
 
 def test_the_quickstart_still_runs_from_a_fresh_clone(tmp_path: Path) -> None:
@@ -359,8 +362,8 @@ def test_resume_continues_a_run_whose_game_holds_a_dead_character(tmp_path: Path
     latest = tmp_path / "ckpt" / "latest.pt"
     saved = load_checkpoint(latest)
     position, agent = _a_position_after_a_death()
-    parked = {**saved["envs"][0], "position": position, "learners": [agent]}
-    save_checkpoint(latest, {**saved, "envs": [parked]})
+    parked = {**saved["slots"][0], "position": position, "learners": [agent]}
+    save_checkpoint(latest, {**saved, "slots": [parked]})
     longer = config(tmp_path, "longer.yaml", env_kwargs="{max_steps: 4000}", total_steps=32)
     status, err = run(ppo.main, ["--config", longer, "--resume"], capsys)
     assert status == 0, err

@@ -172,3 +172,35 @@ def test_imitation_records_legal_teacher_decisions_with_their_returns():
     assert bool(data["masks"][torch.arange(rows), data["actions"]].all())
     assert set(data["returns"].unique().tolist()) <= {-1.0, 0.0, 1.0}
     assert len(data["returns"].unique()) >= 2 and 1.0 in data["returns"].tolist()
+
+
+def test_the_records_torso_reads_every_record_with_the_same_weights():
+    """The "records" torso (training/model.py): one encoder shared by the records of a field, so
+    two records with the same floats encode alike (up to their one-hot place), the floats outside
+    every field pass through, and a checkpoint's network entry rebuilds it exactly."""
+    from training.envs import observation_layout
+    from training.model import RecordEncoder, network_entry, network_options, record_sets
+
+    name = registry.default_name()
+    sets = record_sets(observation_layout(name, {}))
+    assert sets and all(count > 1 for _, count, _ in sets)
+    encoder = RecordEncoder(20, [(4, 3, 4)], embed=5)
+    assert encoder.out_size == 8 + 3 * 5
+    obs = torch.randn(2, 20)
+    obs[:, 8:12] = obs[:, 4:8]  # records 0 and 1 equal
+    out = encoder(obs)
+    assert torch.equal(out[:, :4], obs[:, :4]) and torch.equal(out[:, 4:8], obs[:, 16:20])
+    first, second = out[:, 8:13], out[:, 13:18]
+    assert not torch.equal(first, second)  # their places differ
+    with torch.no_grad():
+        encoder.encoders[0][0].weight[:, 4:].zero_()  # forget the place: now they encode alike
+    out = encoder(obs)
+    assert torch.allclose(out[:, 8:13], out[:, 13:18])
+    model = build_model(20, 6, [16], [(4, 3, 4)], 5)
+    rebuilt = build_model(20, 6, [16], **network_options(network_entry(model)))
+    rebuilt.load_state_dict(model.state_dict())
+    mask = torch.ones(2, 6, dtype=torch.bool)
+    assert torch.equal(model(obs, mask)[0], rebuilt(obs, mask)[0])
+    assert network_options(None) == {} and network_options({"torso": "mlp"}) == {}
+    with pytest.raises(ValueError, match="network entry"):
+        network_options({"torso": "records", "record_sets": [[1, 2]], "record_embed": 4})
