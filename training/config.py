@@ -130,6 +130,9 @@ class TrainConfig:
     ``bot_opponent_prob``, else the current policy or a snapshot) or "pfsp" (prioritised
     fictitious self-play: the current policy with ``latest_opponent_prob``, else the snapshots
     and bots that still beat the learner in its seat, most often)"""
+    seat_sampling: str = "uniform"
+    """how the learner's seat is drawn: "uniform" or "pfsp" (the seat that loses most to the
+    bots of ``bot_opponents`` is played most, training/opponents.py)"""
     pfsp_power: float = 2.0
     """with ``pfsp``: an opponent's weight is (1 - the learner's score against it) ** pfsp_power"""
     num_threads: int = 1
@@ -456,6 +459,10 @@ _VALUE_RULES: dict[str, tuple[Callable[[Any], bool], str | Callable[[], str]]] =
         f"must be one of {_names(list(OPPONENT_SAMPLING))}",
     ),
     "pfsp_power": _FINITE_NON_NEGATIVE,
+    "seat_sampling": (
+        lambda v: v in OPPONENT_SAMPLING,
+        f"must be one of {_names(list(OPPONENT_SAMPLING))}",
+    ),
     "num_threads": _integer_rule(1, MAX_VECTOR_THREADS),
     "bot_opponent_prob": _PROBABILITY,
     "imitation_games": _integer_rule(0),

@@ -14,8 +14,10 @@ a game cut at ``max_steps``, 0 a loss), kept as a moving average per opponent an
 prioritised fictitious self-play (AlphaStar's ``f_hard``): the current policy with
 ``latest_opponent_prob``, else a snapshot or a bot with weight ``(1 - score) ** pfsp_power``, so
 the opponents that still beat the learner in that seat are met most. ``uniform`` draws a bot with
-``bot_opponent_prob``, else the current policy or a snapshot uniformly. The snapshots, their
-numbers and the scores are saved in a run's checkpoint; the networks and bots are not.
+``bot_opponent_prob``, else the current policy or a snapshot uniformly. With ``seat_sampling:
+pfsp`` the scores also choose the learner's seat (:meth:`OpponentPool.seat_weights`): the seat
+that loses most to the bots is played most. The snapshots, their numbers and the scores are saved
+in a run's checkpoint; the networks and bots are not.
 """
 
 from __future__ import annotations
@@ -69,13 +71,36 @@ class OpponentPool:
         return SELF
 
     def _draw_pfsp(self, rng: np.random.Generator, seat: int) -> str:
-        """Prioritised fictitious self-play: see the module docstring."""
-        candidates = [f"{POOL}{i}" for i in self.ids] + [BOT + b for b in self.cfg.bot_opponents]
-        if not candidates or rng.random() < self.cfg.latest_opponent_prob:
+        """Prioritised fictitious self-play: see the module docstring. The pool counts as one
+        opponent (its weight the mean of its snapshots'), then a snapshot is drawn within it by
+        the same weights, so a big pool does not crowd out the bots."""
+        pool = [f"{POOL}{i}" for i in self.ids]
+        groups = [[BOT + b] for b in self.cfg.bot_opponents] + ([pool] if pool else [])
+        if not groups or rng.random() < self.cfg.latest_opponent_prob:
             return SELF
-        weights = np.array([(1.0 - self.score(key, seat)) for key in candidates])
-        weights = weights**self.cfg.pfsp_power + 1e-6  # every one keeps a small chance
-        return candidates[int(rng.choice(len(candidates), p=weights / weights.sum()))]
+        weights = [self._pfsp_weights(group, seat) for group in groups]
+        chosen = self._pick(rng, np.array([w.mean() for w in weights]))
+        return groups[chosen][self._pick(rng, weights[chosen])]
+
+    def _pfsp_weights(self, keys: list[str], seat: int) -> np.ndarray:
+        """``(1 - score) ** pfsp_power`` of each key in ``seat``, each keeping a small chance."""
+        losing = np.array([1.0 - self.score(key, seat) for key in keys])
+        return losing**self.cfg.pfsp_power + 1e-3
+
+    @staticmethod
+    def _pick(rng: np.random.Generator, weights: np.ndarray) -> int:
+        return int(rng.choice(len(weights), p=weights / weights.sum()))
+
+    def seat_weights(self, seats: int) -> np.ndarray:
+        """With ``seat_sampling: pfsp``, how often the learner takes each seat: ``1.1 - score``
+        against the bots (their mean) in that seat, so the seat that still loses to them is
+        trained most and no seat is dropped; uniform otherwise or before any bot game."""
+        bots = [BOT + b for b in self.cfg.bot_opponents if BOT + b in self.scores]
+        if self.cfg.seat_sampling != "pfsp" or not bots:
+            return np.full(seats, 1.0 / seats)
+        scores = np.mean([self.scores[key] for key in bots], axis=0)
+        weights = 1.1 - scores
+        return weights / weights.sum()
 
     # --- scores ------------------------------------------------------------------------------
 

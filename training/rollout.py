@@ -105,7 +105,7 @@ def start_episode(trainer: Trainer, i: int) -> None:
     already started the game, with the slot's next seed)."""
     slots = trainer.slots
     learners, opponent = trainer.seating.seat(
-        trainer.venv.agents, trainer.np_rng, trainer.opponents.draw
+        trainer.venv.agents, trainer.np_rng, trainer.opponents
     )
     slots.learner[i] = False
     slots.learner[i, list(learners)] = True

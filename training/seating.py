@@ -27,14 +27,12 @@ from typing import TYPE_CHECKING, Any, Protocol
 from .envs import COMPETITIVE, COOPERATIVE
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
 
     import numpy as np
 
     from .config import TrainConfig
     from .evaluate import TeamResult
-
-    OpponentDraw = Callable[[np.random.Generator, int], str]  # OpponentPool.draw
+    from .opponents import OpponentPool
 
 
 class Trainer(Protocol):
@@ -55,12 +53,13 @@ class Competitive:
     reference: float | None = 0.5
 
     def seat(
-        self, agents: list[str], rng: np.random.Generator, draw_opponent: OpponentDraw
+        self, agents: list[str], rng: np.random.Generator, opponents: OpponentPool
     ) -> tuple[tuple[int, ...], str]:
-        """(the learner's one seat, drawn uniformly with ``rng``; the opponent
-        ``draw_opponent(rng, seat)`` names)."""
-        seat = int(rng.integers(len(agents)))
-        return (seat,), draw_opponent(rng, seat)
+        """(the learner's one seat, drawn with ``rng`` by ``opponents.seat_weights``, uniform
+        unless ``seat_sampling: pfsp``; the opponent ``opponents.draw(rng, seat)`` names)."""
+        weights = opponents.seat_weights(len(agents))
+        seat = int(rng.choice(len(agents), p=weights))
+        return (seat,), opponents.draw(rng, seat)
 
     def evaluate(self, trainer: Trainer, payload: dict[str, Any]) -> list[dict[str, Any]]:
         """Play the policy of ``payload`` (the current one, as a policy file holds it, sampling)
@@ -108,7 +107,7 @@ class Cooperative:
         self._baselines: dict[str, TeamResult] = {}  # bots do not learn: evaluated once
 
     def seat(
-        self, agents: list[str], rng: np.random.Generator, draw_opponent: OpponentDraw
+        self, agents: list[str], rng: np.random.Generator, opponents: OpponentPool
     ) -> tuple[tuple[int, ...], str]:
         """(every seat, no opponent): nothing is drawn."""
         return tuple(range(len(agents))), ""

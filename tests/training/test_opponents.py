@@ -156,3 +156,36 @@ def test_pfsp_refuses_bot_opponent_prob():
         _config(bot_opponents=["random"], bot_opponent_prob=0.3, opponent_sampling="pfsp")
     with pytest.raises(ConfigError, match="opponent_sampling"):
         _config(opponent_sampling="elo")
+
+
+def test_pfsp_counts_the_pool_as_one_opponent_so_it_does_not_crowd_out_the_bots():
+    """Eight snapshots the learner loses to as often as to the heuristic: the heuristic is still
+    drawn about half the time (pool and bot weigh alike), not a ninth."""
+    cfg = _config(
+        bot_opponents=["heuristic"], opponent_sampling="pfsp", latest_opponent_prob=0.0,
+        pool_size=8,
+    )  # fmt: skip
+    pool = OpponentPool(cfg)
+    for seed in range(8):
+        pool.add_snapshot(_model(seed))
+    for key in ["bot:heuristic", *(f"pool{i}" for i in pool.ids)]:
+        _finish(pool, key, 1, 0.0, 200)
+    rng = np.random.default_rng(2)
+    draws = Counter(pool.draw(rng, 1) for _ in range(4000))
+    assert draws["bot:heuristic"] / 4000 == pytest.approx(0.5, abs=0.04)
+    assert len([k for k in draws if k.startswith("pool")]) == 8
+
+
+def test_seat_sampling_trains_most_the_seat_that_loses_to_the_bots():
+    """seat_sampling pfsp: weights 1.1 - score against the bots per seat; uniform without bot
+    games or with uniform seat sampling."""
+    cfg = _config(bot_opponents=["heuristic"], opponent_sampling="pfsp", seat_sampling="pfsp")
+    pool = OpponentPool(cfg)
+    assert pool.seat_weights(2).tolist() == [0.5, 0.5]
+    _finish(pool, "bot:heuristic", 0, 1.0, 400)
+    _finish(pool, "bot:heuristic", 1, 0.0, 400)
+    weights = pool.seat_weights(2)
+    assert weights[1] / weights[0] == pytest.approx(1.1 / 0.1, rel=0.05)
+    uniform = OpponentPool(_config(bot_opponents=["heuristic"], opponent_sampling="pfsp"))
+    _finish(uniform, "bot:heuristic", 1, 0.0, 400)
+    assert uniform.seat_weights(2).tolist() == [0.5, 0.5]
