@@ -34,6 +34,7 @@ from .checkpoint import CheckpointError, load_checkpoint
 from .cli import fail, seed_arg
 from .envs import COOPERATIVE, env_mode, env_sizes, make_env
 from .policy_bot import PolicyBot
+from .progress_bar import ProgressBar
 
 if TYPE_CHECKING:
     from pettingzoo import AECEnv
@@ -121,14 +122,22 @@ def game_rounds(env: AECEnv) -> int | None:
 
 
 def play_team(
-    env_fn: Callable[[], AECEnv], make_bot: Callable[[], Bot], games: int, seed: int
+    env_fn: Callable[[], AECEnv],
+    make_bot: Callable[[], Bot],
+    games: int,
+    seed: int,
+    label: str | None = None,
 ) -> TeamResult:
     """``games`` seeded games (game ``i`` from ``seed + i``) of a cooperative env in which every
-    agent is played by its own bot from ``make_bot`` (bots may keep per-agent state)."""
+    agent is played by its own bot from ``make_bot`` (bots may keep per-agent state); ``label``
+    shows a progress bar."""
     env = env_fn()
     bots = {agent: make_bot() for agent in env.possible_agents}
     result = TeamResult()
+    bar = ProgressBar(label, games) if label else None
     for i in range(games):
+        if bar:
+            bar.update(i)
         env.reset(seed=seed + i)
         for bot in bots.values():
             bot.reset()
@@ -147,6 +156,8 @@ def play_team(
         rounds = game_rounds(env)
         if rounds is not None:
             result.rounds.append(rounds)
+    if bar:
+        bar.close()
     env.close()
     return result
 
@@ -158,12 +169,13 @@ def evaluate_team(
     seed: int,
     greedy: bool = False,
     env_kwargs: dict[str, Any] | None = None,
+    label: str | None = None,
 ) -> TeamResult:
     """The record of a team that plays every agent of cooperative env ``env_name`` with the bot
     ``spec`` names ("random", "heuristic", a policy file, or a checkpoint payload already read).
 
     Agent ``k``'s bot is seeded with ``seed + k``; game ``i`` is played from ``seed + i``, so
-    teams evaluated with the same ``seed`` meet the same deals.
+    teams evaluated with the same ``seed`` meet the same deals. ``label`` shows a progress bar.
     """
     from reborn_env.bots.loading import load_bot
 
@@ -180,7 +192,7 @@ def evaluate_team(
             return load_bot(spec, env_name, seed=seed + next(count), greedy=greedy)
 
     kwargs = dict(env_kwargs or {})
-    return play_team(lambda: make_env(env_name, **kwargs), make_bot, games, seed)
+    return play_team(lambda: make_env(env_name, **kwargs), make_bot, games, seed, label)
 
 
 def make_opponent(spec: str, env_name: str, seed: int, greedy: bool = False) -> Bot:
@@ -310,8 +322,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _team_main(path: str, payload: dict[str, Any], games: int, seed: int, greedy: bool) -> int:
     """The CLI for a cooperative env's checkpoint: the policy's team over seeded games."""
     env_name, env_kwargs = checkpoint_env(path, payload)
-    result = evaluate_team(payload, env_name, games, seed, greedy, env_kwargs)
     mode = "greedy" if greedy else "sampled"
+    result = evaluate_team(payload, env_name, games, seed, greedy, env_kwargs, f"policy ({mode})")
     print(f"{path} ({mode}) playing every agent of {env_name}: {games} games, seed {seed}")
     print(format_team_table([(f"policy ({mode})", result)]))
     return 0

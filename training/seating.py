@@ -27,7 +27,6 @@ from typing import TYPE_CHECKING, Any, Protocol
 from .envs import COMPETITIVE, COOPERATIVE
 
 if TYPE_CHECKING:
-
     import numpy as np
 
     from .config import TrainConfig
@@ -79,6 +78,7 @@ class Competitive:
                 cfg.eval_games,
                 cfg.seed,
                 num_envs=min(cfg.num_envs, cfg.eval_games),
+                label=f"evaluation vs {name}",
             )
             low, high = result.wilson()
             record = {"step": trainer.global_step, "update": trainer.update, "opponent": name}
@@ -121,12 +121,16 @@ class Cooperative:
         play = (cfg.env, cfg.eval_games, cfg.seed)
         records = []
         for greedy in (True, False):
-            result = evaluate_team(payload, *play, greedy=greedy, env_kwargs=cfg.env_kwargs)
             name = f"policy ({'greedy' if greedy else 'sampled'})"
+            result = evaluate_team(
+                payload, *play, greedy=greedy, env_kwargs=cfg.env_kwargs, label=f"evaluation {name}"
+            )
             records.append(self._record(trainer, name, result))
         for spec in cfg.eval_opponents:
             if spec not in self._baselines:
-                self._baselines[spec] = evaluate_team(spec, *play, env_kwargs=cfg.env_kwargs)
+                self._baselines[spec] = evaluate_team(
+                    spec, *play, env_kwargs=cfg.env_kwargs, label=f"evaluation {spec}"
+                )
             records.append(self._record(trainer, Path(spec).stem, self._baselines[spec]))
         return records
 
