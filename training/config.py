@@ -135,6 +135,9 @@ class TrainConfig:
     bots of ``bot_opponents`` is played most, training/opponents.py)"""
     pfsp_power: float = 2.0
     """with ``pfsp``: an opponent's weight is (1 - the learner's score against it) ** pfsp_power"""
+    restart_prob: float = 0.0
+    """probability a training game begins from a position of an earlier training game rather
+    than at the start (``training/restarts.py``), so late, rare decisions are met more often"""
     num_threads: int = 1
     """threads the game vector steps its games with (games with a compiled core; 1 elsewhere)"""
     imitation_games: int = 0
@@ -464,6 +467,7 @@ _VALUE_RULES: dict[str, tuple[Callable[[Any], bool], str | Callable[[], str]]] =
         f"must be one of {_names(list(OPPONENT_SAMPLING))}",
     ),
     "num_threads": _integer_rule(1, MAX_VECTOR_THREADS),
+    "restart_prob": _PROBABILITY,
     "bot_opponent_prob": _PROBABILITY,
     "imitation_games": _integer_rule(0),
     "imitation_epochs": _POSITIVE,

@@ -47,6 +47,7 @@ from .imitation import imitate_teacher
 from .model import build_model, record_sets
 from .opponents import OpponentPool
 from .progress import done_line, evaluate_policy, log_update, progress_line
+from .restarts import RestartPool
 from .resume import resume_run, save_run
 from .rollout import collect_rollout, start_episode
 from .run_files import CURVE, LATEST, POLICY, RunDirError, prepare_run_dirs
@@ -69,7 +70,10 @@ def build_trainer(cfg: TrainConfig) -> Trainer:
     optimizer = torch.optim.Adam(model.parameters(), lr=cfg.learning_rate, eps=1e-5)
     slots = Slots.empty(venv.num_envs, len(venv.agents))
     opponents = OpponentPool(cfg)
-    trainer = Trainer(cfg, model, optimizer, venv, slots, np_rng, seating_for(cfg), opponents)
+    restarts = RestartPool(cfg.restart_prob)
+    trainer = Trainer(
+        cfg, model, optimizer, venv, slots, np_rng, seating_for(cfg), opponents, restarts
+    )
     venv.reset()
     for i in range(venv.num_envs):
         start_episode(trainer, i)

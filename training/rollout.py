@@ -94,6 +94,7 @@ def collect_rollout(trainer: Trainer) -> Rollout:
         trainer.env_steps += len(deciding) + len(opponents)
         start = time.perf_counter()
         rewards, terminated, truncated = venv.step(actions)[3:]
+        trainer.restarts.sample(venv, trainer.np_rng)
         trainer.timers.simulation += time.perf_counter() - start
         _credit(trainer, rollout, rewards, terminated, truncated)
     _bootstrap(trainer, rollout)
@@ -102,8 +103,10 @@ def collect_rollout(trainer: Trainer) -> Rollout:
 
 def start_episode(trainer: Trainer, i: int) -> None:
     """Seat slot ``i``'s new game: the learner's seats and an opponent, if any (the vector has
-    already started the game, with the slot's next seed)."""
+    already started the game, with the slot's next seed; with ``restart_prob`` it may begin from
+    an earlier game's position instead, ``training/restarts.py``)."""
     slots = trainer.slots
+    trainer.restarts.restart(trainer.venv, i, trainer.np_rng)
     learners, opponent = trainer.seating.seat(
         trainer.venv.agents, trainer.np_rng, trainer.opponents
     )

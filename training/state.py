@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from .config import TrainConfig
     from .model import MaskedActorCritic
     from .opponents import OpponentPool
+    from .restarts import RestartPool
     from .seating import Seating
 
 
@@ -84,6 +85,7 @@ class Trainer:
     np_rng: np.random.Generator
     seating: Seating
     opponents: OpponentPool
+    restarts: RestartPool
     global_step: int = 0  # learner decisions
     env_steps: int = 0  # decisions of every agent
     update: int = 0

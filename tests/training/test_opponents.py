@@ -189,3 +189,24 @@ def test_seat_sampling_trains_most_the_seat_that_loses_to_the_bots():
     uniform = OpponentPool(_config(bot_opponents=["heuristic"], opponent_sampling="pfsp"))
     _finish(uniform, "bot:heuristic", 1, 0.0, 400)
     assert uniform.seat_weights(2).tolist() == [0.5, 0.5]
+
+
+def test_restarts_begin_games_from_positions_of_earlier_games():
+    """restart_prob (training/restarts.py): positions are kept from the vector's games (at most
+    the reservoir's size) and a restarted slot holds one of them; probability 0 keeps none."""
+    from reborn_env.core import registry
+    from training.restarts import RestartPool
+
+    name = registry.default_name()
+    venv = registry.get(name).make_vector_env(4, seed=2)
+    venv.reset()
+    rng = np.random.default_rng(0)
+    pool, off = RestartPool(1.0, capacity=5), RestartPool(0.0)
+    for _ in range(30):
+        venv.step(np.array([rng.choice(np.flatnonzero(m)) for m in venv.mask]))
+        pool.sample(venv, rng)
+        off.sample(venv, rng)
+    assert len(pool.positions) == 5 and pool.seen == 30 and not off.positions
+    assert not off.restart(venv, 0, rng)
+    assert pool.restart(venv, 3, rng)
+    assert venv.get_state(3) in pool.positions
