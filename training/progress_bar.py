@@ -41,8 +41,9 @@ class ProgressBar:
             self._draw(now)
 
     def close(self) -> float:
-        """Finish the bar (a last line); the phase's seconds."""
-        self.update(self.total)
+        """Finish the bar (its last line, unless already drawn full); the phase's seconds."""
+        if self.done < self.total:
+            self.update(self.total)
         if self.live:
             self.stream.write("\n")
             self.stream.flush()
