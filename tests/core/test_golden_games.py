@@ -4,8 +4,11 @@ Why: the game contract and the new layout are a redesign with behaviour unchange
 written before the move and must pass unchanged after it: every observation and mask of every
 agent, every reward, end flag and info, and the position at every decision of these games are
 hashed, and the hashes are those recorded in ``golden_games.json`` when the test was written.
-Bots: uniform random, the scripted (heuristic) bots and the shipped policies, played greedily
-(argmax, so the hash does not hang on sampling).
+Bots: uniform random and the scripted (heuristic) bots; and the shipped policies, played
+greedily (argmax, so the hash does not hang on sampling), whose games are in
+``golden_policy_games.json`` with the checksum of the checkpoint they were recorded with: a new
+shipped policy (issue 12) plays other games, so its hashes are recorded again, deliberately, with
+``python -m tests.core.test_golden_games record-policies``; the rules' and bots' stay as written.
 """
 
 from __future__ import annotations
@@ -24,9 +27,13 @@ torch.set_num_threads(1)
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = json.loads((Path(__file__).with_name("golden_games.json")).read_text())
+POLICY_FILE = Path(__file__).with_name("golden_policy_games.json")
+GOLDEN_POLICIES = json.loads(POLICY_FILE.read_text())
 ENVS = {"earth_reborn_v0": earth_reborn_v0.env, "haven_v0": haven_v0.env}
 POLICIES = {"earth_reborn_v0": "earth_reborn_ppo.pt", "haven_v0": "haven_ppo.pt"}
-PAIRS = ("random-random", "heuristic-heuristic", "policy-policy", "heuristic-policy")
+RULE_PAIRS = ("random-random", "heuristic-heuristic")
+POLICY_PAIRS = ("policy-policy", "heuristic-policy")
+PAIRS = RULE_PAIRS + POLICY_PAIRS
 SEEDS = (0, 1, 2)
 
 
@@ -58,15 +65,59 @@ def game_hash(name: str, pair: str, seed: int) -> str:
 
 
 @pytest.mark.parametrize("seed", SEEDS)
-@pytest.mark.parametrize("pair", PAIRS)
+@pytest.mark.parametrize("pair", RULE_PAIRS)
 @pytest.mark.parametrize("name", sorted(ENVS))
 def test_seeded_games_are_exactly_as_recorded(name, pair, seed):
     """Every output of the game (observations, masks, rewards, ends, infos, positions)."""
     assert game_hash(name, pair, seed) == GOLDEN[name][pair][str(seed)]
 
 
+def shipped_checksum(name: str) -> str:
+    """The checksum the shipped policy of ``name`` carries (training/checkpoint.py)."""
+    from training.checkpoint import load_checkpoint
+
+    return load_checkpoint(ROOT / "checkpoints" / POLICIES[name])["checksum"]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("pair", POLICY_PAIRS)
+@pytest.mark.parametrize("name", sorted(ENVS))
+def test_the_shipped_policies_play_their_recorded_games(name, pair, seed):
+    """The same, for the shipped policy's games, recorded with that very checkpoint."""
+    recorded = GOLDEN_POLICIES[name]
+    assert recorded["checkpoint"] == shipped_checksum(name), (
+        f"checkpoints/{POLICIES[name]} is not the policy these games were recorded with: a new "
+        "shipped policy is recorded with `python -m tests.core.test_golden_games record-policies`"
+    )
+    assert game_hash(name, pair, seed) == recorded[pair][str(seed)]
+
+
 def test_the_games_are_not_trivial():
     """The recorded games differ from one another (a hash of nothing would not)."""
     hashes = [h for env in GOLDEN.values() for pair in env.values() for h in pair.values()]
+    hashes += [
+        h for env in GOLDEN_POLICIES.values() for pair in POLICY_PAIRS for h in env[pair].values()
+    ]
     assert len(set(hashes)) == len(hashes) == len(ENVS) * len(PAIRS) * len(SEEDS)
     assert all(len(h) == 64 for h in hashes)
+
+
+def record_policies() -> None:
+    """Write ``golden_policy_games.json`` for the policies shipped now (atomically)."""
+    from reborn_env.core.files import atomic_write
+
+    data = {
+        name: {"checkpoint": shipped_checksum(name)}
+        | {pair: {str(s): game_hash(name, pair, s) for s in SEEDS} for pair in POLICY_PAIRS}
+        for name in sorted(ENVS)
+    }
+    with atomic_write(POLICY_FILE) as f:
+        f.write((json.dumps(data, indent=2, sort_keys=True) + "\n").encode())
+
+
+if __name__ == "__main__":
+    import sys
+
+    if sys.argv[1:] != ["record-policies"]:
+        sys.exit("usage: python -m tests.core.test_golden_games record-policies")
+    record_policies()
