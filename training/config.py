@@ -153,6 +153,9 @@ class TrainConfig:
     eval_games: int = 20
     """evaluation games per seat against each evaluation opponent (cooperative: games per
     evaluated team, on the same seeds)"""
+    eval_greedy: bool = False
+    """competitive mode: evaluate the policy playing its most likely action (greedy) instead of
+    sampling (a cooperative run evaluates both)"""
     eval_opponents: list[str] = field(default_factory=lambda: ["random", "heuristic"])
     """evaluation opponents: "random", "heuristic" or the path of a checkpoint; in cooperative
     mode the teams of these bots whose win rates the policy's are logged next to"""

@@ -61,9 +61,10 @@ class Competitive:
         return (seat,), opponents.draw(rng, seat)
 
     def evaluate(self, trainer: Trainer, payload: dict[str, Any]) -> list[dict[str, Any]]:
-        """Play the policy of ``payload`` (the current one, as a policy file holds it, sampling)
-        against each evaluation opponent, ``eval_games`` seeded games per seat in the game
-        vector (``training/vector_match.py``); one history record each."""
+        """Play the policy of ``payload`` (the current one, as a policy file holds it; sampling,
+        or greedy with ``eval_greedy``) against each evaluation opponent, ``eval_games`` seeded
+        games per seat in the game vector (``training/vector_match.py``); one history record
+        each."""
         from .vector_match import play_vector_match, player
 
         cfg = trainer.cfg
@@ -73,7 +74,7 @@ class Competitive:
             result = play_vector_match(
                 cfg.env,
                 cfg.env_kwargs,
-                player(payload, cfg.env, cfg.seed),
+                player(payload, cfg.env, cfg.seed, cfg.eval_greedy),
                 player(name, cfg.env, cfg.seed + 1, **options),
                 cfg.eval_games,
                 cfg.seed,
@@ -82,6 +83,7 @@ class Competitive:
             )
             low, high = result.wilson()
             record = {"step": trainer.global_step, "update": trainer.update, "opponent": name}
+            record["greedy"] = cfg.eval_greedy
             record.update(win_rate=result.overall.win_rate, low=low, high=high)
             for seat, seat_record in result.seats.items():
                 record[f"win_rate_{seat}"] = seat_record.win_rate
@@ -92,7 +94,8 @@ class Competitive:
     def describe(self, record: dict[str, Any]) -> tuple[str, str]:
         """(TensorBoard tag, log line) of an evaluation record."""
         tag = f"eval/win_rate_vs_{Path(record['opponent']).stem}"
-        return tag, f"vs {record['opponent']}: {record['score']}"
+        play = "greedy" if record.get("greedy") else "sampled"
+        return tag, f"vs {record['opponent']} ({play}): {record['score']}"
 
 
 class Cooperative:
