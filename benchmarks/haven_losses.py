@@ -1,11 +1,13 @@
 """How haven teams lose: the round of each loss, the monsters still standing and how each
 character was exhausted (by cards, HV-EXH-1, or by damage, HV-EXH-2).
 
-Run: ``python benchmarks/haven_losses.py [--games 500] [--seed 20261129] [--checkpoint PATH]``.
+Run: ``python benchmarks/haven_losses.py [--env NAME] [--games 500] [--seed 20261129]
+[--checkpoint PATH]``; ``--env`` is a cooperative registered game with haven's rules state
+(default the first in name order, as in ``benchmarks/haven_win_rates.py``).
 Why: the win rate (``benchmarks/haven_win_rates.py``, same seeds and bots, greedy) says how often
 a team loses, not why; this table backs the model card's account of it
 (``checkpoints/haven_ppo.md``). It reads the final game state of each seeded game of the
-scripted team and of the checkpoint's greedy policy (default the shipped one).
+scripted team and of the checkpoint's greedy policy (default the game's shipped policy).
 """
 
 from __future__ import annotations
@@ -17,8 +19,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from reborn_env.core import registry
+
 ROOT = Path(__file__).resolve().parents[1]
-ENV = "haven_v0"
+TEAM_GAMES = [name for name in registry.names() if registry.get(name).cooperative]
 ROUND_BANDS = ((0, 9, "<=9"), (10, 12, "10-12"), (13, 99, "13+"))
 
 
@@ -42,14 +46,15 @@ class Losses:
         return f"{name:<18} {losses:>6}  {bands:<14} {left:<20} {hp:>7.1f}  {how}"
 
 
-def team_losses(spec: str, games: int, seed: int) -> Losses:
-    """Play ``games`` seeded games with ``spec`` (a bot spec) in both seats, greedily."""
+def team_losses(spec: str, env_name: str, games: int, seed: int) -> Losses:
+    """Play ``games`` seeded games of ``env_name`` with ``spec`` (a bot spec) in every seat,
+    greedily."""
     from reborn_env.bots.loading import load_bot
     from training.envs import make_env
 
-    env = make_env(ENV)
+    env = make_env(env_name)
     bots = {
-        a: load_bot(spec, ENV, seed=seed + k, greedy=True)
+        a: load_bot(spec, env_name, seed=seed + k, greedy=True)
         for k, a in enumerate(env.possible_agents)
     }
     out = Losses()
@@ -79,28 +84,35 @@ def team_losses(spec: str, games: int, seed: int) -> Losses:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--env", choices=TEAM_GAMES, default=TEAM_GAMES[0] if TEAM_GAMES else None)
     parser.add_argument("--games", type=int, default=500, help="games per team (default 500)")
     parser.add_argument("--seed", type=int, default=20261129, help="first game's seed")
     parser.add_argument(
         "--checkpoint",
-        default=str(ROOT / "checkpoints" / "haven_ppo.pt"),
-        help="learned policy (default the shipped one)",
+        help="learned policy (default the game's shipped policy)",
     )
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error("--games must be at least 1")
+    if args.env is None:
+        parser.error("no cooperative game is registered")
+    shipped = registry.get(args.env).policy
+    if args.checkpoint is None and shipped:
+        args.checkpoint = str(ROOT / shipped)
+    if args.checkpoint is None:
+        parser.error("the game ships no policy: name one with --checkpoint")
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     sys.path.insert(0, str(ROOT))
     import torch
 
     torch.set_num_threads(1)
-    print(f"{ENV}, {args.games} games per team from seed {args.seed}, greedy")
+    print(f"{args.env}, {args.games} games per team from seed {args.seed}, greedy")
     print(
         f"{'team':<18} {'losses':>6}  {'rounds <=9/10-12/13+':<14} {'monsters left 1/2/3/4/5':<20} "
         f"{'HP left':>7}  exhausted by cards / damage"
     )
     for name, spec in (("scripted", "heuristic"), ("learned (greedy)", args.checkpoint)):
-        print(team_losses(spec, args.games, args.seed).row(name), flush=True)
+        print(team_losses(spec, args.env, args.games, args.seed).row(name), flush=True)
     return 0
 
 
