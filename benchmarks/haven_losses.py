@@ -12,17 +12,12 @@ scripted team and of the checkpoint's greedy policy (default the game's shipped 
 
 from __future__ import annotations
 
-import argparse
-import os
 import sys
 from collections import Counter
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from reborn_env.core import registry
+from team_args import team_args
 
-ROOT = Path(__file__).resolve().parents[1]
-TEAM_GAMES = [name for name in registry.names() if registry.get(name).cooperative]
 ROUND_BANDS = ((0, 9, "<=9"), (10, 12, "10-12"), (13, 99, "13+"))
 
 
@@ -83,26 +78,7 @@ def team_losses(spec: str, env_name: str, games: int, seed: int) -> Losses:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--env", choices=TEAM_GAMES, default=TEAM_GAMES[0] if TEAM_GAMES else None)
-    parser.add_argument("--games", type=int, default=500, help="games per team (default 500)")
-    parser.add_argument("--seed", type=int, default=20261129, help="first game's seed")
-    parser.add_argument(
-        "--checkpoint",
-        help="learned policy (default the game's shipped policy)",
-    )
-    args = parser.parse_args(argv)
-    if args.games < 1:
-        parser.error("--games must be at least 1")
-    if args.env is None:
-        parser.error("no cooperative game is registered")
-    shipped = registry.get(args.env).policy
-    if args.checkpoint is None and shipped:
-        args.checkpoint = str(ROOT / shipped)
-    if args.checkpoint is None:
-        parser.error("the game ships no policy: name one with --checkpoint")
-    os.environ.setdefault("OMP_NUM_THREADS", "1")
-    sys.path.insert(0, str(ROOT))
+    args = team_args(__doc__, 500, argv, need_policy=True)
     import torch
 
     torch.set_num_threads(1)

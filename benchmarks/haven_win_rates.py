@@ -14,38 +14,14 @@ mean rounds and agent decisions (steps) per game.
 
 from __future__ import annotations
 
-import argparse
-import os
 import sys
 import time
-from pathlib import Path
 
-from reborn_env.core import registry
-
-ROOT = Path(__file__).resolve().parents[1]
-TEAM_GAMES = [name for name in registry.names() if registry.get(name).cooperative]
+from team_args import team_args
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--env", choices=TEAM_GAMES, default=TEAM_GAMES[0] if TEAM_GAMES else None)
-    parser.add_argument("--games", type=int, default=200, help="games per team (default 200)")
-    parser.add_argument("--seed", type=int, default=20261129, help="first game's seed")
-    parser.add_argument(
-        "--checkpoint",
-        help="learned policy to play (default the game's shipped policy, if it exists)",
-    )
-    args = parser.parse_args(argv)
-    if args.games < 1:
-        parser.error("--games must be at least 1")
-    if args.env is None:
-        parser.error("no cooperative game is registered")
-    shipped = registry.get(args.env).policy
-    default_checkpoint = ROOT / shipped if shipped else None
-    if args.checkpoint is None and default_checkpoint and default_checkpoint.exists():
-        args.checkpoint = str(default_checkpoint)
-    os.environ.setdefault("OMP_NUM_THREADS", "1")
-    sys.path.insert(0, str(ROOT))
+    args = team_args(__doc__, 200, argv, need_policy=False)
     import torch
 
     from training.checkpoint import load_checkpoint
@@ -60,8 +36,7 @@ def main(argv: list[str] | None = None) -> int:
         payload = load_checkpoint(args.checkpoint, expect_env=args.env)
         teams += [("learned (greedy)", payload, True), ("learned (sampled)", payload, False)]
     else:
-        missing = f"{default_checkpoint} is absent" if default_checkpoint else "none is shipped"
-        print(f"no checkpoint ({missing}): learned rows left out")
+        print("no checkpoint (the game's shipped one is absent): learned rows left out")
     rows = []
     for name, spec, greedy in teams:
         start = time.perf_counter()

@@ -27,8 +27,9 @@ MAX_SEED = 2**64 - 1
 WAIT = -1  # the action that leaves a slot as it is for one step
 
 
-def _count(name: str, value: Any, low: int = 1, high: int | None = None) -> int:
-    """``value`` as an int in ``low..high``, or a ValueError naming ``name`` and the bounds."""
+def count_arg(name: str, value: Any, low: int = 1, high: int | None = None) -> int:
+    """``value`` as an int in ``low..high``, or a ValueError naming ``name`` and the bounds (the
+    vectors' integer arguments: sizes, seeds, slots, seats)."""
     bounds = f"{low}..{high}" if high is not None else f">= {low}"
     if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
         raise ValueError(f"{name} must be an integer {bounds}, got {value!r}")
@@ -45,7 +46,7 @@ class AECVectorEnv:
     def __init__(
         self, make_env: Callable[..., Any], num_envs: int = 16, seed: int = 0, **options: Any
     ) -> None:
-        self.num_envs = n = _count("num_envs", num_envs)
+        self.num_envs = n = count_arg("num_envs", num_envs)
         self.envs = [make_env(**options) for _ in range(n)]
         probe = self.envs[0]
         self.agents = list(probe.possible_agents)
@@ -58,7 +59,7 @@ class AECVectorEnv:
         self.rewards = np.zeros((n, len(self.agents)), dtype=np.float32)
         self.terminated = np.zeros(n, dtype=np.bool_)
         self.truncated = np.zeros(n, dtype=np.bool_)
-        self._generators = self._slot_generators(_count("seed", seed, 0, MAX_SEED))
+        self._generators = self._slot_generators(count_arg("seed", seed, 0, MAX_SEED))
         self._started = False
 
     def _slot_generators(self, seed: int) -> list[SplitMix64]:
@@ -69,7 +70,7 @@ class AECVectorEnv:
         """A new game in every slot (its next seed; ``seed`` starts the generators over):
         ``obs``, ``mask``, ``agent``."""
         if seed is not None:
-            self._generators = self._slot_generators(_count("seed", seed, 0, MAX_SEED))
+            self._generators = self._slot_generators(count_arg("seed", seed, 0, MAX_SEED))
         for i in range(self.num_envs):
             self._new_game(i)
         self._started = True
@@ -115,7 +116,7 @@ class AECVectorEnv:
     def observe(self, i: int, seat: int) -> np.ndarray:
         """Game ``i`` as agent ``seat`` sees it now (a new float32 array), whoever is to move."""
         self._require_started()
-        seat = _count("seat", seat, 0, len(self.agents) - 1)
+        seat = count_arg("seat", seat, 0, len(self.agents) - 1)
         view = self.envs[self._index(i)].observe(self.agents[seat])
         return np.array(view["observation"], dtype=np.float32)
 
@@ -137,7 +138,7 @@ class AECVectorEnv:
 
     def set_seed_state(self, i: int, state: int) -> None:
         """Game ``i``'s seed generator state := ``state`` (an integer in 0..2**64-1)."""
-        self._generators[self._index(i)].state = _count("seed state", state, 0, MAX_SEED)
+        self._generators[self._index(i)].state = count_arg("seed state", state, 0, MAX_SEED)
 
     def close(self) -> None:
         """Close every env."""
@@ -156,7 +157,7 @@ class AECVectorEnv:
         self.agent[i] = self.agents.index(env.agent_selection)
 
     def _index(self, i: Any) -> int:
-        return _count("game index", i, 0, self.num_envs - 1)
+        return count_arg("game index", i, 0, self.num_envs - 1)
 
     def _require_started(self) -> None:
         if not self._started:

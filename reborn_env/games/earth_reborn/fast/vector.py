@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from ....core.aec_vector import count_arg
 from ....core.errors import IllegalActionError
 from .. import positions
 from ..match import EarthRebornRules
@@ -23,16 +24,6 @@ from .match import core_games
 from .reference import MAX_SEED, WAIT, ReferenceGames, illegal_action_message
 
 Arrays = tuple[np.ndarray, ...]
-
-
-def _count(name: str, value: Any, low: int = 1, high: int | None = None) -> int:
-    """``value`` as an int in ``low..high``, or a ValueError naming ``name`` and the bounds."""
-    bounds = f"{low}..{high}" if high is not None else f">= {low}"
-    if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
-        raise ValueError(f"{name} must be an integer {bounds}, got {value!r}")
-    if value < low or (high is not None and value > high):
-        raise ValueError(f"{name} must be {bounds}, got {value}")
-    return int(value)
 
 
 class VectorEnv:
@@ -51,9 +42,9 @@ class VectorEnv:
         max_steps: int = 5000,
         illegal_action: str = "raise",
     ) -> None:
-        self.num_envs = _count("num_envs", num_envs)
-        self.num_threads = _count("num_threads", num_threads)
-        seed = _count("seed", seed, 0, MAX_SEED)
+        self.num_envs = count_arg("num_envs", num_envs)
+        self.num_threads = count_arg("num_threads", num_threads)
+        seed = count_arg("seed", seed, 0, MAX_SEED)
         if illegal_action != "raise":
             raise ValueError(
                 f"illegal_action {illegal_action!r}: a vector env only raises (ER-ENV-8); "
@@ -89,7 +80,7 @@ class VectorEnv:
         """A new game in every slot (each slot's next seed; ``seed`` starts the generators over
         as the constructor's does): ``obs``, ``mask``, ``agent``."""
         if seed is not None:
-            self._games = self._make_games(_count("seed", seed, 0, MAX_SEED))
+            self._games = self._make_games(count_arg("seed", seed, 0, MAX_SEED))
         self._games.reset_all(self.obs, self.mask, self.agent)
         self._started = True
         return self.obs, self.mask, self.agent
@@ -155,7 +146,7 @@ class VectorEnv:
         trainer's value of a seat's view at the end of a rollout."""
         self._require_started()
         out = np.zeros(self.obs_size, dtype=np.float32)
-        self._games.observe(self._index(i), _count("seat", seat, 0, len(self.agents) - 1), out)
+        self._games.observe(self._index(i), count_arg("seat", seat, 0, len(self.agents) - 1), out)
         return out
 
     def seed_state(self, i: int) -> int:
@@ -165,7 +156,7 @@ class VectorEnv:
 
     def set_seed_state(self, i: int, state: int) -> None:
         """Game ``i``'s seed generator state := ``state`` (an integer in 0..2**64-1)."""
-        self._games.set_seed_state(self._index(i), _count("seed state", state, 0, MAX_SEED))
+        self._games.set_seed_state(self._index(i), count_arg("seed state", state, 0, MAX_SEED))
 
     def action_name(self, action: int) -> str:
         """The readable name of an action integer, e.g. ``STEP(N)``."""
@@ -178,7 +169,7 @@ class VectorEnv:
         return illegal_action_message(self._games.dump(i), i, action)
 
     def _index(self, i: Any) -> int:
-        return _count("game index", i, 0, self.num_envs - 1)
+        return count_arg("game index", i, 0, self.num_envs - 1)
 
     def _require_started(self) -> None:
         if not self._started:

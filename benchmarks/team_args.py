@@ -1,0 +1,46 @@
+"""The command line the team benchmarks share: a cooperative game, games, seed, and its policy.
+
+``haven_win_rates.py`` and ``haven_losses.py`` both take ``--env`` (a cooperative registered game),
+``--games``, ``--seed`` and ``--checkpoint`` (default: the game's shipped policy), check them the
+same way, and run single-threaded torch from this checkout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from reborn_env.core import registry
+
+ROOT = Path(__file__).resolve().parents[1]
+TEAM_GAMES = [name for name in registry.names() if registry.get(name).cooperative]
+
+
+def team_args(
+    doc: str, games: int, argv: list[str] | None, need_policy: bool
+) -> argparse.Namespace:
+    """The parsed and checked arguments; ``need_policy``: a usage error if no policy is found."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--env", choices=TEAM_GAMES, default=TEAM_GAMES[0] if TEAM_GAMES else None)
+    parser.add_argument(
+        "--games", type=int, default=games, help=f"games per team (default {games})"
+    )
+    parser.add_argument("--seed", type=int, default=20261129, help="first game's seed")
+    parser.add_argument(
+        "--checkpoint", help="learned policy to play (default the game's shipped policy)"
+    )
+    args = parser.parse_args(argv)
+    if args.games < 1:
+        parser.error("--games must be at least 1")
+    if args.env is None:
+        parser.error("no cooperative game is registered")
+    shipped = registry.get(args.env).policy
+    if args.checkpoint is None and shipped and (ROOT / shipped).exists():
+        args.checkpoint = str(ROOT / shipped)
+    if need_policy and args.checkpoint is None:
+        parser.error("the game ships no policy: name one with --checkpoint")
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    sys.path.insert(0, str(ROOT))
+    return args
