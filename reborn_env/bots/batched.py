@@ -71,14 +71,80 @@ class PerSlotBots:
         return out
 
 
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX1, _MIX2 = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB)
+
+
+class RandomBatch:
+    """Uniform random legal play for many slots in one vectorised call: slot ``i`` draws from its
+    own SplitMix64 stream seeded ``seeds[i]`` (``core.rng``), so a slot's moves do not depend on
+    which other slots share a call. Each decision takes the stream's next 64-bit output ``x`` and
+    plays the ``(x >> 11) * k >> 53``-th of its ``k`` legal actions, in action order."""
+
+    def __init__(self, seeds: Sequence[int | None]) -> None:
+        seeds = list(seeds)
+        if not seeds:
+            raise ValueError("RandomBatch needs at least one seed (one slot per seed)")
+        fresh = np.random.SeedSequence().generate_state(len(seeds), dtype=np.uint64)
+        self.state = np.array(
+            [int(fresh[i]) if s is None else int(s) % 2**64 for i, s in enumerate(seeds)],
+            dtype=np.uint64,
+        )
+
+    def __len__(self) -> int:
+        return len(self.state)
+
+    def reset(self, i: int) -> None:
+        """Nothing to forget: as RandomBot's, the stream runs on, so successive games differ."""
+        if not 0 <= i < len(self):
+            raise IndexError(f"slot {i} is out of range: there are slots 0..{len(self) - 1}")
+
+    def act(self, slots: np.ndarray, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        slots = _checked_slots(slots, len(self))
+        for name, array in (("obs", obs), ("mask", mask)):
+            if np.ndim(array) != 2 or len(array) != len(slots):
+                raise ValueError(
+                    f"{name} must be 2-D with one row per slot ({len(slots)}), got shape "
+                    f"{np.shape(array)}"
+                )
+        legal = np.asarray(mask) != 0
+        counts = legal.sum(axis=1)
+        if len(slots) and not counts.all():
+            raise ValueError(
+                f"slot {int(slots[np.argmin(counts)])}: the action mask has no legal action"
+            )
+        with np.errstate(over="ignore"):
+            z = self.state[slots] + _GOLDEN
+            self.state[slots] = z
+            z = (z ^ (z >> np.uint64(30))) * _MIX1
+            z = (z ^ (z >> np.uint64(27))) * _MIX2
+            z = z ^ (z >> np.uint64(31))
+            pick = ((z >> np.uint64(11)) * counts.astype(np.uint64)) >> np.uint64(53)  # < 2**61
+        pick = pick.astype(np.int64)
+        return np.argmax(legal.cumsum(axis=1) > pick[:, None], axis=1).astype(np.int64)
+
+
+def _checked_slots(slots: Any, n: int) -> np.ndarray:
+    """``slots`` as a 1-D int64 array of slots in ``0..n-1``, or a ValueError saying why not."""
+    slots = np.asarray(slots)
+    if slots.ndim != 1 or slots.dtype.kind not in "iu":
+        raise ValueError(
+            f"slots must be a 1-D integer array, got {slots.dtype} of shape {slots.shape}"
+        )
+    if len(slots) and (slots.min() < 0 or slots.max() >= n):
+        raise ValueError(f"slots must lie in 0..{n - 1}, got {slots.tolist()}")
+    return slots.astype(np.int64)
+
+
 def batched_bot(
     game_name: str, bot_name: str, seeds: Sequence[int | None], **options: Any
 ) -> BatchedBot:
     """Bots ``bot_name`` of game ``game_name`` for ``len(seeds)`` slots, slot i seeded
     ``seeds[i]``: the game's compiled batch (``GameSpec.batched_bots``, for ``scenario`` or the
     game's default scenario) when it has one built here, else PerSlotBots over the game's bot
-    class (``options`` go to it, e.g. ``scenario=``) or over :func:`load_bot` (``random``, policy
-    files: they read any scenario's observation, so ``scenario`` is not passed to them)."""
+    class (``options`` go to it, e.g. ``scenario=``), :class:`RandomBatch` for ``random``, or
+    PerSlotBots over :func:`load_bot` (policy files: they read any scenario's observation, so
+    ``scenario`` is not passed to them)."""
     spec = registry.get(game_name)
     seeds = list(seeds)
     factory = spec.batched_bots.get(bot_name)
@@ -88,6 +154,8 @@ def batched_bot(
         batch = registry.resolve(factory)(scenario, seeds, **rest)
         if batch is not None:
             return batch
+    if bot_name == "random":
+        return RandomBatch(seeds)
     if bot_name in spec.bots:
         cls = registry.resolve(spec.bots[bot_name])
         return PerSlotBots(lambda seed: cls(seed=seed, **options), seeds)

@@ -16,8 +16,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from reborn_env.bots.base import RandomBot
-from reborn_env.bots.batched import BatchedBot, PerSlotBots, SlotBot, batched_bot
+from reborn_env.bots.batched import BatchedBot, PerSlotBots, RandomBatch, SlotBot, batched_bot
 from reborn_env.games.earth_reborn.actions import codec_for
 from reborn_env.games.earth_reborn.bots import EarthRebornHeuristicBot
 from reborn_env.games.earth_reborn.fast import heuristic
@@ -278,7 +277,7 @@ def test_batched_bot_finds_the_compiled_batch_through_the_registry(core: Any) ->
     with pytest.raises(TypeError):
         batched_bot(GAME, "heuristic", [1], colour="red")
     random = batched_bot(GAME, "random", [1, 2, 3], scenario="vault_raid")
-    assert isinstance(random, PerSlotBots) and isinstance(random.bots[0], RandomBot)
+    assert isinstance(random, RandomBatch)
     assert all(mask[r, a] for r, a in enumerate(random.act(slots, obs, mask)))
     with pytest.raises(ValueError, match="obs must be 2-D with one row per slot"):
         random.act(slots, obs[0], mask)
