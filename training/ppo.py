@@ -7,19 +7,20 @@ built once), its opponents' files, and its folders (``training/run_files.py``: a
 over an earlier one unless told ``--overwrite``). A user's mistake ends the command with one line
 ``error: ...`` and status 2 (``training/cli.py``).
 
-Read top to bottom: :func:`build_trainer` seeds everything and makes the environments and the
+Read top to bottom: :func:`build_trainer` seeds everything and makes the game vector and the
 network; :func:`train` is the loop, each step a module with one job:
 
-1. collect a rollout (``training/rollout.py``): every environment is stepped in lockstep and all
-   decisions of one policy are batched into one forward pass;
+1. collect a rollout (``training/rollout.py``): the game vector steps every game in one call, the
+   learner's moves in one forward pass and each opponent's in one batched call;
 2. compute advantages (``training/advantages.py``): GAE along each agent's own decisions;
 3. update (``training/update.py``): the clipped PPO loss and the optimiser's steps;
 4. snapshot the policy into the opponent pool (``training/opponents.py``), log and evaluate
    (``training/progress.py``) and checkpoint (``training/resume.py``) on schedule.
 
 Who the learner plays is the run's *seating* (``training/seating.py``): in a competitive game it
-takes one seat at random and the other seat is played by the current policy, a past snapshot from
-the pool or a scripted bot; in a cooperative game it plays every agent. Only the learner's
+takes one seat (at random, or by ``seat_sampling``) and the other seat is played by the current
+policy, a past snapshot from the pool or a scripted bot (drawn by ``opponent_sampling``); in a
+cooperative game it plays every agent. Only the learner's
 decisions are trained on, and each learner agent's decisions form their own trajectory (a GAE
 stream): what happens between two of its decisions (the opponent's or its partner's moves) is
 part of the environment, and the rewards that agent receives meanwhile belong to its last
