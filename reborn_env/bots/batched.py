@@ -52,20 +52,8 @@ class PerSlotBots:
         self.bots[i].reset()
 
     def act(self, slots: np.ndarray, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        slots = np.asarray(slots)
-        if slots.ndim != 1 or slots.dtype.kind not in "iu":
-            raise ValueError(
-                f"slots must be a 1-D integer array, got {slots.dtype} of shape {slots.shape}"
-            )
-        k = len(slots)
-        if k and (slots.min() < 0 or slots.max() >= len(self)):
-            raise ValueError(f"slots must lie in 0..{len(self) - 1}, got {slots.tolist()}")
-        for name, array in (("obs", obs), ("mask", mask)):
-            if np.ndim(array) != 2 or len(array) != k:
-                raise ValueError(
-                    f"{name} must be 2-D with one row per slot ({k}), got shape {np.shape(array)}"
-                )
-        out = np.empty(k, dtype=np.int64)
+        slots = _checked_rows(slots, obs, mask, len(self))
+        out = np.empty(len(slots), dtype=np.int64)
         for r, i in enumerate(slots):
             out[r] = self.bots[int(i)].act(obs[r], mask[r])
         return out
@@ -100,13 +88,7 @@ class RandomBatch:
             raise IndexError(f"slot {i} is out of range: there are slots 0..{len(self) - 1}")
 
     def act(self, slots: np.ndarray, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        slots = _checked_slots(slots, len(self))
-        for name, array in (("obs", obs), ("mask", mask)):
-            if np.ndim(array) != 2 or len(array) != len(slots):
-                raise ValueError(
-                    f"{name} must be 2-D with one row per slot ({len(slots)}), got shape "
-                    f"{np.shape(array)}"
-                )
+        slots = _checked_rows(slots, obs, mask, len(self))
         legal = np.asarray(mask) != 0
         counts = legal.sum(axis=1)
         if len(slots) and not counts.all():
@@ -124,8 +106,9 @@ class RandomBatch:
         return np.argmax(legal.cumsum(axis=1) > pick[:, None], axis=1).astype(np.int64)
 
 
-def _checked_slots(slots: Any, n: int) -> np.ndarray:
-    """``slots`` as a 1-D int64 array of slots in ``0..n-1``, or a ValueError saying why not."""
+def _checked_rows(slots: Any, obs: Any, mask: Any, n: int) -> np.ndarray:
+    """``slots`` as a 1-D int64 array of slots in ``0..n-1``, with ``obs`` and ``mask`` 2-D with
+    one row per slot; a ValueError saying what is wrong otherwise."""
     slots = np.asarray(slots)
     if slots.ndim != 1 or slots.dtype.kind not in "iu":
         raise ValueError(
@@ -133,6 +116,12 @@ def _checked_slots(slots: Any, n: int) -> np.ndarray:
         )
     if len(slots) and (slots.min() < 0 or slots.max() >= n):
         raise ValueError(f"slots must lie in 0..{n - 1}, got {slots.tolist()}")
+    for name, array in (("obs", obs), ("mask", mask)):
+        if np.ndim(array) != 2 or len(array) != len(slots):
+            raise ValueError(
+                f"{name} must be 2-D with one row per slot ({len(slots)}), got shape "
+                f"{np.shape(array)}"
+            )
     return slots.astype(np.int64)
 
 
