@@ -66,12 +66,11 @@ def evaluate(
     payload = load_checkpoint(checkpoint_path)
     env_name, env_kwargs = checkpoint_env(checkpoint_path, payload)
     make_opponent(opponent, env_name, seed + 1, greedy)  # OpponentError if it names no bot
-    options = {k: v for k, v in env_kwargs.items() if k == "scenario"}
     return play_vector_match(
         env_name,
         env_kwargs,
         player(payload, env_name, seed, greedy),
-        player(opponent, env_name, seed + 1, greedy, **options),
+        player(opponent, env_name, seed + 1, greedy, env_kwargs),
         games,
         seed,
         label=f"{Path(str(checkpoint_path)).name} vs {Path(opponent).name}",

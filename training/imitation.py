@@ -46,15 +46,13 @@ def record_games(
     teacher too in games ``g % 4 < 2`` and the random bot otherwise. Cooperative (``team=True``):
     the teacher plays and is recorded in every seat.
     """
-    from reborn_env.bots.batched import batched_bot
+    from .vector_match import player
 
     n = min(num_envs, games)
     venv = make_vector_env(env_name, n, seed, **env_kwargs)
     seats = len(venv.agents)
-    options = {k: v for k, v in env_kwargs.items() if k == "scenario"}
-    seeds = [seed + i for i in range(n)]
-    teacher = batched_bot(env_name, "heuristic", seeds, **options)
-    rival = batched_bot(env_name, "random", seeds)
+    teacher = player("heuristic", env_name, seed, env_kwargs=env_kwargs)(n)
+    rival = player("random", env_name, seed)(n)
     game = np.arange(n)  # the game each slot plays
     active = np.ones(n, dtype=np.bool_)
     obs: list[np.ndarray] = []

@@ -29,6 +29,7 @@ import numpy as np
 import torch
 
 from .model import MaskedActorCritic, build_model
+from .vector_match import outcome, player
 
 if TYPE_CHECKING:
     from reborn_env.bots.batched import BatchedBot
@@ -113,15 +114,13 @@ class OpponentPool:
         self, key: str, learner: np.ndarray, rewards: np.ndarray, terminated: bool | np.bool_
     ) -> None:
         """Score a finished game of the learner (its seats ``learner``, a bool row) against
-        ``key``: the learner's last reward against the opponent's (a win is +1 to it and -1 to
-        the other, ER-WIN-3 and its like; MP shaping moves both by far less); a game cut at
-        ``max_steps`` is a draw."""
+        ``key``, from its last step's rewards as a match reads them (``vector_match.outcome``:
+        a win 1, a draw or a game cut at ``max_steps`` 0.5, a loss 0)."""
         seats = np.flatnonzero(learner)
         if not key or len(seats) != 1 or len(learner) != 2:
             return  # cooperative: no opponent
         seat = int(seats[0])
-        margin = float(rewards[seat] - rewards[1 - seat])
-        result = 0.5 if not terminated or abs(margin) < 1.0 else float(margin > 0)
+        result = (outcome(rewards, seat, bool(terminated)) + 1.0) / 2.0
         scores = self.scores.setdefault(key, [PRIOR_SCORE] * len(learner))
         scores[seat] += SCORE_RATE * (result - scores[seat])
 
@@ -170,12 +169,10 @@ class OpponentPool:
     def bots(self, key: str) -> BatchedBot:
         """The bots of opponent ``key`` (``bot:<name>``) for every slot, slot ``i``'s seeded
         ``seed + i``: one instance per slot, since bots may keep per-game state."""
-        from .vector_match import player
-
         if key not in self._bots:
             name, cfg = key[len(BOT) :], self.cfg
-            options = {k: v for k, v in cfg.env_kwargs.items() if k == "scenario"}
-            self._bots[key] = player(name, cfg.env, cfg.seed, **options)(cfg.num_envs)
+            make = player(name, cfg.env, cfg.seed, env_kwargs=cfg.env_kwargs)
+            self._bots[key] = make(cfg.num_envs)
         return self._bots[key]
 
     def model(self, key: str, current: MaskedActorCritic) -> MaskedActorCritic:

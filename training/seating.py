@@ -68,14 +68,13 @@ class Competitive:
         from .vector_match import play_vector_match, player
 
         cfg = trainer.cfg
-        options = {k: v for k, v in cfg.env_kwargs.items() if k == "scenario"}
         records = []
         for name in cfg.eval_opponents:
             result = play_vector_match(
                 cfg.env,
                 cfg.env_kwargs,
                 player(payload, cfg.env, cfg.seed, cfg.eval_greedy),
-                player(name, cfg.env, cfg.seed + 1, **options),
+                player(name, cfg.env, cfg.seed + 1, env_kwargs=cfg.env_kwargs),
                 cfg.eval_games,
                 cfg.seed,
                 num_envs=min(cfg.num_envs, cfg.eval_games),

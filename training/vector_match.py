@@ -106,15 +106,22 @@ def _play_seating(
     venv.close()
 
 
-def player(spec: Any, env_name: str, seed: int, greedy: bool = False, **options: Any) -> MakePlayer:
+def player(
+    spec: Any,
+    env_name: str,
+    seed: int,
+    greedy: bool = False,
+    env_kwargs: dict[str, Any] | None = None,
+) -> MakePlayer:
     """``make(n)`` for the player ``spec`` names: a policy network or checkpoint payload (a
     :class:`~training.policy_bot.PolicyBatch`, sampled or ``greedy``), a checkpoint path, or a
     bot of the game's (``"random"``, ``"heuristic"``: compiled where the game has it); slot
-    ``i``'s bot is seeded ``seed + i``. ``options`` (e.g. ``scenario``) go to the game's bots."""
+    ``i``'s bot is seeded ``seed + i`` and plays the ``scenario`` of ``env_kwargs``, if any."""
     from reborn_env.bots.batched import batched_bot
 
     from .policy_bot import PolicyBatch
 
     if not isinstance(spec, str) or spec.endswith(".pt"):
         return lambda n: PolicyBatch(spec, greedy, seed)
+    options = {k: v for k, v in (env_kwargs or {}).items() if k == "scenario"}
     return lambda n: batched_bot(env_name, spec, [seed + i for i in range(n)], **options)
