@@ -15,7 +15,10 @@ register(
         env=f"{__name__}.env:env",
         scenarios=f"{__name__}.scenario",
         default_scenario="vault_raid",
-        bots={"heuristic": f"{__name__}.bots:EarthRebornHeuristicBot"},
+        bots={
+            "heuristic": f"{__name__}.bots:EarthRebornHeuristicBot",
+            "saw_hunter": f"{__name__}.saw_hunter:EarthRebornSawHunterBot",  # issue 12
+        },
         batched_bots={"heuristic": f"{__name__}.fast.heuristic:compiled_batch"},  # issue 12
         cooperative=False,
         seat="norad",
