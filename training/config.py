@@ -141,7 +141,10 @@ class TrainConfig:
     num_threads: int = 1
     """threads the game vector steps its games with (games with a compiled core; 1 elsewhere)"""
     imitation_games: int = 0
-    """teacher games (the env's heuristic bot) to imitate before PPO starts; 0 turns it off"""
+    """teacher games (``imitation_teacher``) to imitate before PPO starts; 0 turns it off"""
+    imitation_teacher: str = "heuristic"
+    """the bot of the env's whose decisions the warm start imitates: a name its game registers
+    (``GameSpec.bots``, e.g. "heuristic")"""
     imitation_epochs: int = 4
     """passes over each chunk of teacher decisions"""
     imitation_chunk: int = 200
@@ -203,6 +206,12 @@ class TrainConfig:
                         f"{' nor '.join(map(repr, BUILTIN_OPPONENTS))} nor an existing "
                         "checkpoint file"
                     )
+        teachers = sorted(registry.get(self.env).bots)
+        if self.imitation_teacher not in teachers:
+            raise ConfigError(
+                f"{source}: key 'imitation_teacher': {self.imitation_teacher!r} is not a bot of "
+                f"{self.env!r}; its bots are {', '.join(map(repr, teachers))}"
+            )
         declared = env_mode(self.env)
         if self.mode != "auto" and self.mode != declared:
             raise ConfigError(

@@ -37,10 +37,12 @@ def record_games(
     gamma: float,
     team: bool = False,
     num_envs: int = 256,
+    teacher_name: str = "heuristic",
 ) -> Demonstrations:
     """Play ``games`` games in the game vector (``num_envs`` at a time) and record the
-    teacher's decisions (the game's heuristic bot, batched: compiled where the game has it), each
-    with the discounted return from it to the end of its game along its seat's own decisions.
+    teacher's decisions (the game's bot ``teacher_name``, batched: compiled where the game has
+    it), each with the discounted return from it to the end of its game along its seat's own
+    decisions.
 
     Competitive (``team=False``): game ``g`` records seat ``g % seats``, whose other seat is the
     teacher too in games ``g % 4 < 2`` and the random bot otherwise. Cooperative (``team=True``):
@@ -51,7 +53,7 @@ def record_games(
     n = min(num_envs, games)
     venv = make_vector_env(env_name, n, seed, **env_kwargs)
     seats = len(venv.agents)
-    teacher = player("heuristic", env_name, seed, env_kwargs=env_kwargs)(n)
+    teacher = player(teacher_name, env_name, seed, env_kwargs=env_kwargs)(n)
     rival = player("random", env_name, seed)(n)
     game = np.arange(n)  # the game each slot plays
     active = np.ones(n, dtype=np.bool_)
@@ -156,13 +158,16 @@ def warm_start(
     rng: np.random.Generator,
     chunk: int = 200,
     team: bool = False,
+    teacher_name: str = "heuristic",
 ) -> None:
     """Record and clone ``chunk`` games at a time, so memory stays bounded; a progress bar and
-    a line per chunk. ``team``: see :func:`record_games`."""
+    a line per chunk. ``team`` and ``teacher_name``: see :func:`record_games`."""
     bar = ProgressBar("imitation", games)
     for first in range(0, games, chunk):
         count = min(chunk, games - first)
-        data = record_games(env_name, env_kwargs, count, seed + first, gamma, team)
+        data = record_games(
+            env_name, env_kwargs, count, seed + first, gamma, team, teacher_name=teacher_name
+        )
         stats = clone(model, data, epochs, learning_rate, vf_coef, rng)
         bar.update(first + count)
         print(
@@ -174,7 +179,7 @@ def warm_start(
 
 
 def imitate_teacher(trainer: Trainer) -> None:
-    """The run's warm start (``imitation_games``): clone the heuristic bot into the trainer's
+    """The run's warm start (``imitation_games``): clone ``imitation_teacher`` into the trainer's
     network, timed as imitation; in a cooperative run the teacher plays, and is imitated in,
     every seat. In self-play the imitated policy becomes the pool's first opponent."""
     cfg = trainer.cfg
@@ -192,6 +197,7 @@ def imitate_teacher(trainer: Trainer) -> None:
         rng=trainer.np_rng,
         chunk=cfg.imitation_chunk,
         team=trainer.seating.mode == COOPERATIVE,
+        teacher_name=cfg.imitation_teacher,
     )
     if trainer.seating.uses_pool:
         trainer.opponents.add_snapshot(trainer.model)

@@ -174,6 +174,26 @@ def test_imitation_records_legal_teacher_decisions_with_their_returns():
     assert len(data["returns"].unique()) >= 2 and 1.0 in data["returns"].tolist()
 
 
+@pytest.mark.parametrize("name", [n for n in registry.names() if len(registry.get(n).bots) > 1])
+def test_imitation_records_the_teacher_the_config_names(name):
+    """``imitation_teacher``: the warm start records that bot's decisions. Every bot a game
+    registers plays its games legally as the teacher, and two teachers that play differently
+    leave different records from the same seeds."""
+    from training.imitation import record_games
+
+    records = {
+        teacher: record_games(
+            name, {}, games=4, seed=3, gamma=1.0, num_envs=4, teacher_name=teacher
+        )
+        for teacher in registry.get(name).bots
+    }
+    for data in records.values():
+        rows = len(data["actions"])
+        assert rows > 50 and bool(data["masks"][torch.arange(rows), data["actions"]].all())
+    played = {tuple(data["actions"].tolist()) for data in records.values()}
+    assert len(played) == len(records)
+
+
 def test_the_records_torso_reads_every_record_with_the_same_weights():
     """The "records" torso (training/model.py): one encoder shared by the records of a field, so
     two records with the same floats encode alike (up to their one-hot place), the floats outside
