@@ -38,6 +38,7 @@ def record_games(
     team: bool = False,
     num_envs: int = 256,
     teacher_name: str = "heuristic",
+    learner: Any = None,
 ) -> Demonstrations:
     """Play ``games`` games in the game vector (``num_envs`` at a time) and record the
     teacher's decisions (the game's bot ``teacher_name``, batched: compiled where the game has
@@ -47,6 +48,11 @@ def record_games(
     Competitive (``team=False``): game ``g`` records seat ``g % seats``, whose other seat is the
     teacher too in games ``g % 4 < 2`` and the random bot otherwise. Cooperative (``team=True``):
     the teacher plays and is recorded in every seat.
+
+    ``learner`` (a batched bot, e.g. the policy being trained): it plays the recorded seats
+    instead, and the teacher only labels its decisions (DAgger: the states the learner reaches,
+    the actions the teacher would take there). ``played`` holds the actions played in the
+    recorded seats; without a learner they are the teacher's.
     """
     from .vector_match import player
 
@@ -60,6 +66,7 @@ def record_games(
     obs: list[np.ndarray] = []
     masks: list[np.ndarray] = []
     actions: list[np.ndarray] = []
+    played: list[int] = []
     rewards: list[float] = []  # received after each recorded decision, until its seat's next
     streams: list[list[list[int]]] = [[[] for _ in range(seats)] for _ in range(n)]
     ended: list[list[int]] = []  # the rows of each finished game's recorded seats, in order
@@ -75,13 +82,19 @@ def record_games(
             idx = np.flatnonzero(rows)
             if len(idx):
                 chosen[idx] = bot.act(idx, venv.obs[idx], venv.mask[idx])
-        for i in np.flatnonzero(active & recorded).tolist():
+        moves = chosen
+        mine = np.flatnonzero(active & recorded)
+        if learner is not None and len(mine):
+            moves = chosen.copy()
+            moves[mine] = learner.act(mine, venv.obs[mine], venv.mask[mine])
+        for i in mine.tolist():
             streams[i][seat[i]].append(len(actions))
             obs.append(venv.obs[i].copy())
             masks.append(venv.mask[i].astype(bool))
             actions.append(chosen[i])
+            played.append(int(moves[i]))
             rewards.append(0.0)
-        gained, terminated, truncated = venv.step(chosen)[3:]
+        gained, terminated, truncated = venv.step(moves)[3:]
         for i in np.flatnonzero(active).tolist():
             for k, rows in enumerate(streams[i]):
                 if rows:
@@ -94,6 +107,8 @@ def record_games(
                 game[i], started = started, started + 1
                 teacher.reset(i)
                 rival.reset(i)
+                if learner is not None:
+                    learner.reset(i)
             else:
                 active[i] = False
     venv.close()
@@ -108,6 +123,7 @@ def record_games(
         "masks": torch.from_numpy(np.stack(masks)),
         "actions": torch.tensor(np.array(actions), dtype=torch.long),
         "returns": torch.tensor(returns, dtype=torch.float32),
+        "played": torch.tensor(played, dtype=torch.long),
     }
 
 
@@ -121,7 +137,7 @@ def clone(
     batch_size: int = 256,
 ) -> dict[str, float]:
     """Fit the policy to the teacher's actions and the value head to the returns."""
-    optimizer = torch.optim.Adam(model.parameters(), lr=learning_rate, eps=1e-5)
+    optimizer = torch.optim.Adam(model.parameters(), lr=learning_rate, eps=1e-5, fused=True)
     n = data["actions"].shape[0]
     order = np.arange(n)
     for _ in range(epochs):
@@ -159,9 +175,11 @@ def warm_start(
     chunk: int = 200,
     team: bool = False,
     teacher_name: str = "heuristic",
+    dagger_rounds: int = 0,
 ) -> None:
     """Record and clone ``chunk`` games at a time, so memory stays bounded; a progress bar and
-    a line per chunk. ``team`` and ``teacher_name``: see :func:`record_games`."""
+    a line per chunk. ``team`` and ``teacher_name``: see :func:`record_games`. Then
+    ``dagger_rounds`` rounds of :func:`dagger_round`."""
     bar = ProgressBar("imitation", games)
     for first in range(0, games, chunk):
         count = min(chunk, games - first)
@@ -176,6 +194,60 @@ def warm_start(
             flush=True,
         )
     bar.close()
+    labelled: list[Demonstrations] = []
+    for r in range(dagger_rounds):
+        start = seed + games + r * chunk
+        stats = dagger_round(
+            model, labelled, env_name, env_kwargs, chunk, start, gamma, team, teacher_name,
+            epochs, learning_rate, vf_coef, rng,
+        )  # fmt: skip
+        print(
+            f"dagger: round {r + 1}/{dagger_rounds}, {chunk} games played by the policy, "
+            f"{stats['labelled']:.0f} decisions labelled by the teacher, {stats['agreed']:.3f} "
+            f"of them its choice already; fitted on {stats['fitted']:.0f}, accuracy "
+            f"{stats['accuracy']:.3f}",
+            flush=True,
+        )
+
+
+def dagger_round(
+    model: MaskedActorCritic,
+    labelled: list[Demonstrations],
+    env_name: str,
+    env_kwargs: dict[str, Any],
+    games: int,
+    seed: int,
+    gamma: float,
+    team: bool,
+    teacher_name: str,
+    epochs: int,
+    learning_rate: float,
+    vf_coef: float,
+    rng: np.random.Generator,
+) -> dict[str, float]:
+    """One round of DAgger (Ross, Gordon and Bagnell 2011): the policy plays ``games`` games
+    in the recorded seats (sampled), the teacher labels every decision it met, the labels join
+    ``labelled`` and the network is fitted to all of them. A clone alone meets only the
+    teacher's states, so its first mistakes lead where it never learned what to do; these
+    rounds teach it there. Returns :func:`clone`'s statistics, with ``labelled`` (this round's
+    decisions), ``agreed`` (the share of them where the policy chose the teacher's action) and
+    ``fitted`` (all labels so far)."""
+    from .policy_bot import PolicyBatch
+
+    learner = PolicyBatch(model, greedy=False, seed=seed)
+    data = record_games(
+        env_name, env_kwargs, games, seed, gamma, team, teacher_name=teacher_name, learner=learner
+    )
+    agreed = float((data["played"] == data["actions"]).float().mean())
+    labelled.append(data)
+    merged = {key: torch.cat([d[key] for d in labelled]) for key in data}
+    stats = clone(model, merged, epochs, learning_rate, vf_coef, rng)
+    return {
+        "labelled": float(len(data["actions"])),
+        "agreed": agreed,
+        "fitted": float(len(merged["actions"])),
+        **stats,
+    }
 
 
 def imitate_teacher(trainer: Trainer) -> None:
@@ -198,6 +270,7 @@ def imitate_teacher(trainer: Trainer) -> None:
         chunk=cfg.imitation_chunk,
         team=trainer.seating.mode == COOPERATIVE,
         teacher_name=cfg.imitation_teacher,
+        dagger_rounds=cfg.dagger_rounds,
     )
     if trainer.seating.uses_pool:
         trainer.opponents.add_snapshot(trainer.model)

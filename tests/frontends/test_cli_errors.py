@@ -103,7 +103,10 @@ def trained(tmp_path: Path, capsys, **over: Any) -> str:
         ({"hidden_sizes": "[1000000000]"}, ["key 'hidden_sizes'", "1..2048"]),
         ({"max_grad_norm": ".inf"}, ["key 'max_grad_norm'", "finite"]),
         ({"learning_rate": ".nan"}, ["key 'learning_rate'", "finite"]),
-        ({"imitation_teacher": "grandmaster"}, ["key 'imitation_teacher'", "'heuristic'"]),
+        (
+            {"imitation_games": 2, "imitation_teacher": "grandmaster"},
+            ["key 'imitation_teacher'", "'grandmaster' is not a bot of", "'heuristic'"],
+        ),
     ],
 )
 def test_training_refuses_a_bad_config_in_one_line(

@@ -194,6 +194,39 @@ def test_imitation_records_the_teacher_the_config_names(name):
     assert len(played) == len(records)
 
 
+def test_dagger_records_the_learners_games_with_the_teachers_labels():
+    """DAgger (training/imitation.py): with a learner, the recorded seats play the learner's
+    moves (``played``), each labelled with the teacher's action in that state (``actions``);
+    both are legal there. The labels are the teacher's: a learner that is the teacher itself
+    plays its labels (all but a few ties, which its own generator breaks), the random bot mostly
+    does not, and without a learner the teacher's moves are the labels."""
+    from reborn_env.bots.batched import RandomBatch
+    from training.imitation import record_games
+    from training.vector_match import player
+
+    name = registry.default_name()
+    kwargs = {"games": 4, "seed": 3, "gamma": 1.0, "num_envs": 4}
+    rows_of = lambda d: torch.arange(len(d["actions"]))  # noqa: E731
+    data = record_games(name, {}, learner=RandomBatch(range(4)), **kwargs)
+    rows = rows_of(data)
+    assert bool(data["masks"][rows, data["actions"]].all())
+    assert bool(data["masks"][rows, data["played"]].all())
+    assert float((data["played"] == data["actions"]).float().mean()) < 0.6
+    teacher = player("heuristic", name, 3)(4)
+    same = record_games(name, {}, learner=teacher, **kwargs)
+    assert float((same["played"] == same["actions"]).float().mean()) > 0.9
+    alone = record_games(name, {}, **kwargs)
+    assert torch.equal(alone["played"], alone["actions"])
+
+
+def test_dagger_rounds_need_the_cloning_warm_start():
+    from training.config import ConfigError, TrainConfig
+
+    with pytest.raises(ConfigError, match="key 'dagger_rounds'.*imitation_games > 0"):
+        TrainConfig(total_steps=10, dagger_rounds=2)
+    assert TrainConfig(total_steps=10, dagger_rounds=2, imitation_games=4).dagger_rounds == 2
+
+
 def test_the_records_torso_reads_every_record_with_the_same_weights():
     """The "records" torso (training/model.py): one encoder shared by the records of a field, so
     two records with the same floats encode alike (up to their one-hot place), the floats outside
