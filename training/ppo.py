@@ -68,7 +68,7 @@ def build_trainer(cfg: TrainConfig) -> Trainer:
         record_sets(observation_layout(cfg.env, cfg.env_kwargs)) if cfg.network == "records" else []
     )
     model = build_model(venv.obs_size, venv.n_actions, cfg.hidden_sizes, sets, cfg.record_embed)
-    optimizer = torch.optim.Adam(model.parameters(), lr=cfg.learning_rate, eps=1e-5)
+    optimizer = torch.optim.Adam(model.parameters(), lr=cfg.learning_rate, eps=1e-5, fused=True)
     slots = Slots.empty(venv.num_envs, len(venv.agents))
     opponents = OpponentPool(cfg)
     restarts = RestartPool(cfg.restart_prob)
