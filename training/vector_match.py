@@ -3,9 +3,10 @@
 Why: an evaluation of a thousand games per seat, one decision at a time through the AEC env,
 takes most of an hour; in the vector (``GameSpec.make_vector_env``) every step asks each player
 once for all the games where it is to move (``reborn_env.bots.batched``: a policy's forward pass,
-the compiled heuristic). The games are those of the vector from ``seed`` (slot ``i``'s games come
-from its own seed stream, see ``reborn_env.core.aec_vector``), so a match is reproducible; the
-first ``games`` games to start in each seating are the ones counted.
+the compiled heuristic; a search bot also gets each game's public view, ``core.public_view``).
+The games are those of the vector from ``seed`` (slot ``i``'s games come from its own seed
+stream, see ``reborn_env.core.aec_vector``), so a match is reproducible; the first ``games``
+games to start in each seating are the ones counted.
 
 A game's result is read from its last step's rewards: the winner gets +1 and the loser -1
 (ER-WIN-3 and its like), so player A won when its reward beats its opponent's by at least 1 (MP
@@ -16,12 +17,13 @@ shaping moves both by far less), lost when the opponent's beats its own, and a g
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import numpy as np
 
 from reborn_env.bots.arena import MatchResult, Record
-from reborn_env.bots.batched import BatchedBot
+from reborn_env.bots.batched import BatchedBot, act_batch, vector_view
 
 from .envs import make_vector_env
 from .progress_bar import ProgressBar
@@ -90,7 +92,8 @@ def _play_seating(
         for s, player in enumerate(by_seat):
             rows = np.flatnonzero(active & (venv.agent == s))
             if len(rows):
-                actions[rows] = player.act(rows, venv.obs[rows], venv.mask[rows])
+                views = partial(vector_view, venv, s)  # slot i's public view, for search bots
+                actions[rows] = act_batch(player, rows, venv.obs[rows], venv.mask[rows], views)
         rewards, terminated, truncated = venv.step(actions)[3:]
         for i in np.flatnonzero((terminated | truncated) & active).tolist():
             record.add(outcome(rewards[i], seat, bool(terminated[i])))

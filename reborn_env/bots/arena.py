@@ -11,7 +11,11 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING
+
+from ..core.public_view import env_view
+from .base import decide
 
 if TYPE_CHECKING:
     from pettingzoo import AECEnv
@@ -101,7 +105,8 @@ class MatchResult:
 
 
 def play_game(env: AECEnv, bots: dict[str, Bot], seed: int) -> dict[str, float]:
-    """One game from ``seed``, each agent played by its bot; the agents' total returns."""
+    """One game from ``seed``, each agent played by its bot (a bot that sees the public view
+    gets its seat's, ``core.public_view``); the agents' total returns."""
     env.reset(seed=seed)
     for bot in bots.values():
         bot.reset()
@@ -112,7 +117,8 @@ def play_game(env: AECEnv, bots: dict[str, Bot], seed: int) -> dict[str, float]:
         if termination or truncation:
             env.step(None)
             continue
-        env.step(bots[agent].act(obs["observation"], obs["action_mask"]))
+        view = partial(env_view, env, agent)  # built only for a bot that asks for it
+        env.step(decide(bots[agent], obs["observation"], obs["action_mask"], view))
     return returns
 
 

@@ -6,9 +6,13 @@ both need the interface, so it lives below them both (no import cycle).
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from ..core.public_view import PublicView
 
 
 @runtime_checkable
@@ -22,6 +26,42 @@ class Bot(Protocol):
     def reset(self) -> None:
         """Forget the previous game; called before each new game."""
         ...
+
+
+@runtime_checkable
+class SeesPublicView(Protocol):
+    """Optional, for bots that plan on the game's public state (a search bot): the drivers (the
+    arena, the batched bots, the bot server, terminal play) give such a bot the public view of
+    its seat's position (``reborn_env.core.public_view``: what the seat may know, never the
+    hidden part) with the observation and the mask, through :func:`decide`."""
+
+    def act_public(self, view: PublicView, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        """The action to play, from ``view`` as well; ``action_mask[action]`` must be 1."""
+        ...
+
+
+def sees_public_view(bot: object) -> bool:
+    """Whether ``bot`` wants the public view (:class:`SeesPublicView`)."""
+    return isinstance(bot, SeesPublicView)
+
+
+def decide(
+    bot: Bot,
+    observation: np.ndarray,
+    action_mask: np.ndarray,
+    view: Callable[[], PublicView] | None = None,
+) -> int:
+    """``bot``'s action: ``act_public(view(), ...)`` for a bot that sees the public view, else
+    ``act``. ``view`` builds the view only when asked; a driver that has none (a raw observation
+    from a client) passes None, and a bot that needs it gets a ValueError saying so."""
+    if sees_public_view(bot):
+        if view is None:
+            raise ValueError(
+                f"{type(bot).__name__} plans on the game's public view, and this driver has "
+                "only an observation and a mask; give it a game (a position) to play"
+            )
+        return int(bot.act_public(view(), observation, action_mask))
+    return int(bot.act(observation, action_mask))
 
 
 class RandomBot:

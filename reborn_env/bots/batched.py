@@ -11,13 +11,18 @@ a game with a compiled bot answers them in one native call; every other game sti
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
 from ..core import registry
-from .base import Bot
+from ..core.public_view import PublicView, view_of
+from .base import Bot, decide, sees_public_view
 from .loading import load_bot
+
+Views = Callable[[int], PublicView]
+"""``views(i)``: the public view of slot i's game for its seat to move (``core.public_view``)."""
 
 
 @runtime_checkable
@@ -35,13 +40,16 @@ class BatchedBot(Protocol):
 
 
 class PerSlotBots:
-    """A BatchedBot made of one ordinary bot per slot, ``factory(seeds[i])``, asked in turn."""
+    """A BatchedBot made of one ordinary bot per slot, ``factory(seeds[i])``, asked in turn. Its
+    bots may see the public view (``base.SeesPublicView``): then :attr:`sees_public_view` is True
+    and the driver passes ``views`` to :meth:`act` (:func:`act_batch` does)."""
 
     def __init__(self, factory: Callable[[int | None], Bot], seeds: Sequence[int | None]) -> None:
         self.seeds = list(seeds)
         if not self.seeds:
             raise ValueError("PerSlotBots needs at least one seed (one slot per seed)")
         self.bots = [factory(seed) for seed in self.seeds]
+        self.sees_public_view = any(sees_public_view(bot) for bot in self.bots)
 
     def __len__(self) -> int:
         return len(self.bots)
@@ -51,12 +59,33 @@ class PerSlotBots:
             raise IndexError(f"slot {i} is out of range: there are slots 0..{len(self) - 1}")
         self.bots[i].reset()
 
-    def act(self, slots: np.ndarray, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    def act(
+        self, slots: np.ndarray, obs: np.ndarray, mask: np.ndarray, views: Views | None = None
+    ) -> np.ndarray:
+        """As BatchedBot's, and ``views(i)`` gives slot i's public view to a bot that asks."""
         slots = _checked_rows(slots, obs, mask, len(self))
         out = np.empty(len(slots), dtype=np.int64)
-        for r, i in enumerate(slots):
-            out[r] = self.bots[int(i)].act(obs[r], mask[r])
+        for r, i in enumerate(slots.tolist()):
+            view = None if views is None else partial(views, i)
+            out[r] = decide(self.bots[i], obs[r], mask[r], view)
         return out
+
+
+def vector_view(vector: Any, seat: int, i: int) -> PublicView:
+    """Slot ``i`` of a game vector (``GameSpec.make_vector_env``: its ``rules`` and
+    ``get_state(i)``) as ``seat`` may know it; ``partial(vector_view, vector, seat)`` is the
+    ``views`` of :func:`act_batch`."""
+    return view_of(vector.rules, vector.get_state(i), seat)
+
+
+def act_batch(
+    bot: BatchedBot, slots: np.ndarray, obs: np.ndarray, mask: np.ndarray, views: Views
+) -> np.ndarray:
+    """``bot.act(slots, obs, mask)``, with ``views`` for a batch whose bots see the public view
+    (``sees_public_view``): how a driver of the game vector asks any batched bot."""
+    if getattr(bot, "sees_public_view", False):
+        return bot.act(slots, obs, mask, views=views)
+    return bot.act(slots, obs, mask)
 
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)

@@ -49,6 +49,7 @@ class AECVectorEnv:
         self.num_envs = n = count_arg("num_envs", num_envs)
         self.envs = [make_env(**options) for _ in range(n)]
         probe = self.envs[0]
+        self.rules = getattr(probe.unwrapped, "rules", None)  # the configured game (GameEnv)
         self.agents = list(probe.possible_agents)
         first = self.agents[0]
         self.n_actions = int(probe.action_space(first).n)

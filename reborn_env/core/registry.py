@@ -43,6 +43,12 @@ class GameSpec:
     # "module:function(match, seat, rng) -> Match | None": a match that differs from ``match`` only
     # in what ``seat`` may not see (rng: a numpy Generator), None when it offers none now
     hidden_variant: str = ""
+    # "module:function(position, seat) -> dict": the position as ``seat`` may know it (what it
+    # may not see removed: core.public_view), for search bots; "" when the game offers none
+    public_view: str = ""
+    # "module:function(rules, view, seat) -> deal(rng) -> Match": matches consistent with a
+    # public view, the hidden part dealt from a numpy Generator (core.public_view.dealer)
+    determinizer: str = ""
     # "module:function(num_envs, seed, **options)": a compiled vector of games with the API of
     # core.aec_vector.AECVectorEnv; without one, make_vector_env loops over AEC envs
     vector_env: str = ""

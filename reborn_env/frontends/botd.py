@@ -27,6 +27,7 @@ import math
 import re
 import sys
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any, BinaryIO, TextIO
 
@@ -34,10 +35,12 @@ import numpy as np
 
 import reborn_env
 from reborn_env.bots import Bot, RandomBot
+from reborn_env.bots.base import decide, sees_public_view
 from reborn_env.bots.loading import load_bot
 from reborn_env.core import registry
 from reborn_env.core.errors import IllegalActionError, PositionError
 from reborn_env.core.game_env import GameEnv as raw_env
+from reborn_env.core.public_view import env_view
 from reborn_env.frontends.play import is_over, returns_of
 
 PROTOCOL = 1
@@ -411,10 +414,16 @@ class BotServer:
 
     def best_action(self, request: dict[str, Any]) -> Reply:
         _fields(request, ())
+        view = None  # a raw observation comes with no game, so with no public view
         if self.pending is not None:
             env = self.env or self.template
             obs, mask = self.pending
             self.pending = None
+            if sees_public_view(self.bot):
+                raise RequestError(
+                    "this bot plans on the game's public view, which a raw observation does "
+                    "not give; play it on a game the server keeps ('new_game' or 'position')"
+                )
         else:
             env = self._require_live_game()
             if env.agent_selection != self.seat:
@@ -424,7 +433,8 @@ class BotServer:
                 )
             seen = env.observe(self.seat)
             obs, mask = seen["observation"], seen["action_mask"]
-        action = int(self.bot.act(obs, mask))
+            view = partial(env_view, env, self.seat)  # built only for a bot that asks
+        action = decide(self.bot, obs, mask, view)
         if not mask[action]:
             raise RuntimeError(f"the bot chose illegal action {action}")
         return {

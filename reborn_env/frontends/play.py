@@ -24,16 +24,18 @@ from __future__ import annotations
 import argparse
 import secrets
 import sys
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from reborn_env.bots import Bot
+from reborn_env.bots import Bot, decide
 from reborn_env.bots.loading import load_bot
 from reborn_env.core import registry
 from reborn_env.core.files import check_writable_dir
 from reborn_env.core.game_env import GameEnv
+from reborn_env.core.public_view import env_view
 from reborn_env.frontends.game_log import (
     GameLogError,
     load_log,
@@ -165,7 +167,8 @@ def play_game(env: GameEnv, seat: str, bot: Bot, log: dict[str, Any]) -> None:
             action = ask_human(env, seat, seen["action_mask"])
             who = f"{agent} (you)"
         else:
-            action = int(bot.act(seen["observation"], seen["action_mask"]))
+            view = partial(env_view, env, agent)  # built only for a bot that asks (search)
+            action = decide(bot, seen["observation"], seen["action_mask"], view)
             who = f"{agent} (bot)"
         print(f"{who} plays {env.action_name(action)}")
         record_move(log, env, agent, action)

@@ -19,17 +19,19 @@ The game is named as the registry names it (``reborn_env.core.registry.names()``
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any, SupportsFloat
 
 import gymnasium
 import numpy as np
 from pettingzoo import AECEnv
 
-from ..bots.base import Bot, RandomBot
+from ..bots.base import Bot, RandomBot, decide
 from ..bots.loading import load_bot
 from ..core import registry
 from ..core.errors import IllegalActionError
 from ..core.game_env import RENDER_MODES
+from ..core.public_view import env_view
 
 ILLEGAL_ACTION_MODES = ("raise", "penalize")
 
@@ -221,7 +223,8 @@ class SingleAgentEnv(gymnasium.Env):
                 aec.step(None)  # PettingZoo's dead step for a seat that is out
                 continue
             obs = aec.observe(seat)
-            aec.step(int(self.opponent.act(obs["observation"], obs["action_mask"])))
+            view = partial(env_view, aec, seat)  # built only for a search bot, which asks
+            aec.step(decide(self.opponent, obs["observation"], obs["action_mask"], view))
             reward += float(aec.rewards.get(agent, 0.0))
             moves += 1
         return reward, moves

@@ -27,6 +27,8 @@ register(
         busy_policy=f"{__name__}.fuzz_policies:busy_policy",
         step_bound=3000,  # ER-SCN-13: invariants.STEP_BOUND (Vault Raid stays under 2736)
         hidden_variant=f"{__name__}.hidden:hidden_variant",  # ER-HID-12
+        public_view=f"{__name__}.public:public_view",  # ER-HID-13 (issue 13)
+        determinizer=f"{__name__}.public:determinizer",
         vector_env=f"{__name__}.fast.vector:vector_env",  # the compiled core (issue 11)
         policy="checkpoints/earth_reborn_ppo.pt",
     )
