@@ -55,6 +55,8 @@ HEATMAP = "heatmap.png"
 BOT_SEED_STRIDE = 1 << 20
 """Bot ``k`` (in ``--bots`` order) seeds its slots from ``seed + 1 + k * BOT_SEED_STRIDE``."""
 SCORE = {1: 1.0, 0: 0.5, -1: 0.0}
+RESAMPLES = 200
+"""Bootstrap refits behind each rating's interval."""
 
 
 class TournamentError(ValueError):
@@ -116,12 +118,8 @@ def anchor_of(bots: Sequence[str]) -> str:
 
 
 def check(arguments: Arguments) -> dict[str, Any]:
-    """Each bot's player source (a checkpoint's payload, else its spec), after checking the env,
-    the bots and the counts; :class:`TournamentError` naming what is wrong."""
-    from reborn_env.core import registry
-
-    from .checkpoint import load_checkpoint
-
+    """Each bot's player source (:func:`check_bot`), after checking the env, the bots and the
+    counts; :class:`TournamentError` naming what is wrong."""
     if arguments.env not in env_names():
         raise TournamentError(
             f"unknown env {arguments.env!r}; the envs are {', '.join(env_names())}"
@@ -142,18 +140,24 @@ def check(arguments: Arguments) -> dict[str, Any]:
         )
     if not bots:
         raise TournamentError("no bots: name at least one with --bots")
-    sources: dict[str, Any] = {}
-    for spec in bots:
-        try:
-            if spec.lower().endswith(".pt"):
-                sources[spec] = load_checkpoint(spec, expect_env=arguments.env)
-            else:
-                player(spec, arguments.env, 0, arguments.greedy)(1)
-                sources[spec] = spec
-        except (ValueError, ImportError, OSError) as err:
-            kinds = ", ".join(["random", *registry.get(arguments.env).bots])
-            raise TournamentError(f"bot {spec!r}: {err} (the game's bots: {kinds})") from err
-    return sources
+    return {spec: check_bot(spec, arguments.env, arguments.greedy) for spec in bots}
+
+
+def check_bot(spec: str, env: str, greedy: bool = False) -> Any:
+    """The player source of bot ``spec`` in ``env``: a checkpoint's payload (read and checked to
+    be for ``env``), else the spec once a player of it could be built; TournamentError if not."""
+    from reborn_env.core import registry
+
+    from .checkpoint import load_checkpoint
+
+    try:
+        if spec.lower().endswith(".pt"):
+            return load_checkpoint(spec, expect_env=env)
+        player(spec, env, 0, greedy)(1)
+        return spec
+    except (ValueError, ImportError, OSError) as err:
+        kinds = ", ".join(["random", *registry.get(env).bots])
+        raise TournamentError(f"bot {spec!r}: {err} (the game's bots: {kinds})") from err
 
 
 def load_or_start(arguments: Arguments, out: Path) -> Tournament:
@@ -323,7 +327,7 @@ def save(tournament: Tournament, out: Path, summary: dict[str, Any] | None = Non
         f.write(json.dumps(tournament.to_json(summary)).encode())
 
 
-def ratings_of(tournament: Tournament, resamples: int = 200) -> Ratings:
+def ratings_of(tournament: Tournament, resamples: int = RESAMPLES) -> Ratings:
     """The bots' Bradley-Terry ratings from every game played, draws as half wins."""
     blocks = [
         (b["bots"][0], b["bots"][1], [SCORE[o] for o in b["outcomes"]]) for b in tournament.blocks
@@ -502,7 +506,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--greedy", action="store_true", help="policies play their likeliest move")
     parser.add_argument("--num-envs", type=int, default=256, help="games played at once")
     parser.add_argument(
-        "--resamples", type=int, default=200, help="bootstrap resamples of the ratings"
+        "--resamples", type=int, default=RESAMPLES, help="bootstrap refits of the ratings"
     )
     return parser
 

@@ -191,3 +191,32 @@ def test_a_single_team_is_enough_for_a_cooperative_game(tmp_path: Path) -> None:
         "--env", COOPERATIVE, "--bots", "random", "--games", "1", "--out", str(tmp_path)
     )
     assert status == 0 and len(results(tmp_path)["blocks"]) == 1
+
+
+def leaderboard():
+    """benchmarks/leaderboard.py, a script, loaded as a module."""
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "leaderboard.py"
+    spec = importlib.util.spec_from_file_location("leaderboard", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_leaderboard_section_lists_a_command_that_plays_its_tables(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    board = leaderboard()
+    text = board.section(COMPETITIVE, 3, 5, False, ["no_such_bot", "random"])
+    assert board.shipped_bots(COMPETITIVE) == BOTS
+    assert "Left out (refused for this game): `no_such_bot`" in text
+    command = next(line for line in text.splitlines() if line.startswith("Command: "))
+    argv = command.removeprefix("Command: `python -m training.tournament ").rstrip("`").split()
+    status, again = run(*argv)  # into the same folder: every block is already played
+    blocks = len(BOTS) * (len(BOTS) - 1)
+    assert status == 0 and f"{blocks} of {blocks} blocks already played, skipped; 0 to" in again
+    ratings = text.split("| rank | bot |")[1]
+    for bot in BOTS:
+        assert f"| {bot} |" in ratings

@@ -1,0 +1,181 @@
+"""Regenerate docs/benchmark.md: every registered game's tournament of the bots it ships.
+
+Run from anywhere: ``python benchmarks/leaderboard.py [--games 500] [--seed 0] [--bots SPEC ...]
+[--greedy] [--out docs/benchmark.md]``. For each game of the registry it plays
+``python -m training.tournament`` (``training/tournament.py``) over ``random``, every bot of the
+game's registration (``GameSpec.bots``), its shipped policy (``GameSpec.policy``) when the file
+is there, and each ``--bots`` spec the game accepts (one it refuses is left out, and the doc
+says why). A competitive game gets Bradley-Terry ratings and the win/draw/loss matrix of each
+seat, a cooperative one a team leaderboard. Each section prints the exact tournament command,
+seeds and budgets beside its tables, and that command, rerun, gives the same tables: results are
+kept in ``runs/leaderboard/<env>/``, so a killed run resumes where it stopped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+RUNS = Path("runs") / "leaderboard"
+DOC = Path("docs") / "benchmark.md"
+DEFAULT_GAMES = 500
+DEFAULT_SEED = 0
+
+
+def shipped_bots(env: str) -> list[str]:
+    """``random``, the game's registered bots and its shipped policy if the file exists."""
+    from reborn_env.core import registry
+
+    spec = registry.get(env)
+    bots = ["random", *spec.bots]
+    if spec.policy and Path(spec.policy).is_file():
+        bots.append(spec.policy)
+    return bots
+
+
+def markdown(table: tuple[list[str], list[list[str]], int]) -> str:
+    """A tournament table as a Markdown table (name columns to the left, figures to the right)."""
+    header, rows, names = table
+    align = ["---" if c < names else "---:" for c in range(len(header))]
+    lines = [header, align, *rows]
+    return "\n".join("| " + " | ".join(cells) + " |" for cells in lines)
+
+
+def command(arguments: object, out: Path) -> str:
+    """The shell command that plays (or resumes) this tournament."""
+    a = arguments
+    return (
+        f"python -m training.tournament --env {a.env} --bots {' '.join(a.bots)} "
+        f"--games {a.games} --seed {a.seed} --num-envs {a.num_envs}"
+        f"{' --greedy' if a.greedy else ''} --out {out}"
+    )
+
+
+def section(env: str, games: int, seed: int, greedy: bool, extra: list[str]) -> str:
+    """Play one game's tournament (or resume it) and return its part of the doc."""
+    from reborn_env.core import registry
+    from training import tournament as t
+
+    bots, left_out = shipped_bots(env), []
+    for spec in extra:
+        if spec in bots:
+            continue
+        try:
+            t.check_bot(spec, env, greedy)
+            bots.append(spec)
+        except t.TournamentError as err:
+            left_out.append(f"`{spec}` ({err})")
+    arguments = t.Arguments(env, tuple(bots), games, seed, greedy)
+    out = RUNS / env
+    sources = t.check(arguments)
+    kept = len(t.load_or_start(arguments, out).blocks)
+    start = time.perf_counter()
+    played = t.play(arguments, out, sources)
+    seconds = time.perf_counter() - start
+    ratings = t.report(played, out, t.RESAMPLES, sys.stdout)
+    spec = registry.get(env)
+    unit = "team" if played.cooperative else "seating"
+    lines = [
+        f"## {spec.title} (`{env}`)",
+        "",
+        f"Command: `{command(arguments, out)}`",
+        "",
+        f"Budget: {games} games per {unit}"
+        + ("" if played.cooperative else f" ({2 * games} per pair, both seats on the same deals)")
+        + f"; the deals come from seed {seed}, bot `k` (in `--bots` order) is seeded from "
+        f"{seed} + 1 + k * {t.BOT_SEED_STRIDE}; policies play "
+        + ("greedily" if greedy else "by sampling")
+        + (f"; {seconds:.0f} s of play here." if not kept else "; resumed from kept blocks."),
+    ]
+    if left_out:
+        lines += ["", "Left out (refused for this game): " + "; ".join(left_out) + "."]
+    if played.cooperative:
+        lines += [
+            "",
+            "Each bot plays every seat as one team against the scenario, game `g` from seed "
+            f"{seed} + g for every team; the win rate's interval is Wilson's, 95%.",
+            "",
+            markdown(t.team_table(played)),
+        ]
+        return "\n".join(lines)
+    assert ratings is not None
+    lines += [
+        "",
+        f"Ratings: Bradley-Terry by Hunter's MM (`training/ratings.py`), draws as half wins, on "
+        f"the Elo scale with `{ratings.anchor}` at 0; the interval is the 2.5th to 97.5th "
+        f"percentile of {ratings.resamples} bootstrap refits over the games (seed {seed}).",
+        "",
+        markdown(t.ratings_table(played, ratings)),
+    ]
+    for seat in (0, 1):
+        me, other = played.agents[seat], played.agents[1 - seat]
+        header, rows, names = t.seat_table(played, seat)
+        header = [f"row bot as {me}, column bot as {other}", *header[1:]]
+        lines += ["", f"Wins/draws/losses of the row bot as {me}:", ""]
+        lines.append(markdown((header, rows, names)))
+    return "\n".join(lines)
+
+
+def document(sections: list[str], games: int, seed: int, greedy: bool, extra: list[str]) -> str:
+    """The whole of docs/benchmark.md."""
+    bots = f" --bots {' '.join(extra)}" if extra else ""
+    run = (
+        f"python benchmarks/leaderboard.py --games {games} --seed {seed}"
+        f"{' --greedy' if greedy else ''}{bots}"
+    )
+    intro = [
+        "# Benchmark: the leaderboard of the shipped bots",
+        "",
+        f"Made by `{run}` at **{games} games** per seating (per team, in a cooperative game), "
+        f"on {time.strftime('%Y-%m-%d', time.gmtime())}. That one command regenerates this "
+        f"file (default: {DEFAULT_GAMES} games, seed {DEFAULT_SEED}); each section below gives "
+        "the tournament command that plays its tables alone (`training/tournament.py`).",
+        "",
+        "Every registered game plays `random`, the bots its registration names and its shipped "
+        "policy. A competitive game is a round robin: every pair meets in both seatings on the "
+        "same deals, and a game counts 1 for a win and half for a draw (the rules' result). A "
+        "rating difference of 400 means 10 to 1 odds. Smoothing (a tenth of a win added to each "
+        "pair that met, as OpenSpiel does) keeps a bot that never wins on the scale: its "
+        "distance below the others says only that it lost every game, not by how much.",
+    ]
+    return "\n".join([*intro, *("\n" + s for s in sections)]) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--games", type=int, default=DEFAULT_GAMES, help=f"games per seating or team "
+        f"(default {DEFAULT_GAMES})"
+    )  # fmt: skip
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="deals' and bots' seed")
+    parser.add_argument("--bots", nargs="*", default=[], help="more bot specs to rate")
+    parser.add_argument("--greedy", action="store_true", help="policies play their likeliest move")
+    parser.add_argument("--out", default=str(DOC), help=f"the doc to write (default {DOC})")
+    args = parser.parse_args(argv)
+    if args.games < 1:
+        parser.error("--games must be at least 1")
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    os.chdir(ROOT)  # the doc's commands and paths are the repository root's
+    sys.path.insert(0, str(ROOT))
+    import torch
+
+    from reborn_env.core import registry
+    from reborn_env.core.files import atomic_write
+
+    torch.set_num_threads(1)
+    sections = [
+        section(env, args.games, args.seed, args.greedy, args.bots) for env in registry.names()
+    ]
+    text = document(sections, args.games, args.seed, args.greedy, args.bots)
+    with atomic_write(args.out) as f:
+        f.write(text.encode())
+    print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
