@@ -6,6 +6,9 @@ not need to know how each kind of bot is built. :func:`load_bot` takes:
 - ``"random"``: :class:`~reborn_env.bots.RandomBot`;
 - ``"heuristic"``: the game's scripted bot, as its registration names it
   (``reborn_env.core.registry.get(env_name).make_bot("heuristic", seed)``);
+- ``"ismcts"`` or ``"ismcts:key=value,..."``: the search bot of :mod:`.ismcts` (options: its
+  budget, ``sims`` or ``ms`` a move, its ``rollout`` policy, ``c``), for any game that offers
+  public views (``GameSpec.public_view``, ``GameSpec.determinizer``);
 - ``*.onnx``: :class:`~reborn_env.bots.exported.OnnxBot` (needs onnxruntime, not torch);
 - ``*.ts``, ``*.torchscript``, ``*.jit``: :class:`~reborn_env.bots.exported.TorchScriptBot`;
 - ``*.pt``: a training checkpoint, played by ``training.policy_bot.PolicyBot`` (imported only
@@ -29,6 +32,9 @@ from .exported import OnnxBot, TorchScriptBot
 ONNX_SUFFIXES = (".onnx",)
 TORCHSCRIPT_SUFFIXES = (".ts", ".torchscript", ".jit")
 CHECKPOINT_SUFFIXES = (".pt",)
+# Bots for any game, by name: "module:function(options, env_name, seed)", imported when asked
+# for (the search bot plays its rollouts with the batched bots, which load bots through here).
+GENERIC_BOTS = {"ismcts": f"{__package__}.ismcts:from_spec"}
 
 
 def load_bot(
@@ -47,6 +53,9 @@ def load_bot(
         return RandomBot(seed)
     if spec == "heuristic":
         return _heuristic_bot(env_name, seed)
+    name, _, options = spec.partition(":")
+    if name in GENERIC_BOTS:
+        return registry.resolve(GENERIC_BOTS[name])(options, env_name, seed)
     suffix = Path(spec).suffix.lower()
     if suffix in ONNX_SUFFIXES:
         return OnnxBot(spec, greedy=greedy, seed=seed, expect_env=env_name)
@@ -57,7 +66,8 @@ def load_bot(
     if suffix in CHECKPOINT_SUFFIXES:
         return _checkpoint_bot(spec, env_name, seed, greedy)
     raise ValueError(
-        f"bot spec {spec!r}: expected 'random', 'heuristic' or a policy file ending in "
+        f"bot spec {spec!r}: expected 'random', 'heuristic', "
+        f"{', '.join(repr(f'{n}[:options]') for n in GENERIC_BOTS)} or a policy file ending in "
         f"{', '.join(ONNX_SUFFIXES)} (ONNX), {', '.join(TORCHSCRIPT_SUFFIXES)} (TorchScript) or "
         f"{', '.join(CHECKPOINT_SUFFIXES)} (training checkpoint)"
     )
