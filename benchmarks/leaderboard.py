@@ -1,6 +1,6 @@
 """Regenerate docs/benchmark.md: every registered game's tournament of the bots it ships.
 
-Run from anywhere: ``python benchmarks/leaderboard.py [--games 500] [--seed 0] [--bots SPEC ...]
+Run from anywhere: ``python benchmarks/leaderboard.py [--games 1000] [--seed 0] [--bots SPEC ...]
 [--greedy] [--out docs/benchmark.md]``. For each game of the registry it plays
 ``python -m training.tournament`` (``training/tournament.py``) over ``random``, every bot of the
 game's registration (``GameSpec.bots``), its shipped policy (``GameSpec.policy``) when the file
@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 RUNS = Path("runs") / "leaderboard"
 DOC = Path("docs") / "benchmark.md"
-DEFAULT_GAMES = 500
+DEFAULT_GAMES = 1000
 DEFAULT_SEED = 0
 
 
@@ -140,7 +140,10 @@ def document(sections: list[str], games: int, seed: int, greedy: bool, extra: li
         "same deals, and a game counts 1 for a win and half for a draw (the rules' result). A "
         "rating difference of 400 means 10 to 1 odds. Smoothing (a tenth of a win added to each "
         "pair that met, as OpenSpiel does) keeps a bot that never wins on the scale: its "
-        "distance below the others says only that it lost every game, not by how much.",
+        "distance below the others says only that it lost every game, not by how much. An "
+        "interval is a bot's rating relative to the anchor, so it carries the anchor's "
+        "uncertainty too: two bots' ratings move together across resamples, and their "
+        "difference is surer than their intervals side by side suggest.",
     ]
     return "\n".join([*intro, *("\n" + s for s in sections)]) + "\n"
 
