@@ -8,7 +8,8 @@ seat and B in the second, then swapped), every block on the same deals (the game
 ``--seed``, each slot playing a fixed share of the games, so game ``g`` is the same deal in every
 block). Games are played in the game vector (:func:`training.vector_match.player` builds the
 players, so any spec it takes plays: ``random``, the game's bots, policy files, and whatever
-``reborn_env.bots.loading.load_bot`` learns to load) and read with the rules' result
+``reborn_env.bots.loading.load_bot`` loads, a search bot given each game's public view as
+``reborn_env.bots.batched.act_batch`` hands it) and read with the rules' result
 (:func:`training.vector_match.outcome`). It prints Bradley-Terry ratings (``training.ratings``:
 Hunter's MM fit, draws as half wins, Elo-scaled with ``random``, else the first bot, at 0, 95%
 bootstrap intervals) and each seat's win/draw/loss matrix, and writes ``DIR/heatmap.png`` (the
@@ -34,12 +35,14 @@ import json
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any, TextIO
 
 import numpy as np
 
 from reborn_env.bots.arena import Record, wilson_interval
+from reborn_env.bots.batched import act_batch, vector_view
 from reborn_env.core.files import atomic_write
 
 from .cli import fail, seed_arg
@@ -273,7 +276,8 @@ def play_block(
         for seat, bot in enumerate(players):
             rows = np.flatnonzero(active & (venv.agent == seat))
             if len(rows):
-                actions[rows] = bot.act(rows, venv.obs[rows], venv.mask[rows])
+                views = partial(vector_view, venv, seat)  # slot i's public view, for search bots
+                actions[rows] = act_batch(bot, rows, venv.obs[rows], venv.mask[rows], views)
         rewards, terminated, truncated = venv.step(actions)[3:]
         for i in np.flatnonzero((terminated | truncated) & active).tolist():
             outcomes[played[i] * n + i] = int(outcome(rewards[i], 0, bool(terminated[i])))

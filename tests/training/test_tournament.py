@@ -220,3 +220,32 @@ def test_the_leaderboard_section_lists_a_command_that_plays_its_tables(
     ratings = text.split("| rank | bot |")[1]
     for bot in BOTS:
         assert f"| {bot} |" in ratings
+
+
+def test_a_search_bot_is_handed_the_public_views(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A batch that sees the public view (``sees_public_view``) is asked with ``views``, as every
+    driver of the game vector asks it (reborn_env.bots.batched.act_batch)."""
+    from reborn_env.bots.batched import RandomBatch
+
+    asked = []
+
+    class Searching(RandomBatch):
+        sees_public_view = True
+
+        def act(self, slots, obs, mask, views=None):
+            asked.append(callable(views))
+            return super().act(slots, obs, mask)
+
+    real = tournament.player
+
+    def player(source, *args, **kwargs):
+        if source == BOTS[1]:
+            return lambda n: Searching(range(n))
+        return real(source, *args, **kwargs)
+
+    monkeypatch.setattr(tournament, "player", player)
+    argv = ["--env", COMPETITIVE, "--bots", *BOTS[:2], "--games", "2", "--out", str(tmp_path)]
+    assert run(*argv)[0] == 0
+    assert asked and all(asked)
