@@ -249,3 +249,36 @@ def test_a_search_bot_is_handed_the_public_views(
     argv = ["--env", COMPETITIVE, "--bots", *BOTS[:2], "--games", "2", "--out", str(tmp_path)]
     assert run(*argv)[0] == 0
     assert asked and all(asked)
+
+
+def test_every_block_meets_the_same_deals(tmp_path: Path) -> None:
+    """Slot i plays deals i, i + n, ...: what the first seat sees at the start of each game is the
+    same whoever plays and however long the games last."""
+    from reborn_env.bots.batched import RandomBatch
+
+    class FirstSight(RandomBatch):
+        def __init__(self, seeds) -> None:
+            super().__init__(seeds)
+            self.fresh, self.seen = set(range(len(self))), {}
+
+        def reset(self, i: int) -> None:
+            super().reset(i)
+            self.fresh.add(i)
+
+        def act(self, slots, obs, mask):
+            for r, i in enumerate(slots.tolist()):
+                if i in self.fresh:
+                    self.seen.setdefault(i, []).append(obs[r].tobytes())
+                    self.fresh.discard(i)
+            return super().act(slots, obs, mask)
+
+    arguments = Arguments(COMPETITIVE, tuple(BOTS), 11, 4, num_envs=3)
+    sights = []
+    for k, opponent in enumerate(BOTS):
+        first = FirstSight([100 * k + i for i in range(3)])
+        rival = tournament.player(opponent, COMPETITIVE, 7 * k)
+        outcomes = tournament.play_block(arguments, [lambda n, f=first: f, rival])
+        assert len(outcomes) == 11
+        sights.append(first.seen)
+    assert [len(v) for v in sights[0].values()] == [4, 4, 3]
+    assert all(s == sights[0] for s in sights)
