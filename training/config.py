@@ -32,7 +32,7 @@ import yaml
 
 from reborn_env.core import registry
 
-from .envs import COOPERATIVE, MODES, env_mode, env_names, env_sizes
+from .envs import COOPERATIVE, MODES, env_mode, env_names, env_sizes, make_env
 
 BUILTIN_OPPONENTS = ("random", "heuristic")
 MAX_INT = 2**63 - 1
@@ -136,6 +136,12 @@ class TrainConfig:
     bots of ``bot_opponents`` is played most, training/opponents.py)"""
     pfsp_power: float = 2.0
     """with ``pfsp``: an opponent's weight is (1 - the learner's score against it) ** pfsp_power"""
+    learner_seat: str = ""
+    """the one seat (agent name) the learner plays in every game; empty: drawn per game by
+    ``seat_sampling`` (competitive runs; a best response, ``training/exploit.py``, fixes it)"""
+    max_minutes: float = 0.0
+    """stop after the first update that ends past this many minutes of training (imitation
+    excluded), with a final evaluation and checkpoint as at ``total_steps``; 0: no limit"""
     restart_prob: float = 0.0
     """probability a training game begins from a position of an earlier training game rather
     than at the start (``training/restarts.py``), so late, rare decisions are met more often"""
@@ -240,6 +246,10 @@ class TrainConfig:
                 "drawn by how often they beat the learner; remove bot_opponent_prob (or use "
                 "'uniform' sampling)"
             )
+        if self.learner_seat and self.resolved_mode == COOPERATIVE:
+            raise ConfigError(
+                f"{source}: key 'learner_seat': a cooperative run plays every agent; remove it"
+            )
         if self.bot_opponent_prob > 0 and not self.bot_opponents:
             raise ConfigError(
                 f"{source}: key 'bot_opponent_prob': {self.bot_opponent_prob} > 0 needs at least "
@@ -252,15 +262,23 @@ class TrainConfig:
 
         :class:`ConfigError` naming ``env_kwargs`` if the env refuses them (an unknown keyword,
         ``max_steps: -1``, an unknown scenario): found before any training, not when the first
-        env is made.
+        env is made. ``learner_seat``, if set, must be one of its agents.
         """
         try:
-            return env_sizes(self.env, **self.env_kwargs)
+            sizes = env_sizes(self.env, **self.env_kwargs)
         except (ValueError, TypeError) as exc:
             raise ConfigError(
                 f"{self._source}: key 'env_kwargs': env {self.env!r} refuses "
                 f"{_short(self.env_kwargs)}: {exc}"
             ) from exc
+        if self.learner_seat:
+            agents = list(make_env(self.env, **self.env_kwargs).possible_agents)
+            if self.learner_seat not in agents:
+                raise ConfigError(
+                    f"{self._source}: key 'learner_seat': {self.learner_seat!r} is not an agent "
+                    f"of {self.env!r}; its agents are {', '.join(map(repr, agents))}"
+                )
+        return sizes
 
     @property
     def resolved_mode(self) -> str:
@@ -491,6 +509,7 @@ _VALUE_RULES: dict[str, tuple[Callable[[Any], bool], str | Callable[[], str]]] =
     ),
     "num_threads": _integer_rule(1, MAX_VECTOR_THREADS),
     "restart_prob": _PROBABILITY,
+    "max_minutes": _FINITE_NON_NEGATIVE,
     "bot_opponent_prob": _PROBABILITY,
     "imitation_games": _integer_rule(0),
     "imitation_epochs": _POSITIVE,

@@ -148,12 +148,16 @@ def train(
         if trainer.seating.uses_pool and trainer.update % cfg.snapshot_every == 0:
             trainer.opponents.add_snapshot(trainer.model)
         line = progress_line(trainer, stats)
-        final = trainer.update == cfg.num_updates
+        out_of_time = 0 < cfg.max_minutes * 60 <= trainer.wall_time
+        final = trainer.update == cfg.num_updates or out_of_time
         if cfg.eval_opponents and (trainer.update % cfg.eval_every == 0 or final):
             line += evaluate_policy(trainer, writer, out / CURVE)
         print(line, flush=True)
         if trainer.update % cfg.checkpoint_every == 0 or final:
             save_run(trainer, out)
+        if out_of_time:
+            print(f"max_minutes: stopped after update {trainer.update} ({cfg.max_minutes} min)")
+            break
     writer.close()
     print(done_line(trainer, out / POLICY))
     return trainer

@@ -54,10 +54,14 @@ class Competitive:
     def seat(
         self, agents: list[str], rng: np.random.Generator, opponents: OpponentPool
     ) -> tuple[tuple[int, ...], str]:
-        """(the learner's one seat, drawn with ``rng`` by ``opponents.seat_weights``, uniform
-        unless ``seat_sampling: pfsp``; the opponent ``opponents.draw(rng, seat)`` names)."""
-        weights = opponents.seat_weights(len(agents))
-        seat = int(rng.choice(len(agents), p=weights))
+        """(the learner's one seat: ``learner_seat`` if the config fixes it, else drawn with
+        ``rng`` by ``opponents.seat_weights``, uniform unless ``seat_sampling: pfsp``; the
+        opponent ``opponents.draw(rng, seat)`` names)."""
+        if opponents.cfg.learner_seat:
+            seat = agents.index(opponents.cfg.learner_seat)
+        else:
+            weights = opponents.seat_weights(len(agents))
+            seat = int(rng.choice(len(agents), p=weights))
         return (seat,), opponents.draw(rng, seat)
 
     def evaluate(self, trainer: Trainer, payload: dict[str, Any]) -> list[dict[str, Any]]:

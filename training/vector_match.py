@@ -49,18 +49,19 @@ def play_vector_match(
     seed: int,
     num_envs: int = 256,
     label: str | None = None,
+    seats: tuple[int, ...] = (0, 1),
 ) -> MatchResult:
-    """Player A against player B, ``games`` games with A in each seat (2 * ``games`` in all);
-    ``label`` shows a progress bar."""
+    """Player A against player B, ``games`` games with A in each seat of ``seats`` (both by
+    default: 2 * ``games`` in all); ``label`` shows a progress bar."""
     probe = make_vector_env(env_name, 1, seed, **env_kwargs)
     agents = list(probe.agents)
     if len(agents) != 2:
         raise ValueError(f"{env_name}: a match needs two seats, the game has {len(agents)}")
     result = MatchResult({agent: Record() for agent in agents})
-    bar = ProgressBar(label, 2 * games) if label else None
-    for seat in range(2):
+    bar = ProgressBar(label, len(seats) * games) if label else None
+    for k, seat in enumerate(seats):
         _play_seating(env_name, env_kwargs, (make_a, make_b), seat, games, seed, num_envs,
-                      result.seats[agents[seat]], bar, seat * games)  # fmt: skip
+                      result.seats[agents[seat]], bar, k * games)  # fmt: skip
     if bar:
         bar.close()
     return result
