@@ -4,8 +4,9 @@ Why: a win-rate matrix says who beat whom; a rating puts every bot on one line a
 we are. The model is Bradley-Terry's, P(i beats j) = g_i / (g_i + g_j), fitted to maximum
 likelihood by Hunter's minorization-maximization iteration ("MM algorithms for generalized
 Bradley-Terry models", Ann. Statist. 32(1), 2004, eq. 4), as OpenSpiel's ``evaluation/elo.cc``
-does: a draw counts half a win to each side, and ``smoothing`` adds that fraction of a win to
-every ordered pair that met, so a bot that never won (or never lost) keeps a finite rating.
+does (finished by Newton steps where MM is slow, :func:`fit_strengths`): a draw counts half a
+win to each side, and ``smoothing`` adds that fraction of a win to every ordered pair that met,
+so a bot that never won (or never lost) keeps a finite rating.
 Ratings are reported on the Elo scale, 400 * log10(g), shifted so that the anchor is 0; the 95%
 interval of each comes from refitting resampled games (the percentile bootstrap, seeded).
 
@@ -47,11 +48,19 @@ def results_matrix(results: Iterable[tuple[str, str, float]], names: Sequence[st
 def fit_strengths(
     wins: np.ndarray,
     smoothing: float = SMOOTHING,
-    tolerance: float = 1e-12,
-    max_iterations: int = 100_000,
+    tolerance: float = 1e-10,
+    mm_iterations: int = 500,
 ) -> np.ndarray:
     """Bradley-Terry strengths (summing to 1) maximising the likelihood of ``wins`` (``W[i, j]``:
-    wins of i over j), by Hunter's MM update g_i <- W_i / sum_j N_ij / (g_i + g_j)."""
+    wins of i over j): Hunter's MM update g_i <- W_i / sum_j N_ij / (g_i + g_j), then, where the
+    maximum is finite (every bot beat, directly or through others, every bot that beat it),
+    Newton steps on the log-strengths to that same maximum.
+
+    Why both: MM always climbs the likelihood but converges linearly, and slowly when one bot
+    almost never wins: with a tenth of a win in a thousand games it still moved 24 Elo between
+    its 10,000th and 50,000th iterations. Newton's method converges quadratically from MM's
+    point. Without a finite maximum (a bot that never won, no smoothing) MM's strengths go to 0,
+    held at the smallest float as OpenSpiel holds them."""
     wins = np.asarray(wins, dtype=float)
     n = len(wins)
     if wins.shape != (n, n) or n < 2:
@@ -67,14 +76,53 @@ def fit_strengths(
         raise ValueError("no games were played")
     gamma = np.full(n, 1.0 / n)
     tiny = np.finfo(float).tiny
-    for _ in range(max_iterations):
+    for _ in range(mm_iterations):
         ratios = games / (gamma[:, None] + gamma[None, :])
         new = total / ratios.sum(axis=1)
         new = np.maximum(new / new.sum(), tiny)
-        if np.abs(new - gamma).max() < tolerance:
-            return new
+        done = np.abs(np.log(new / gamma)).max() < tolerance
         gamma = new
-    return gamma
+        if done:
+            return gamma
+    if not _strongly_connected(w > 0):
+        return gamma
+    theta = _newton(w, np.log(gamma), tolerance)
+    strengths = np.exp(theta - theta.max())
+    return strengths / strengths.sum()
+
+
+def _strongly_connected(beat: np.ndarray) -> bool:
+    """Whether every bot reaches every other along "beat" edges (Zermelo's condition for a
+    finite maximum of the likelihood)."""
+    reach = beat | np.eye(len(beat), dtype=bool)
+    for _ in range(len(beat)):
+        reach = reach | ((reach.astype(int) @ reach.astype(int)) > 0)
+    return bool(reach.all())
+
+
+def _newton(w: np.ndarray, theta: np.ndarray, tolerance: float) -> np.ndarray:
+    """The log-strengths maximising sum W_ij log P(i beats j), by Newton's method from ``theta``
+    (the first bot's held fixed, since only differences count), each step halved until the
+    likelihood does not fall."""
+    games, total = w + w.T, w.sum(axis=1)
+
+    def log_likelihood(t: np.ndarray) -> float:
+        return float(-(w * np.logaddexp(0.0, t[None, :] - t[:, None])).sum())
+
+    for _ in range(100):
+        p = 1.0 / (1.0 + np.exp(theta[None, :] - theta[:, None]))  # P(i beats j)
+        gradient = total - (games * p).sum(axis=1)
+        if np.abs(gradient).max() < tolerance * max(1.0, total.max()):
+            break
+        weight = games * p * p.T
+        laplacian = np.diag(weight.sum(axis=1)) - weight
+        step = np.zeros_like(theta)
+        step[1:] = np.linalg.lstsq(laplacian[1:, 1:], gradient[1:], rcond=None)[0]
+        before, size = log_likelihood(theta), 1.0
+        while log_likelihood(theta + size * step) < before and size > 1e-9:
+            size /= 2
+        theta = theta + size * step
+    return theta
 
 
 def elo(strengths: np.ndarray, anchor: int = 0) -> np.ndarray:

@@ -57,6 +57,25 @@ def test_three_bots_solve_the_likelihood_equations_and_beat_a_fine_grid() -> Non
         assert log_likelihood(wins, trial) <= best + 1e-9
 
 
+def test_a_bot_that_almost_never_wins_is_fitted_to_the_maximum() -> None:
+    """A tenth of a win in a thousand games (smoothing against a bot that always loses): MM alone
+    crawls there; the fit still solves the score equations, from any number of MM steps."""
+    wins = np.array([[0.0, 1000, 1000, 1000], [0, 0, 600, 500], [0, 400, 0, 450], [0, 500, 550, 0]])
+    g = fit_strengths(wins, smoothing=0.1)
+    smoothed = wins + 0.1 * (1 - np.eye(4))
+    games = smoothed + smoothed.T
+    expected = (games * g[:, None] / (g[:, None] + g[None, :])).sum(axis=1)
+    assert expected == pytest.approx(smoothed.sum(axis=1), rel=1e-8)
+    assert fit_strengths(wins, 0.1, mm_iterations=1) == pytest.approx(g, rel=1e-6)
+
+
+def test_without_a_finite_maximum_the_loser_goes_to_zero() -> None:
+    """No smoothing and a bot that never won: its strength is held at the smallest float."""
+    wins = np.array([[0.0, 6.0, 5.0], [4.0, 0.0, 7.0], [0.0, 0.0, 0.0]])
+    g = fit_strengths(wins, smoothing=0)
+    assert g[2] < 1e-30 and g[0] > g[1] > g[2]
+
+
 def test_a_bot_that_always_loses_keeps_the_others_order() -> None:
     wins = np.array([[0.0, 12.0, 15.0], [8.0, 0.0, 11.0], [5.0, 9.0, 0.0]])
     order = np.argsort(-fit_strengths(wins))
