@@ -48,7 +48,8 @@ def mask_of(match, n_actions: int) -> np.ndarray:
     return mask
 
 
-def test_it_cannot_see_what_is_hidden_from_it() -> None:
+@pytest.mark.parametrize("prior", ["heuristic", "none"])
+def test_it_cannot_see_what_is_hidden_from_it(prior: str) -> None:
     """Issue 13's test (ER-HID-12, ER-HID-13): the same seed gives the same root visits and
     the same move in a game and in its hidden variant (other opponent tiles, other bag order,
     other generator), at several decisions and seeds."""
@@ -64,7 +65,7 @@ def test_it_cannot_see_what_is_hidden_from_it() -> None:
         obs, mask = match.observe(seat), mask_of(match, rules.n_actions)
         searches = []
         for game in (match, variant):
-            bot = ISMCTSBot(GAME, Settings(sims=12), seed=compared)
+            bot = ISMCTSBot(GAME, Settings(sims=12, prior=prior), seed=compared)
             action = bot.act_public(view_of(rules, game.to_position(), seat), obs, mask)
             searches.append((action, bot.last_visits))
         assert searches[0] == searches[1]
@@ -83,7 +84,8 @@ def test_it_is_seeded_and_its_searches_differ_between_seeds() -> None:
     view = view_of(rules, match.to_position(), seat)
 
     def visits(seed: int) -> dict[int, int]:
-        return ISMCTSBot(GAME, Settings(sims=30, rollout="random"), seed=seed).search(view)
+        settings = Settings(sims=30, rollout="random", prior="none")
+        return ISMCTSBot(GAME, settings, seed=seed).search(view)
 
     assert visits(1) == visits(1)
     assert any(visits(1) != visits(s) for s in (2, 3, 4))
@@ -147,7 +149,9 @@ def test_spec_options_parse() -> None:
     )
     bot = load_bot("ismcts:sims=7,rollout=random", GAME, seed=0)
     assert isinstance(bot, ISMCTSBot) and bot.settings == Settings(sims=7, rollout="random")
-    assert load_bot("ismcts", GAME).rollout == "heuristic"
+    default = load_bot("ismcts", GAME)
+    assert default.rollout == "heuristic" and default.prior
+    assert not load_bot("ismcts:prior=none", GAME).prior
 
 
 @pytest.mark.parametrize(
@@ -161,6 +165,7 @@ def test_spec_options_parse() -> None:
         ("ms=nan", "number > 0"),
         ("c=-1", "number >= 0"),
         ("rollout=greedy", "heuristic, random"),
+        ("prior=policy", "heuristic, none"),
         ("sims=2,sims=3", "twice"),
     ],
 )
