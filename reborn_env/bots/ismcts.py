@@ -25,9 +25,11 @@ own (the compiled core when built). A decision with one legal action is played a
 
 Spec (``load_bot("ismcts:sims=200,rollout=random")``): ``sims`` (simulations a move), ``ms``
 (milliseconds a move; with both, the first reached ends the search; neither: ``ms=1000``),
-``rollout`` (``heuristic`` or ``random``), ``prior`` (``heuristic`` or ``none``; both default to
-heuristic where the game has one) and ``c`` (the exploration constant, default 0.7 for results in
-[-1, 1]).
+``rollout`` (``heuristic`` or ``random``), ``prior`` (``heuristic``, ``none`` or a policy file
+that ``load_bot`` plays and whose ``probabilities`` become the prior, e.g. the shipped
+checkpoint; rollout and prior default to heuristic where the game has one) and ``c`` (the
+exploration constant, default 0.7 for results in [-1, 1]). Rollouts skip forced moves (one legal
+action) without asking the policy, which makes them ~1.5x faster on Earth Reborn.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -44,10 +47,12 @@ from ..core import registry
 from ..core.contract import RUNNING, Match, Rules, WritesArrays
 from ..core.public_view import PublicView, dealer, require_views
 from .batched import batched_bot
+from .loading import CHECKPOINT_SUFFIXES, ONNX_SUFFIXES, TORCHSCRIPT_SUFFIXES, load_bot
 
 NAME = "ismcts"
 ROLLOUTS = ("heuristic", "random")
 PRIORS = ("heuristic", "none")
+POLICY = ONNX_SUFFIXES + TORCHSCRIPT_SUFFIXES + CHECKPOINT_SUFFIXES  # prior=FILE (load_bot's)
 PRIOR_EPS = 0.25  # the prior's share spread evenly over the legal actions
 DEFAULT_MS = 1000.0
 DEFAULT_C = 0.7
@@ -55,7 +60,7 @@ OPTIONS = {
     "sims": "simulations a move, an integer >= 1",
     "ms": "milliseconds a move, a number > 0",
     "rollout": f"the rollout policy, one of {', '.join(ROLLOUTS)}",
-    "prior": f"the tree's prior, one of {', '.join(PRIORS)}",
+    "prior": f"the tree's prior: {', '.join(PRIORS)} or a policy file ({', '.join(POLICY)})",
     "c": "the exploration constant, a number >= 0",
 }
 
@@ -90,8 +95,8 @@ def parse_options(text: str) -> Settings:
     if rollout is not None and rollout not in ROLLOUTS:
         raise ValueError(f"ismcts option rollout={rollout!r}: one of {', '.join(ROLLOUTS)}")
     prior = values.get("prior")
-    if prior is not None and prior not in PRIORS:
-        raise ValueError(f"ismcts option prior={prior!r}: one of {', '.join(PRIORS)}")
+    if prior is not None and prior not in PRIORS and Path(prior).suffix.lower() not in POLICY:
+        raise ValueError(f"ismcts option prior={prior!r}: {OPTIONS['prior']}")
     c = _number(values, "c", float, 0) if "c" in values else DEFAULT_C
     if sims is None and ms is None:
         ms = DEFAULT_MS
@@ -146,10 +151,12 @@ class ISMCTSBot:
         prior = self.settings.prior or ("heuristic" if "heuristic" in spec.bots else "none")
         if prior == "heuristic" and "heuristic" not in spec.bots:
             raise ValueError(f"ismcts prior=heuristic: {game} has no heuristic bot; use none")
-        self.prior = prior == "heuristic"
+        self.prior = prior != "none"
         self.rng = np.random.default_rng(seed)
+        self._prior_policy = None if prior in PRIORS else _policy_prior(prior, game, seed)
         self._policy: Any = None  # the heuristic's batch of one slot, made on first use
-        self._choose: Callable[[Match, bool], int] | None = None  # the rollout's heuristic
+        self._choose: Any = None  # the heuristic's move, ``choose(match, writes)``, per search
+        self._seen: Any = None  # the seat to move's observation and mask, per search
         self.last_visits: dict[int, int] = {}  # the root's visits of the last search, by action
         self.last_simulations = 0
 
@@ -178,7 +185,8 @@ class ISMCTSBot:
     def search(self, view: PublicView) -> dict[int, int]:
         """Run the simulations the budget allows from ``view``; the root's visits by action."""
         deal = dealer(view)
-        heuristic = self.rollout == "heuristic" or self.prior
+        self._seen = self._seen_by(view.rules)
+        heuristic = self.rollout == "heuristic" or (self.prior and self._prior_policy is None)
         self._choose = self._heuristic(view.rules) if heuristic else None
         settings = self.settings
         deadline = None if settings.ms is None else time.perf_counter() + settings.ms / 1000
@@ -226,24 +234,20 @@ class ISMCTSBot:
         return path
 
     def _descend_puct(self, node: _Node, match: Match) -> list[_Node]:
-        """PUCT (Silver et al. 2017) with availability and the heuristic's move as the prior:
-        ``P`` is ``1 - PRIOR_EPS`` (plus its share of the rest) on the action the game's
-        heuristic would play here, ``PRIOR_EPS`` spread over all the legal actions; an unvisited
-        action counts as a draw (0). Down to the first node not visited before."""
-        path, c, choose = [], self.settings.c, self._choose
+        """PUCT (Silver et al. 2017) with availability counts for ``N``; an unvisited action
+        counts as a draw (0). Down to the first node not visited before."""
+        path, c = [], self.settings.c
         writes = isinstance(match, WritesArrays)
         while match.status() == RUNNING:
             legal = match.legal_actions()
             children, seat = node.children, int(match.to_move())
-            favoured = choose(match, writes) if len(legal) > 1 else legal[0]
-            spread = PRIOR_EPS / len(legal)
+            priors = self._priors(match, legal, writes)
             best, best_score = None, -math.inf
-            for a in legal:
+            for a, p in zip(legal, priors, strict=True):
                 child = children.get(a)
                 if child is None:
                     child = children[a] = _Node(seat)
                 child.available += 1
-                p = spread + (1.0 - PRIOR_EPS if a == favoured else 0.0)
                 q = child.total / child.visits if child.visits else 0.0
                 score = q + c * p * math.sqrt(child.available) / (1 + child.visits)
                 if score > best_score:
@@ -256,6 +260,22 @@ class ISMCTSBot:
             node = best
         return path
 
+    def _priors(self, match: Match, legal: Sequence[int], writes: bool) -> list[float]:
+        """``P`` of each legal action: ``PRIOR_EPS`` spread evenly, the rest on the action the
+        game's heuristic would play (``prior=heuristic``) or as a policy file's probabilities
+        (``prior=FILE``, its ``probabilities(observation, mask)``)."""
+        spread = PRIOR_EPS / len(legal)
+        if len(legal) == 1:
+            return [1.0]
+        if self._prior_policy is None:
+            favoured = self._choose(match, writes)
+            return [spread + (1.0 - PRIOR_EPS if a == favoured else 0.0) for a in legal]
+        obs, mask = self._seen(match, writes)
+        probabilities = np.asarray(self._prior_policy.probabilities(obs[0], mask[0]))[legal]
+        total = float(probabilities.sum())
+        share = probabilities / total if total > 0 else np.full(len(legal), 1.0 / len(legal))
+        return (spread + (1.0 - PRIOR_EPS) * share).tolist()
+
     def _play_out(self, match: Match) -> Sequence[float]:
         """The rollout policy plays ``match`` to the rules' end; its final rewards per seat."""
         if self.rollout == "random":
@@ -265,7 +285,8 @@ class ISMCTSBot:
             return match.final_rewards()
         choose, writes = self._choose, isinstance(match, WritesArrays)
         while match.status() == RUNNING:
-            match.apply(choose(match, writes))
+            legal = match.legal_actions()
+            match.apply(legal[0] if len(legal) == 1 else choose(match, writes))
         return match.final_rewards()
 
     def _heuristic(self, rules: Rules) -> Callable[[Match, bool], int]:
@@ -273,22 +294,42 @@ class ISMCTSBot:
         slot of its batch, compiled where the game registers one; its tie-breaks run on)."""
         if self._policy is None:
             self._policy = batched_bot(self.game, "heuristic", [int(self.rng.integers(2**63))])
-        policy = self._policy
-        obs = np.zeros((1, rules.obs_size), dtype=np.float32)
-        mask = np.zeros((1, rules.n_actions), dtype=np.int8)
+        policy, seen = self._policy, self._seen
         slot = np.zeros(1, dtype=np.int64)
 
         def choose(match: Match, writes: bool) -> int:
+            obs, mask = seen(match, writes)
+            return int(policy.act(slot, obs, mask)[0])
+
+        return choose
+
+    def _seen_by(self, rules: Rules) -> Callable[[Match, bool], tuple[np.ndarray, np.ndarray]]:
+        """``seen(match, writes)``: the observation and mask of the seat to move, as rows of
+        buffers kept for the search (written by the match where it writes arrays)."""
+        obs = np.zeros((1, rules.obs_size), dtype=np.float32)
+        mask = np.zeros((1, rules.n_actions), dtype=np.int8)
+
+        def seen(match: Match, writes: bool) -> tuple[np.ndarray, np.ndarray]:
             seat = int(match.to_move())
             mask.fill(0)
-            if writes:  # the match writes its observation and mask (contract.WritesArrays)
+            if writes:  # contract.WritesArrays
                 match.observe_into(seat, obs[0], mask[0])
             else:
                 obs[0] = match.observe(seat)
                 mask[0, list(match.legal_actions())] = 1
-            return int(policy.act(slot, obs, mask)[0])
+            return obs, mask
 
-        return choose
+        return seen
+
+
+def _policy_prior(path: str, game: str, seed: int | None) -> Any:
+    """The policy file ``path`` as a bot whose ``probabilities`` are the tree's prior."""
+    bot = load_bot(path, game, seed=seed)
+    if not callable(getattr(bot, "probabilities", None)):
+        raise ValueError(
+            f"ismcts prior={path!r}: that bot gives no probabilities to use as a prior"
+        )
+    return bot
 
 
 def _ucb(node: _Node, c: float) -> float:

@@ -165,13 +165,24 @@ def test_spec_options_parse() -> None:
         ("ms=nan", "number > 0"),
         ("c=-1", "number >= 0"),
         ("rollout=greedy", "heuristic, random"),
-        ("prior=policy", "heuristic, none"),
+        ("prior=policy", "heuristic, none or a policy file"),
+        ("prior=missing.onnx", "missing.onnx"),
         ("sims=2,sims=3", "twice"),
     ],
 )
 def test_a_bad_spec_names_what_is_allowed(options: str, words: str) -> None:
     with pytest.raises(ValueError, match=words):
         load_bot(f"ismcts:{options}", GAME)
+
+
+def test_a_policy_file_can_be_the_prior() -> None:
+    """``prior=FILE``: the shipped checkpoint's probabilities steer the tree (PUCT)."""
+    shipped = registry.get(GAME).policy
+    bot = load_bot(f"ismcts:sims=6,prior={shipped}", GAME, seed=0)
+    rules = EarthRebornRules()
+    match = next(mid_game_matches(rules, seed=8))
+    visits = bot.search(view_of(rules, match.to_position(), int(match.to_move())))
+    assert sum(visits.values()) == 6 and set(visits) <= set(match.legal_actions())
 
 
 def test_a_game_without_public_views_is_refused() -> None:
