@@ -105,7 +105,8 @@ def section(env: str, games: int, seed: int, greedy: bool, extra: list[str]) -> 
     assert ratings is not None
     lines += [
         "",
-        f"Ratings: Bradley-Terry by Hunter's MM (`training/ratings.py`), draws as half wins, on "
+        f"Ratings: Bradley-Terry by Hunter's MM, finished by Newton's method "
+        "(`training/ratings.py`), draws as half wins, on "
         f"the Elo scale with `{ratings.anchor}` at 0; the interval is the 2.5th to 97.5th "
         f"percentile of {ratings.resamples} bootstrap refits over the games (seed {seed}).",
         "",

@@ -11,8 +11,8 @@ decisions), ``win_rate``, and optionally ``opponent`` or ``series`` (the line), 
 ``high`` (a 95% interval, shaded) and ``win_rate_<agent>`` (the rate in one seat).
 
 The axes are PPO's learning curve's (``training/plots.py``): learner decisions across, win rate
-up, one panel per opponent (``--opponent`` keeps one); each run has one colour, its overall rate
-a solid line and each seat's a dashed or dotted one.
+up, one panel per opponent or (a cooperative run) per team (``--opponent`` keeps one); each run
+has one colour, its overall rate a solid line and each seat's a dashed or dotted one.
 """
 
 from __future__ import annotations
@@ -40,6 +40,10 @@ class PlotError(ValueError):
     """A run that cannot be plotted; the message names it and says why."""
 
 
+class NotARun(PlotError):
+    """A folder holding no run (no checkpoint, no TensorBoard log): ``runs/*`` may match one."""
+
+
 def load_history(run: str | Path) -> History:
     """The evaluation records of ``run`` (see the module's docstring for what a run may be)."""
     path = Path(run)
@@ -49,7 +53,7 @@ def load_history(run: str | Path) -> History:
                 return load_history(path / name)
         if any(path.glob(EVENT_GLOB)):
             return _tensorboard_history(path)
-        raise PlotError(f"{run}: holds no {LATEST}, {POLICY} or TensorBoard event files")
+        raise NotARun(f"{run}: holds no {LATEST}, {POLICY} or TensorBoard event files")
     if not path.is_file():
         raise PlotError(f"{run}: no such file or folder")
     if path.suffix == ".json":
@@ -88,16 +92,21 @@ def _tensorboard_history(folder: Path) -> History:
     history: History = []
     for tag in events.Tags().get("scalars", []):
         if tag.startswith(EVAL_TAG):
-            line = tag.removeprefix(EVAL_TAG).removeprefix("vs_")
+            line = tag.removeprefix(EVAL_TAG)
+            key = "opponent" if line.startswith("vs_") else "series"
             for event in events.Scalars(tag):
-                history.append({"step": event.step, "opponent": line, "win_rate": event.value})
+                record = {"step": event.step, key: line.removeprefix("vs_")}
+                history.append({**record, "win_rate": event.value})
     return history
 
 
-def line_of(record: Mapping[str, Any]) -> str:
-    """The panel a record belongs to: its ``series`` or its opponent (a file by its stem)."""
-    name = str(record.get("series", record.get("opponent", "")))
-    return Path(name).stem if name.endswith(".pt") else name
+def panel_of(record: Mapping[str, Any]) -> str:
+    """The panel a record belongs to, as titled: ``team <series>`` (a cooperative run's team),
+    else ``vs <opponent>`` (a policy file by its stem)."""
+    if "series" in record:
+        return f"team {record['series']}"
+    name = str(record.get("opponent", ""))
+    return f"vs {Path(name).stem if name.endswith('.pt') else name}"
 
 
 def run_label(run: str | Path) -> str:
@@ -116,29 +125,33 @@ def plot_runs(
 ) -> Any:
     """Draw every run's curves (``runs``: label -> records) and write the PNG to ``path``;
     the matplotlib figure. ``opponent`` keeps that panel only (PlotError if no run has it)."""
+    from matplotlib import colormaps
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
-    panels = list(dict.fromkeys(line_of(r) for history in runs.values() for r in history))
+    panels = list(dict.fromkeys(panel_of(r) for history in runs.values() for r in history))
     if opponent is not None:
-        if opponent not in panels:
+        kept = [p for p in panels if p in (f"vs {opponent}", f"team {opponent}")]
+        if not kept:
             raise PlotError(
                 f"no run has evaluations against {opponent!r}; they have {', '.join(panels)}"
             )
-        panels = [opponent]
+        panels = kept
     if not panels:
         raise PlotError("the runs hold no evaluations yet")
     fig = Figure(figsize=(6 * len(panels) + 1, 4.5), dpi=100, layout="constrained")
     FigureCanvasAgg(fig)
     axes = fig.subplots(1, len(panels), sharey=True, squeeze=False)[0]
+    palette = colormaps["tab10" if len(runs) <= 10 else "tab20"]
+    colours = [palette(k % palette.N) for k in range(len(runs))]
     for ax, panel in zip(axes, panels, strict=True):
         for k, (label, history) in enumerate(runs.items()):
-            records = sorted((r for r in history if line_of(r) == panel), key=lambda r: r["step"])
+            records = sorted((r for r in history if panel_of(r) == panel), key=lambda r: r["step"])
             if records:
-                _draw_run(ax, label, records, f"C{k % 10}")
-        if any("opponent" in r for h in runs.values() for r in h if line_of(r) == panel):
+                _draw_run(ax, label, records, colours[k])
+        if panel.startswith("vs "):
             ax.axhline(0.5, color="grey", linewidth=0.8, linestyle=":")  # an even match
-        ax.set(title=f"vs {panel}", xlabel="learner decisions", ylim=(-0.02, 1.02))
+        ax.set(title=panel, xlabel="learner decisions", ylim=(-0.02, 1.02))
         ax.grid(alpha=0.3)
         ax.legend(loc="best", fontsize=8)
     axes[0].set_ylabel("win rate")
@@ -183,13 +196,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     labels = [run_label(run) for run in args.runs]
     if len(set(labels)) < len(labels):
         labels = list(args.runs)  # two runs of one name: tell them apart by their paths
+    runs, notes = {}, []
     try:
-        runs = {label: load_history(run) for label, run in zip(labels, args.runs, strict=True)}
+        for label, run in zip(labels, args.runs, strict=True):
+            try:
+                runs[label] = load_history(run)
+            except NotARun as err:
+                notes.append(f"  skipped {err}")
         plot_runs(runs, args.out, args.opponent, args.title)
     except (PlotError, CheckpointError) as err:
         return fail(err)
     points = sum(len(h) for h in runs.values())
     print(f"wrote {args.out}: {len(runs)} runs, {points} evaluations")
+    notes += [f"  {label}: no evaluations, not drawn" for label, h in runs.items() if not h]
+    for note in notes:
+        print(note)
     return 0
 
 

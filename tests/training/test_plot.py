@@ -59,7 +59,7 @@ def test_one_opponent_can_be_kept(tmp_path: Path) -> None:
     panels = [ax for ax in fig.axes if ax.get_title()]
     assert [ax.get_title() for ax in panels] == ["vs heuristic"]
     assert [line.get_label() for line in labelled(panels[0])] == ["a", "b"]
-    with pytest.raises(PlotError, match="'nobody'.*random, heuristic"):
+    with pytest.raises(PlotError, match="'nobody'.*vs random, vs heuristic"):
         plot_runs(runs, tmp_path / "none.png", opponent="nobody")
     assert not (tmp_path / "none.png").exists()
 
@@ -72,7 +72,7 @@ def test_a_team_run_has_a_panel_per_series_and_no_even_line(tmp_path: Path) -> N
     ]
     fig = plot_runs({"team": records}, tmp_path / "team.png")
     panels = [ax for ax in fig.axes if ax.get_title()]
-    assert [ax.get_title() for ax in panels] == ["vs policy (greedy)", "vs heuristic"]
+    assert [ax.get_title() for ax in panels] == ["team policy (greedy)", "team heuristic"]
     assert all(len(ax.get_lines()) == 1 for ax in panels)  # the curve, no 0.5 reference
 
 
@@ -93,10 +93,14 @@ def test_a_checkpoint_folder_a_json_file_and_a_tensorboard_log_all_load(tmp_path
     with SummaryWriter(str(logs)) as writer:
         for record in records:
             writer.add_scalar("eval/win_rate_vs_heuristic", record["win_rate"], record["step"])
+            writer.add_scalar("eval/win_rate_policy_greedy", 0.5, record["step"])
             writer.add_scalar("losses/entropy", 1.0, record["step"])
     loaded = load_history(logs)
-    assert [(r["step"], r["opponent"], r["win_rate"]) for r in loaded] == [
+    assert [(r["step"], r["opponent"], r["win_rate"]) for r in loaded if "opponent" in r] == [
         (0, "heuristic", 0.25), (1000, "heuristic", 0.75)
+    ]  # fmt: skip
+    assert [(r["step"], r["series"]) for r in loaded if "series" in r] == [
+        (0, "policy_greedy"), (1000, "policy_greedy")
     ]  # fmt: skip
 
 
@@ -107,8 +111,9 @@ def test_the_command_line_writes_the_chart_or_one_error_line(
     a.write_text(json.dumps(history([0.3, 0.6], ("random",))))
     b.write_text(json.dumps([{"step": 0, "opponent": "random"}]))  # no win rate
     out = tmp_path / "curves.png"
-    assert main([str(a), "--out", str(out)]) == 0 and out.is_file()
-    capsys.readouterr()
+    (tmp_path / "not_a_run").mkdir()
+    assert main([str(a), str(tmp_path / "not_a_run"), "--out", str(out)]) == 0 and out.is_file()
+    assert "skipped " in capsys.readouterr().out  # as runs/* may match a folder of other files
     assert main([str(a), str(b), "--out", str(tmp_path / "bad.png")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "record 0 needs a numeric 'step' and 'win_rate'" in err
