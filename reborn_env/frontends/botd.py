@@ -569,7 +569,9 @@ def _seed(text: str) -> int:
 
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(description=__doc__.splitlines()[0])
-    parser.add_argument("--bot", required=True, help="random, heuristic or a .pt/.ts/.onnx file")
+    parser.add_argument(
+        "--bot", required=True, help="random, heuristic, ismcts[:options] or a .pt/.ts/.onnx file"
+    )
     parser.add_argument(
         "--env",
         choices=registry.names(),

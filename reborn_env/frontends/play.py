@@ -272,8 +272,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--opponent",
         default="heuristic",
-        help="the bot (your opponent, or in a cooperative game your partner): random, heuristic "
-        "or a .pt/.ts/.onnx file",
+        help="the bot (your opponent, or in a cooperative game your partner): random, heuristic, "
+        "ismcts[:ms=1000,...] (the search bot) or a .pt/.ts/.onnx file",
     )
     parser.add_argument("--seed", type=int, default=None, help="game and bot seed (default: new)")
     parser.add_argument("--save-log", metavar="FILE", help="save the game log here")
