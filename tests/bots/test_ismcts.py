@@ -242,3 +242,16 @@ def test_the_bot_server_plays_it_on_a_kept_game_and_refuses_a_raw_observation() 
     assert server.handle(json.dumps(raw))["ok"]
     refused = server.handle('{"cmd": "best_action"}')
     assert not refused["ok"] and "public view" in refused["error"]
+
+
+def test_terminal_play_gives_it_the_view(monkeypatch: pytest.MonkeyPatch) -> None:
+    """frontends.play: a whole game against it, the person's moves scripted (first legal)."""
+    from reborn_env.frontends import play
+
+    monkeypatch.setattr(play, "ask_human", lambda env, seat, mask: int(np.flatnonzero(mask)[0]))
+    env = registry.get(GAME).make_env()
+    env.reset(seed=9)
+    log = play.new_log(env, GAME)
+    play.play_game(env, "norad", load_bot("ismcts:sims=2,rollout=random", GAME, seed=0), log)
+    assert play.is_over(env)
+    assert any(move["agent"] == "salemite" for move in log["moves"])
