@@ -255,3 +255,17 @@ def test_terminal_play_gives_it_the_view(monkeypatch: pytest.MonkeyPatch) -> Non
     play.play_game(env, "norad", load_bot("ismcts:sims=2,rollout=random", GAME, seed=0), log)
     assert play.is_over(env)
     assert any(move["agent"] == "salemite" for move in log["moves"])
+
+
+def test_it_is_the_opponent_of_the_single_agent_wrapper() -> None:
+    """wrappers.SingleAgentEnv plays its opponent through decide: a whole episode."""
+    from reborn_env.wrappers import SingleAgentEnv
+
+    env = SingleAgentEnv(GAME, agent="salemite", opponent="ismcts:sims=2,rollout=random")
+    env.reset(seed=2)
+    done, steps = False, 0
+    while not done:
+        action = int(np.flatnonzero(env.action_masks())[0])
+        _, _, terminated, truncated, _ = env.step(action)
+        done, steps = terminated or truncated, steps + 1
+    assert steps > 1
