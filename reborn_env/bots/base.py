@@ -41,8 +41,10 @@ class SeesPublicView(Protocol):
 
 
 def sees_public_view(bot: object) -> bool:
-    """Whether ``bot`` wants the public view (:class:`SeesPublicView`)."""
-    return isinstance(bot, SeesPublicView)
+    """Whether ``bot`` wants the public view (:class:`SeesPublicView`): it has ``act_public``.
+    Asked at every decision, so it reads the attribute (~0.1 us) rather than ``isinstance`` of
+    the runtime Protocol (~30 us for a bot without it)."""
+    return callable(getattr(bot, "act_public", None))
 
 
 def decide(
