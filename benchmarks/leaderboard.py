@@ -1,6 +1,6 @@
 """Regenerate docs/benchmark.md: every registered game's tournament of the bots it ships.
 
-Run from anywhere: ``python benchmarks/leaderboard.py [--games 1000] [--seed 0] [--bots SPEC ...]
+Run from anywhere: ``python benchmarks/leaderboard.py [--games 800] [--seed 0] [--bots SPEC ...]
 [--greedy] [--out docs/benchmark.md]``. For each game of the registry it plays
 ``python -m training.tournament`` (``training/tournament.py``) over ``random``, every bot of the
 game's registration (``GameSpec.bots``), its shipped policy (``GameSpec.policy``) when the file
@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 RUNS = Path("runs") / "leaderboard"
 DOC = Path("docs") / "benchmark.md"
-DEFAULT_GAMES = 1000
+DEFAULT_GAMES = 800
 DEFAULT_SEED = 0
 
 
