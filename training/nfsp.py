@@ -18,6 +18,11 @@ sets it), as ``training/rollout.py`` credits a seat's rewards to its last decisi
 ``learn_every`` decisions (of both seats) both networks take one gradient step (a *learning step*,
 counted in the checkpoint's ``update``).
 
+With ``teacher_games`` the run starts as PPO's shipped run does, from a bot of the game's: its
+decisions (``training/imitation.py``'s recording) seed the reservoir and the average policy is
+cloned from them, so fictitious play averages from the teacher's strategy rather than from a
+uniform one, and the best response learns from games that reach the scenario's objectives.
+
 Every ``eval_every`` learning steps the average policy plays ``eval_opponents`` in both seats in
 the game vector (``training/seating.py``'s evaluation, as PPO's runs are evaluated), and the
 records go into the history, the learning curve and ``policy.pt``. Its ``step`` counts every
@@ -27,9 +32,11 @@ decision trained on, of both seats, the x axis of PPO's curve (whose learner pla
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import sys
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -46,11 +53,14 @@ from .nfsp_config import NFSPConfig, load_nfsp_config
 from .nfsp_learner import NFSPLearner
 from .run_files import CURVE, POLICY, RunDirError, prepare_run_dirs
 from .seating import Competitive
+from .vector_match import outcome
 
 ALGORITHM = "nfsp"
 """The checkpoint's ``algorithm`` entry (PPO's checkpoints have none)."""
 PROGRESS_EVERY_S = 15.0
 """Seconds of training between two progress lines."""
+RECENT_GAMES = 500
+"""Self-play games the progress line's seat scores are over."""
 
 
 @dataclass
@@ -90,6 +100,8 @@ class NFSPRun:
     history: list[dict[str, Any]] = field(default_factory=list)
     losses: dict[str, float] = field(default_factory=dict)
     credit: float = 0.0  # learning steps due
+    recent: deque[int] = field(default_factory=lambda: deque(maxlen=RECENT_GAMES))
+    """the winning seat of each recent self-play game (-1: a draw)"""
     wall_time: float = 0.0
     timers: dict[str, float] = field(
         default_factory=lambda: {"play": 0.0, "learning": 0.0, "evaluation": 0.0}
@@ -144,6 +156,9 @@ def play_round(run: NFSPRun) -> None:
         nothing = np.zeros((len(slot), venv.obs_size), dtype=np.float32)
         _remember(learner, seats, at, nothing, np.zeros((len(slot), venv.n_actions), bool), 1.0)
         seats.open[ended] = False
+        for i in ended.tolist():
+            result = outcome(rewards[i], 0, bool(terminated[i]))
+            run.recent.append(0 if result > 0 else 1 if result < 0 else -1)
         seats.best_response[ended] = run.rng.random((len(ended), len(venv.agents))) < (
             run.cfg.anticipatory
         )
@@ -197,6 +212,32 @@ def policy_payload(run: NFSPRun) -> dict[str, Any]:
     }
 
 
+def seed_reservoir(run: NFSPRun) -> str:
+    """``teacher_games`` games of the teacher (``training/imitation.py``'s recording: one seat a
+    game, against itself or the random bot) into the reservoir, and ``teacher_epochs`` passes of
+    the average policy over them; the log line. The reservoir then averages the teacher's
+    decisions with every best response's, as fictitious play averages from a first strategy."""
+    from .imitation import record_games
+
+    cfg, learner = run.cfg, run.learner
+    begun = time.perf_counter()
+    data = record_games(cfg.env, cfg.env_kwargs, cfg.teacher_games, cfg.seed, cfg.gamma,
+                        num_envs=cfg.num_envs, teacher_name=cfg.teacher)  # fmt: skip
+    rows = {"obs": data["obs"].numpy(), "mask": data["masks"].numpy()}
+    learner.reservoir.add({**rows, "action": data["actions"].numpy()}, run.rng)
+    steps = math.ceil(cfg.teacher_epochs * len(data["actions"]) / cfg.batch_size)
+    losses = [learner.learn_average(run.rng) for _ in range(steps)]
+    with torch.no_grad():
+        logits, _ = learner.average(data["obs"][:4096], data["masks"][:4096])
+    agree = float((logits.argmax(-1) == data["actions"][:4096]).float().mean())
+    run.timers["teacher"] = time.perf_counter() - begun
+    return (
+        f"{cfg.teacher} cloned in {run.timers['teacher']:.0f} s: {len(data['actions'])} decisions "
+        f"of {cfg.teacher_games} games, {steps} steps, loss {losses[-1]:.3f}, the average policy's "
+        f"first choice is the teacher's in {agree:.1%} of the first 4096"
+    )
+
+
 def evaluate(run: NFSPRun, out: Path) -> str:
     """Evaluate the average policy against ``eval_opponents``, add the records to the history,
     redraw the curve and save the policy; the log lines, each after a newline."""
@@ -214,19 +255,25 @@ def evaluate(run: NFSPRun, out: Path) -> str:
     for record in records:
         lines += f"\n    {seating.describe(record)[1]}"
     title = f"{run.cfg.run_name} (NFSP average policy)"
-    plot_learning_curve(run.history, out / CURVE, title, seating.legend, seating.reference)
+    marks = {f"{run.cfg.teacher} cloned": 0} if run.cfg.teacher_games else {}
+    plot_learning_curve(run.history, out / CURVE, title, seating.legend, seating.reference, marks)
     save_checkpoint(out / POLICY, policy_payload(run))
     return lines
 
 
 def progress_line(run: NFSPRun) -> str:
-    """``decisions D/T  decisions/s R  learning step U  epsilon E  losses  memories``."""
+    """``decisions D/T  R decisions/s  learning step U  games G (each seat's share of the last
+    500 won)  epsilon E  losses  memories``."""
     training = max(run.wall_time - run.timers["evaluation"], 1e-9)
     learner, cfg = run.learner, run.cfg
     losses = "  ".join(f"{k.replace('_', ' ')} {v:.4f}" for k, v in run.losses.items())
+    wins = "/".join(
+        f"{agent} {run.recent.count(k) / max(len(run.recent), 1):.0%}"
+        for k, agent in enumerate(run.venv.agents)
+    )
     return (
         f"decisions {run.global_step}/{cfg.total_steps}  {run.global_step / training:.0f} "
-        f"decisions/s  learning step {run.update}  games {run.games}  "
+        f"decisions/s  learning step {run.update}  games {run.games} (won {wins})  "
         f"epsilon {cfg.epsilon(run.global_step):.4f}  {losses}  replay {len(learner.replay)}  "
         f"reservoir {len(learner.reservoir)} of {learner.reservoir.added}"
     )
@@ -262,8 +309,11 @@ def train(cfg: NFSPConfig, overwrite: bool = False) -> NFSPRun:
     out = preflight(cfg, overwrite)
     run = build_run(cfg)
     begun = time.perf_counter()
+    if cfg.teacher_games:
+        print(seed_reservoir(run), flush=True)
     if cfg.eval_opponents:
-        print("untrained average policy" + evaluate(run, out), flush=True)
+        start = "cloned" if cfg.teacher_games else "untrained"
+        print(f"{start} average policy" + evaluate(run, out), flush=True)
     shown = time.perf_counter()
     while run.global_step < cfg.total_steps:
         start = time.perf_counter()

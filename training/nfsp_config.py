@@ -107,6 +107,13 @@ class NFSPConfig:
     """decisions over which the exploration rate falls from start to end"""
     max_grad_norm: float = 10.0
     """maximum norm of either network's gradient (clipped above it)"""
+    teacher_games: int = 0
+    """games of ``teacher`` whose decisions seed the reservoir before self-play starts (the
+    first strategy fictitious play averages from); 0: NFSP from scratch"""
+    teacher: str = "heuristic"
+    """the bot of the env's that plays those games: a name its game registers (``GameSpec.bots``)"""
+    teacher_epochs: int = 2
+    """passes of the average policy over the teacher's decisions before self-play starts"""
     eval_every: int = 1000
     """learning steps between evaluations (and policy checkpoints)"""
     eval_games: int = 100
@@ -154,6 +161,12 @@ class NFSPConfig:
                     f"{source}: key 'min_buffer_size': {self.min_buffer_size} rows can never be "
                     f"reached in a buffer of {what} {getattr(self, what)}; use at most that"
                 )
+        teachers = sorted(registry.get(self.env).bots)
+        if self.teacher_games and self.teacher not in teachers:
+            raise ConfigError(
+                f"{source}: key 'teacher': {self.teacher!r} is not a bot of {self.env!r}; "
+                + (f"its bots are {', '.join(map(repr, teachers))}" if teachers else "it has none")
+            )
         for entry in self.eval_opponents:
             if entry not in BUILTIN_OPPONENTS and not os.path.isfile(entry):
                 raise ConfigError(
@@ -239,6 +252,9 @@ _VALUE_RULES: dict[str, tuple[Callable[[Any], bool], str | Callable[[], str]]] =
     "epsilon_end": _PROBABILITY,
     "epsilon_decay_steps": _POSITIVE,
     "max_grad_norm": _FINITE_POSITIVE,
+    "teacher_games": _integer_rule(0),
+    "teacher": (bool, "must be a non-empty bot name"),
+    "teacher_epochs": _POSITIVE,
     "eval_every": _POSITIVE,
     "eval_games": _POSITIVE,
     "checkpoint_dir": (bool, "must be a non-empty path"),

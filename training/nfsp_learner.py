@@ -107,7 +107,7 @@ class NFSPLearner:
     def learn(self, rng: np.random.Generator) -> dict[str, float]:
         """One gradient step of each network on a batch of its memory; the two losses. Every
         ``target_update_every`` steps the Q-network is copied into its target."""
-        losses = {"rl_loss": self._q_step(rng), "sl_loss": self._sl_step(rng)}
+        losses = {"rl_loss": self._q_step(rng), "sl_loss": self.learn_average(rng)}
         self.steps += 1
         if self.steps % self.cfg.target_update_every == 0:
             self.q_target.load_state_dict(self.q.state_dict())
@@ -131,7 +131,7 @@ class NFSPLearner:
         _step(self.q, self.q_optimizer, loss, self.cfg.max_grad_norm)
         return loss.item()
 
-    def _sl_step(self, rng: np.random.Generator) -> float:
+    def learn_average(self, rng: np.random.Generator) -> float:
         """Supervised: cross-entropy of the average policy's masked softmax on the reservoir's
         best-response actions."""
         batch = self.reservoir.sample(self.cfg.batch_size, rng)

@@ -8,6 +8,7 @@ illegal, a toy game must be learnt, and a run on the default game must leave a p
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -234,12 +235,14 @@ def test_nfsp_learns_a_toy_game(pointed, tmp_path: Path, capsys) -> None:
     assert "done: 6016 decisions" in capsys.readouterr().out
 
 
-def test_a_run_on_the_default_game_writes_a_policy_load_bot_plays(tmp_path: Path) -> None:
-    """A few thousand decisions end to end with its evaluations: the policy file is a verified
-    checkpoint (``algorithm: nfsp``, a history PPO's plot reads) and ``load_bot`` plays it
-    legally in both seats of whole games."""
-    run = train(tiny(tmp_path))
+def test_a_run_on_the_default_game_writes_a_policy_load_bot_plays(tmp_path: Path, capsys) -> None:
+    """A few thousand decisions end to end, after a teacher's games and with its evaluations:
+    the policy file is a verified checkpoint (``algorithm: nfsp``, a history PPO's plot reads)
+    and ``load_bot`` plays it legally in both seats of whole games."""
+    run = train(tiny(tmp_path, teacher_games=4))
     assert run.global_step >= 2048 and run.update > 0 and run.games > 0
+    cloned = re.search(r"heuristic cloned in \d+ s: (\d+) decisions", capsys.readouterr().out)
+    assert cloned and 0 < int(cloned[1]) < run.learner.reservoir.added
     path = tmp_path / "run" / "policy.pt"
     payload = load_checkpoint(path, expect_env=ENV)
     assert payload["algorithm"] == "nfsp" and payload["update"] == run.update
@@ -292,6 +295,8 @@ def test_the_shipped_config_loads() -> None:
         ("total_steps: 10\nbatch_size: true\n", "key 'batch_size': expected an integer"),
         ("total_steps: 10\neval_opponents: [nobody]\n", "neither 'random' nor 'heuristic'"),
         ("total_steps: 10\nenv_kwargs: {max_steps: -1}\n", "key 'env_kwargs'"),
+        ("total_steps: 10\nteacher_games: 5\nteacher: nobody\n", "'nobody' is not a bot"),
+        ("total_steps: 10\nteacher_games: -1\n", "key 'teacher_games': must be an integer >= 0"),
         ("anticipatory: 0.1\n", "missing required key 'total_steps'"),
         ("- 1\n", "expected a mapping"),
     ],
