@@ -157,7 +157,7 @@ class TrainConfig:
     dagger_rounds: int = 0
     """rounds of DAgger after cloning (training/imitation.py): the policy plays
     ``imitation_chunk`` games, the teacher labels its decisions, and the network is fitted to all
-    labels so far (all rounds' labels are kept: about 85 MB per 200 Earth Reborn games)"""
+    labels so far (all rounds' labels are kept: about 85 MB per 200 games of the default game)"""
     imitation_chunk: int = 200
     """teacher games recorded and cloned at a time: fewer keep memory small, more (all of
     ``imitation_games``) let every pass see every game, so later chunks do not wash out earlier
