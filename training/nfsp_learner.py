@@ -62,8 +62,12 @@ class NFSPLearner:
         self.q = build_model(obs_size, n_actions, cfg.hidden_sizes)
         self.q_target = copy.deepcopy(self.q).requires_grad_(False)
         self.average = build_model(obs_size, n_actions, cfg.hidden_sizes)
-        self.q_optimizer = torch.optim.Adam(self.q.parameters(), lr=cfg.rl_learning_rate)
-        self.sl_optimizer = torch.optim.Adam(self.average.parameters(), lr=cfg.sl_learning_rate)
+        self.q_optimizer = torch.optim.Adam(
+            self.q.parameters(), lr=cfg.rl_learning_rate, fused=True
+        )
+        self.sl_optimizer = torch.optim.Adam(
+            self.average.parameters(), lr=cfg.sl_learning_rate, fused=True
+        )
         self.sampler = PolicyBatch(self.average, greedy=False, seed=cfg.seed)
         self.replay = CircularBuffer(
             cfg.replay_capacity,
