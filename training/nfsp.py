@@ -299,6 +299,12 @@ def preflight(cfg: NFSPConfig, overwrite: bool = False) -> Path:
     for spec in dict.fromkeys(cfg.eval_opponents):
         make_opponent(spec, cfg.env, seed=cfg.seed)
     out = Path(cfg.checkpoint_dir)
+    written = [name for name in (POLICY, CURVE) if (out / name).exists()]
+    if written and not overwrite:
+        raise RunDirError(
+            f"checkpoint_dir {out} holds an earlier run's {' and '.join(written)}; pass "
+            "--overwrite to delete them and start again (an NFSP run cannot be resumed)"
+        )
     prepare_run_dirs(cfg, log_dir=str(out), overwrite=overwrite)  # type: ignore[arg-type]
     return out
 

@@ -328,5 +328,6 @@ def test_cli_errors_are_one_line(tmp_path: Path, capsys) -> None:
     (folder / "policy.pt").write_bytes(b"old")
     config = write(tmp_path, f"total_steps: 10\ncheckpoint_dir: {folder}\n")
     assert main(["--config", str(config)]) == 2
-    assert "--overwrite" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "--overwrite" in err and "cannot be resumed" in err
     assert (folder / "policy.pt").read_bytes() == b"old"
