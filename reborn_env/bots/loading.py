@@ -66,10 +66,10 @@ def load_bot(
     if suffix in CHECKPOINT_SUFFIXES:
         return _checkpoint_bot(spec, env_name, seed, greedy)
     raise ValueError(
-        f"bot spec {spec!r}: expected 'random', 'heuristic', "
-        f"{', '.join(repr(f'{n}[:options]') for n in GENERIC_BOTS)} or a policy file ending in "
+        f"bot spec {spec!r}: expected 'random', 'heuristic' or a policy file ending in "
         f"{', '.join(ONNX_SUFFIXES)} (ONNX), {', '.join(TORCHSCRIPT_SUFFIXES)} (TorchScript) or "
-        f"{', '.join(CHECKPOINT_SUFFIXES)} (training checkpoint)"
+        f"{', '.join(CHECKPOINT_SUFFIXES)} (training checkpoint), or a bot for any game: "
+        f"{', '.join(repr(f'{n}[:options]') for n in GENERIC_BOTS)}"
     )
 
 
