@@ -14,7 +14,8 @@ DQN), and its decisions go into the reservoir; otherwise it samples the average 
 way its transitions go into the replay buffer: (observation, action, the rewards that seat
 received until its next decision, that decision's observation and mask), closed at the end of the
 game with the final reward (ER-WIN-3's +1/-1, and ``mp_shaping``'s per-step reward if the config
-sets it), as ``training/rollout.py`` credits a seat's rewards to its last decision. Every
+sets it), as ``training/rollout.py`` credits a seat's rewards to its last decision; a game cut
+at ``max_steps`` closes the same way (a draw, ER-ENV-9: nothing is bootstrapped). Every
 ``learn_every`` decisions (of both seats) both networks take one gradient step (a *learning step*,
 counted in the checkpoint's ``update``).
 
