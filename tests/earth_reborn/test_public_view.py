@@ -8,6 +8,8 @@ masks (ER-HID-12) on both backends; two games that differ only in what the seat 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -16,6 +18,7 @@ from reborn_env.core.errors import PositionError
 from reborn_env.core.public_view import PublicView, dealer, env_view, view_of
 from reborn_env.games.earth_reborn.hidden import hidden_variant
 from reborn_env.games.earth_reborn.match import EarthRebornRules
+from tests.earth_reborn.helpers import duel_scenario
 
 GAME = "earth_reborn_v0"
 
@@ -163,3 +166,31 @@ def test_the_discard_is_seen_only_at_the_seats_own_choose_discard() -> None:
 
     assert discards(decider) == {tuple(position["discard"])}
     assert len(discards(1 - decider)) > 1
+
+
+def test_a_secret_duel_bid_is_dealt_from_the_askers_pool(tmp_path: Path) -> None:
+    """ER-HID-10, ER-INI-8, ER-HID-13: at DUEL_ANSWER the holder does not see the asker's bid;
+    his view drops it and each deal draws one in 1..the asker's pool, his observation unchanged."""
+    duel_scenario(tmp_path)  # writes tmp_path/vault_raid.toml
+    rules = EarthRebornRules(scenario=str(tmp_path / "vault_raid.toml"))
+    assert rules.scenario.initiative_duel
+    match = rules.new_match(2, {})
+    while match.peek().decision == "mulligan":
+        match.apply(rules.parse_action("MULLIGAN_KEEP"))
+    assert match.peek().decision == "duel_ask"
+    asker = int(match.to_move())
+    match.apply(rules.parse_action("DUEL_BID(1)"))
+    holder = int(match.to_move())
+    assert match.peek().decision == "duel_answer" and holder == 1 - asker
+    position = match.to_position()
+    view = view_of(rules, position, holder).position
+    assert view["hidden"]["bid"] and view["position"]["players"][rules.agents[asker]]["bid"] is None
+    deal = dealer(view_of(rules, position, holder))
+    rng = np.random.default_rng(1)
+    bids = set()
+    for _ in range(30):
+        dealt = deal(rng)
+        assert dealt.observe(holder).tobytes() == match.observe(holder).tobytes()
+        bids.add(dealt.peek().bids[asker])
+    assert bids <= set(range(1, match.peek().cp[asker] + 1)) and len(bids) > 1
+    assert not view_of(rules, position, asker).position["hidden"]["bid"]  # his own bid he knows
