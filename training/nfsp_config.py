@@ -52,8 +52,8 @@ from .config import (
 from .envs import COMPETITIVE, env_mode, env_names, env_sizes
 
 MAX_BUFFER_ROWS = 1 << 21
-"""Most rows a buffer holds (2 M: about 8 GB of observations of the largest bundled game, 4 GB of
-Earth Reborn's 954 floats; the defaults take a tenth of that)."""
+"""Most rows a buffer holds (2 M: about 17 GB of observations of the largest bundled game's 2,132
+floats, so a typo cannot ask for terabytes; the defaults take at most 200,000 rows)."""
 MAX_BATCH = 1 << 16
 
 
