@@ -5,7 +5,8 @@ not need to know how each kind of bot is built. :func:`load_bot` takes:
 
 - ``"random"``: :class:`~reborn_env.bots.RandomBot`;
 - ``"heuristic"``: the game's scripted bot, as its registration names it
-  (``reborn_env.core.registry.get(env_name).make_bot("heuristic", seed)``);
+  (``reborn_env.core.registry.get(env_name).make_bot("heuristic", seed)``), and any other bot
+  the game registers by its name (``GameSpec.bots``);
 - ``"ismcts"`` or ``"ismcts:key=value,..."``: the search bot of :mod:`.ismcts` (options: its
   budget, ``sims`` or ``ms`` a move, its ``rollout`` policy, ``c``), for any game that offers
   public views (``GameSpec.public_view``, ``GameSpec.determinizer``);
@@ -53,6 +54,8 @@ def load_bot(
         return RandomBot(seed)
     if spec == "heuristic":
         return _heuristic_bot(env_name, seed)
+    if env_name in registry.names() and spec in registry.get(env_name).bots:
+        return registry.get(env_name).make_bot(spec, seed)
     name, _, options = spec.partition(":")
     if name in GENERIC_BOTS:
         return registry.resolve(GENERIC_BOTS[name])(options, env_name, seed)

@@ -247,7 +247,11 @@ def test_the_shipped_checkpoints_verify(path: Path) -> None:
 
 
 def test_the_shipped_checkpoints_are_there() -> None:
-    assert [p.name for p in SHIPPED] == ["earth_reborn_ppo.pt", "haven_ppo.pt"]
+    assert [p.name for p in SHIPPED] == [
+        "earth_reborn_nfsp.pt",
+        "earth_reborn_ppo.pt",
+        "haven_ppo.pt",
+    ]
 
 
 # --- a network that does not fit its config -------------------------------------------------------
