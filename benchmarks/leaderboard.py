@@ -169,11 +169,16 @@ def main(argv: list[str] | None = None) -> int:
 
     from reborn_env.core import registry
     from reborn_env.core.files import atomic_write
+    from training.tournament import TournamentError
 
     torch.set_num_threads(1)
-    sections = [
-        section(env, args.games, args.seed, args.greedy, args.bots) for env in registry.names()
-    ]
+    try:
+        sections = [
+            section(env, args.games, args.seed, args.greedy, args.bots) for env in registry.names()
+        ]
+    except TournamentError as err:  # e.g. runs/leaderboard/<env> holds other arguments' results
+        print(f"error: {' '.join(str(err).split())}", file=sys.stderr)
+        return 2
     text = document(sections, args.games, args.seed, args.greedy, args.bots)
     with atomic_write(args.out) as f:
         f.write(text.encode())

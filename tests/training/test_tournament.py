@@ -282,3 +282,22 @@ def test_every_block_meets_the_same_deals(tmp_path: Path) -> None:
         sights.append(first.seen)
     assert [len(v) for v in sights[0].values()] == [4, 4, 3]
     assert all(s == sights[0] for s in sights)
+
+
+def test_the_leaderboard_refuses_a_folder_of_other_arguments_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Before: a traceback ending in TournamentError when runs/leaderboard/<env> held another
+    run's results."""
+    from reborn_env.core import registry
+
+    board = leaderboard()
+    monkeypatch.setattr(board, "ROOT", tmp_path)
+    monkeypatch.chdir(tmp_path)
+    board.section(registry.names()[0], 1, 5, False, [])  # its results, at 1 game
+    capsys.readouterr()
+    status = board.main(["--games", "2", "--seed", "5", "--out", str(tmp_path / "board.md")])
+    err = capsys.readouterr().err
+    assert status == 2 and err.startswith("error: ") and err.count("\n") == 1, err
+    assert "other arguments" in err and "games 1 there, 2 now" in err
+    assert not (tmp_path / "board.md").exists()
