@@ -25,6 +25,7 @@ from reborn_env.frontends.game_log import new_log, save_log
 from training import evaluate, export, ppo
 from training.checkpoint import load_checkpoint, save_checkpoint
 from training.config import load_config
+from training.resume import parked_slots
 from training.run_files import RunDirError
 
 torch.set_num_threads(1)
@@ -193,9 +194,11 @@ def test_resume_refuses_a_refused_position_and_a_changed_network(tmp_path: Path,
     one_error_line(*run(ppo.main, ["--config", wider, "--resume"], capsys), "does not fit")
     more = config(tmp_path, "more.yaml", num_envs=2)
     one_error_line(*run(ppo.main, ["--config", more, "--resume"], capsys), "played 1 envs")
-    bad = {**good, "slots": [{**good["slots"][0], "position": {"format": "chess"}}]}
+    bad = {**good, "slots": [{**parked_slots(good)[0], "position": {"format": "chess"}}]}
     save_checkpoint(latest, bad)
     one_error_line(*run(ppo.main, ["--config", cfg, "--resume"], capsys), "slot 0's saved position")
+    save_checkpoint(latest, {**good, "slots": b"{not json"})
+    one_error_line(*run(ppo.main, ["--config", cfg, "--resume"], capsys), "not readable JSON")
     old = {key: value for key, value in good.items() if key != "slots"}
     save_checkpoint(latest, {**old, "envs": [{}]})  # a run of the trainer before the game vector
     one_error_line(*run(ppo.main, ["--config", cfg, "--resume"], capsys), "cannot be resumed")
@@ -366,7 +369,7 @@ def test_resume_continues_a_run_whose_game_holds_a_dead_character(tmp_path: Path
     latest = tmp_path / "ckpt" / "latest.pt"
     saved = load_checkpoint(latest)
     position, agent = _a_position_after_a_death()
-    parked = {**saved["slots"][0], "position": position, "learners": [agent]}
+    parked = {**parked_slots(saved)[0], "position": position, "learners": [agent]}
     save_checkpoint(latest, {**saved, "slots": [parked]})
     longer = config(tmp_path, "longer.yaml", env_kwargs="{max_steps: 4000}", total_steps=32)
     status, err = run(ppo.main, ["--config", longer, "--resume"], capsys)
