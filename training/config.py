@@ -183,17 +183,7 @@ class TrainConfig:
     """where the values came from, named in error messages (not a config key)"""
 
     def __post_init__(self, source: str) -> None:
-        object.__setattr__(self, "_source", source)
-        hints = typing.get_type_hints(type(self))
-        for f in dataclasses.fields(self):
-            _check_64_bits(source, f.name, getattr(self, f.name))
-            value = _check_type(source, f.name, getattr(self, f.name), hints[f.name])
-            object.__setattr__(self, f.name, value)
-        for key, (holds, allowed) in _VALUE_RULES.items():
-            value = getattr(self, key)
-            if not holds(value):
-                allowed = allowed() if callable(allowed) else allowed
-                raise ConfigError(f"{source}: key {key!r}: {allowed}, got {value!r}")
+        check_fields(self, source, _VALUE_RULES)
         self._check_cross_keys(source)
 
     def _check_cross_keys(self, source: str) -> None:
@@ -385,6 +375,25 @@ def _is_int(value: Any) -> bool:
 
 def _item_checker(item: type) -> Callable[[Any], bool]:
     return _is_int if item is int else lambda v: isinstance(v, item)
+
+
+def check_fields(
+    cfg: Any, source: str, rules: dict[str, tuple[Callable[[Any], bool], Any]]
+) -> None:
+    """Check a frozen config dataclass's fields in place (any trainer's): each value fits 64 bits
+    and its type hint (converted where lossless), then each key's rule in ``rules``; the first
+    that fails is a :class:`ConfigError` naming ``source``, the key and what is allowed."""
+    object.__setattr__(cfg, "_source", source)
+    hints = typing.get_type_hints(type(cfg))
+    for f in dataclasses.fields(cfg):
+        _check_64_bits(source, f.name, getattr(cfg, f.name))
+        value = _check_type(source, f.name, getattr(cfg, f.name), hints[f.name])
+        object.__setattr__(cfg, f.name, value)
+    for key, (holds, allowed) in rules.items():
+        value = getattr(cfg, key)
+        if not holds(value):
+            allowed = allowed() if callable(allowed) else allowed
+            raise ConfigError(f"{source}: key {key!r}: {allowed}, got {value!r}")
 
 
 def _check_type(source: str, key: str, value: Any, hint: Any) -> Any:

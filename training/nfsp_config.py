@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import typing
 from collections.abc import Callable, Mapping
 from dataclasses import InitVar, dataclass, field
 from pathlib import Path
@@ -39,8 +38,6 @@ from .config import (
     MAX_TORCH_THREADS,
     MAX_VECTOR_THREADS,
     ConfigError,
-    _check_64_bits,
-    _check_type,
     _hidden_sizes_fit,
     _integer_rule,
     _names,
@@ -48,6 +45,7 @@ from .config import (
     _short,
     _unknown_key,
     _yaml_problem,
+    check_fields,
 )
 from .envs import COMPETITIVE, env_mode, env_names, env_sizes
 
@@ -130,17 +128,7 @@ class NFSPConfig:
     """where the values came from, named in error messages (not a config key)"""
 
     def __post_init__(self, source: str) -> None:
-        object.__setattr__(self, "_source", source)
-        hints = typing.get_type_hints(type(self))
-        for f in dataclasses.fields(self):
-            _check_64_bits(source, f.name, getattr(self, f.name))
-            value = _check_type(source, f.name, getattr(self, f.name), hints[f.name])
-            object.__setattr__(self, f.name, value)
-        for key, (holds, allowed) in _VALUE_RULES.items():
-            value = getattr(self, key)
-            if not holds(value):
-                allowed = allowed() if callable(allowed) else allowed
-                raise ConfigError(f"{source}: key {key!r}: {allowed}, got {value!r}")
+        check_fields(self, source, _VALUE_RULES)
         self._check_cross_keys(source)
 
     def _check_cross_keys(self, source: str) -> None:
