@@ -297,15 +297,7 @@ class TrainConfig:
     @classmethod
     def from_dict(cls, d: Mapping[Any, Any], source: str = "<dict>") -> TrainConfig:
         """Check ``d`` (keys, types, values) and build the config; ``source`` names it in errors."""
-        known = [f.name for f in dataclasses.fields(cls)]
-        unknown = [key for key in d if key not in known]
-        if unknown:
-            raise ConfigError(f"{source}: " + "; ".join(_unknown_key(k, known) for k in unknown))
-        if "total_steps" not in d:
-            raise ConfigError(
-                f"{source}: missing required key 'total_steps' "
-                "(learner decisions to train, an integer > 0)"
-            )
+        check_keys(cls, d, source, "learner decisions to train")
         return cls(**d, source=source)
 
 
@@ -375,6 +367,19 @@ def _is_int(value: Any) -> bool:
 
 def _item_checker(item: type) -> Callable[[Any], bool]:
     return _is_int if item is int else lambda v: isinstance(v, item)
+
+
+def check_keys(cls: type, d: Mapping[Any, Any], source: str, total_steps: str) -> None:
+    """Refuse keys that are no field of the config dataclass ``cls`` (the closest one
+    suggested) and a missing ``total_steps`` (``total_steps`` says what it counts)."""
+    known = [f.name for f in dataclasses.fields(cls)]
+    unknown = [key for key in d if key not in known]
+    if unknown:
+        raise ConfigError(f"{source}: " + "; ".join(_unknown_key(k, known) for k in unknown))
+    if "total_steps" not in d:
+        raise ConfigError(
+            f"{source}: missing required key 'total_steps' ({total_steps}, an integer > 0)"
+        )
 
 
 def check_fields(

@@ -43,9 +43,9 @@ from .config import (
     _names,
     _read_config_text,
     _short,
-    _unknown_key,
     _yaml_problem,
     check_fields,
+    check_keys,
 )
 from .envs import COMPETITIVE, env_mode, env_names, env_sizes
 
@@ -185,14 +185,7 @@ class NFSPConfig:
     @classmethod
     def from_dict(cls, d: Mapping[Any, Any], source: str = "<dict>") -> NFSPConfig:
         """Check ``d`` (keys, types, values) and build the config; ``source`` names it in errors."""
-        known = [f.name for f in dataclasses.fields(cls)]
-        unknown = [key for key in d if key not in known]
-        if unknown:
-            raise ConfigError(f"{source}: " + "; ".join(_unknown_key(k, known) for k in unknown))
-        if "total_steps" not in d:
-            raise ConfigError(
-                f"{source}: missing required key 'total_steps' (decisions to play, an integer > 0)"
-            )
+        check_keys(cls, d, source, "decisions to play")
         return cls(**d, source=source)
 
 
