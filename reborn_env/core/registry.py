@@ -49,6 +49,9 @@ class GameSpec:
     # "module:function(rules, view, seat) -> deal(rng) -> Match": matches consistent with a
     # public view, the hidden part dealt from a numpy Generator (core.public_view.dealer)
     determinizer: str = ""
+    # "module:function(match, seat, legal) -> dict": what ``seat`` may see, as the web page's
+    # drawing data (docs/web.md; ``legal``: its legal actions, clickable), "" for none
+    board_view: str = ""
     # "module:function(num_envs, seed, **options)": a compiled vector of games with the API of
     # core.aec_vector.AECVectorEnv; without one, make_vector_env loops over AEC envs
     vector_env: str = ""
@@ -97,6 +100,10 @@ class GameSpec:
     def hidden(self) -> Callable[..., Any] | None:
         """The game's hidden-information variant (:attr:`hidden_variant`), or None without one."""
         return resolve(self.hidden_variant) if self.hidden_variant else None
+
+    def board(self) -> Callable[..., dict[str, Any]] | None:
+        """The game's board view for the web page (:attr:`board_view`), or None without one."""
+        return resolve(self.board_view) if self.board_view else None
 
     def result_caption(self, returns: Mapping[str, float]) -> str:
         """A finished game's result for a picture's caption, from each agent's return (the

@@ -29,6 +29,7 @@ register(
         hidden_variant=f"{__name__}.hidden:hidden_variant",  # ER-HID-12
         public_view=f"{__name__}.public:public_view",  # ER-HID-13 (issue 13)
         determinizer=f"{__name__}.public:determinizer",
+        board_view=f"{__name__}.board_view:board_view",  # the web page (issue 15)
         vector_env=f"{__name__}.fast.vector:vector_env",  # the compiled core (issue 11)
         policy="checkpoints/earth_reborn_ppo.pt",
     )
