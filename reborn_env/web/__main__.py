@@ -41,7 +41,8 @@ def main(argv: list[str] | None = None) -> int:
         try:
             load_bot(args.bot, env_name=args.env, seed=0)
         except (ValueError, OSError) as err:
-            print(f"error: --bot {args.bot!r} does not load: {err}", file=sys.stderr)
+            reason = " ".join(str(err).split())
+            print(f"error: --bot {args.bot!r} does not load: {reason}", file=sys.stderr)
             return USAGE_ERROR
     if args.host != LOOPBACK:
         print(
