@@ -69,10 +69,11 @@ def _legend(scn: Scenario) -> list[dict[str, str]]:
             {"key": faction, "shape": "piece", "colour": _hex(colour), "text": f"{faction} figure"}
         )
     rows += [
-        {"key": "facing", "shape": "note", "colour": "#000000", "text": "arrow: facing"},
-        {"key": "wounded", "shape": "note", "colour": "#d0021b", "text": "' or red ring: wounded"},
-        {"key": "dead", "shape": "note", "colour": "#777777", "text": "grey x: dead marker"},
-        {"key": "target", "shape": "note", "colour": "#f5a623", "text": "dashed: click to play"},
+        {"key": "facing", "shape": "note", "symbol": "▲", "text": "arrow: facing"},
+        {"key": "wounded", "shape": "note", "symbol": "'", "text": "' and red ring: wounded"},
+        {"key": "dead", "shape": "note", "symbol": "✕", "text": "grey cross: dead marker"},
+        {"key": "active", "shape": "note", "symbol": "◯", "text": "gold ring: activated"},
+        {"key": "target", "shape": "note", "symbol": "⬚", "text": "dashed: click to play"},
     ]
     return rows
 
@@ -213,8 +214,9 @@ def board_view(match: Any, seat: int, legal: Sequence[int] = ()) -> dict[str, An
         held = len(p["hand"]) if faction == me else hidden["hand"]
         status.append(f"{faction}: CP {p['cp']}  MP {p['mp']}  tiles in hand {held}")
     if rnd["character"] is not None:
+        order = "" if rnd["section"] is None else f", order section {rnd['section']}"
         status.append(
-            f"round: {rnd['character']} activated, order {rnd['section']}, CP {rnd['cp']}, "
+            f"round: {rnd['character']} activated{order}, CP {rnd['cp']}, "
             f"decisions {rnd['decisions']}"
         )
     discard = hidden["discard"] if hidden["discard"] is not None else len(position["discard"])

@@ -101,8 +101,8 @@ def _legend(scn: Scenario) -> list[dict[str, str]]:
             }
         )
     rows += [
-        {"key": "wounded", "shape": "note", "colour": "#d0021b", "text": "red ring: hurt (HP)"},
-        {"key": "target", "shape": "note", "colour": "#f5a623", "text": "dashed: click to play"},
+        {"key": "wounded", "shape": "note", "symbol": "◯", "text": "red ring: lost HP"},
+        {"key": "target", "shape": "note", "symbol": "⬚", "text": "dashed: click to play"},
     ]
     return rows
 

@@ -84,7 +84,21 @@ function drawBoard(view) {
     }
   }
   for (const edge of view.edges) drawEdge(board, edge, colour);
-  for (const piece of view.pieces) drawPiece(board, geo, piece, colour);
+  const stacked = {}; // living figures sharing a square are drawn side by side
+  for (const piece of view.pieces) {
+    const at = `${piece.x},${piece.y}`;
+    if (!piece.dead) stacked[at] = (stacked[at] || 0) + 1;
+  }
+  const placed = {};
+  for (const piece of view.pieces) {
+    const at = `${piece.x},${piece.y}`;
+    let shift = 0;
+    if (!piece.dead && stacked[at] > 1) {
+      placed[at] = (placed[at] || 0) + 1;
+      shift = (placed[at] - (stacked[at] + 1) / 2) * geo.size * 0.45;
+    }
+    drawPiece(board, geo, piece, colour, shift);
+  }
   for (const target of view.targets) {
     const [tag, attrs] = geo.outline(target.x, target.y);
     const node = svg(tag, {
@@ -114,9 +128,10 @@ function drawEdge(board, edge, colour) {
   }, board);
 }
 
-function drawPiece(board, geo, piece, colour) {
-  const [cx, cy] = geo.centre(piece.x, piece.y);
-  const r = geo.size * 0.3;
+function drawPiece(board, geo, piece, colour, shift) {
+  const [x0, cy] = geo.centre(piece.x, piece.y);
+  const cx = x0 + shift;
+  const r = geo.size * (shift ? 0.24 : 0.3);
   const group = svg("g", {}, board);
   svg("title", {}, group).textContent = piece.title;
   if (piece.dead) {
@@ -147,9 +162,11 @@ function drawLegend(view) {
   list.replaceChildren();
   for (const row of view.legend) {
     const item = el("li");
-    const swatch = el("span", "", `swatch ${row.shape}`);
-    swatch.style.background = row.colour;
-    swatch.style.borderColor = row.colour;
+    const swatch = el("span", row.symbol || "", `swatch ${row.shape}`);
+    if (row.colour) {
+      swatch.style.background = row.colour;
+      swatch.style.borderColor = row.colour;
+    }
     item.append(swatch, el("span", row.text));
     list.appendChild(item);
   }
