@@ -8,7 +8,10 @@ Bots: uniform random and the scripted (heuristic) bots; and the shipped policies
 greedily (argmax, so the hash does not hang on sampling), whose games are in
 ``golden_policy_games.json`` with the checksum of the checkpoint they were recorded with: a new
 shipped policy (issue 12) plays other games, so its hashes are recorded again, deliberately, with
-``python -m tests.core.test_golden_games record-policies``; the rules' and bots' stay as written.
+``python -m tests.core.test_golden_games record-policies``. The rules' and bots' games stay as
+written, except where an issue changes a rule on purpose: then that game's are recorded again with
+``python -m tests.core.test_golden_games record-rules NAME`` in the commit that changes the rule,
+and the rule's own tests say what changed (issue 16: haven's monster movement, HV-AI-5/6).
 """
 
 from __future__ import annotations
@@ -115,9 +118,23 @@ def record_policies() -> None:
         f.write((json.dumps(data, indent=2, sort_keys=True) + "\n").encode())
 
 
+def record_rules(name: str) -> None:
+    """Rewrite the rule games of ``name`` in ``golden_games.json`` (atomically), the others kept."""
+    from reborn_env.core.files import atomic_write
+
+    data = dict(GOLDEN)
+    data[name] = {pair: {str(s): game_hash(name, pair, s) for s in SEEDS} for pair in RULE_PAIRS}
+    with atomic_write(Path(__file__).with_name("golden_games.json")) as f:
+        f.write((json.dumps(data, indent=2, sort_keys=True) + "\n").encode())
+
+
 if __name__ == "__main__":
     import sys
 
-    if sys.argv[1:] != ["record-policies"]:
-        sys.exit("usage: python -m tests.core.test_golden_games record-policies")
-    record_policies()
+    USAGE = "usage: python -m tests.core.test_golden_games record-policies | record-rules NAME"
+    if sys.argv[1:] == ["record-policies"]:
+        record_policies()
+    elif len(sys.argv) == 3 and sys.argv[1] == "record-rules" and sys.argv[2] in ENVS:
+        record_rules(sys.argv[2])
+    else:
+        sys.exit(USAGE)

@@ -428,3 +428,64 @@ def test_mturn_7_stunned_monster_does_nothing():
     m = monster(game, "marauder#1")
     assert (m.shield, m.retaliate, m.conditions) == (0, 0, [])
     assert events_of(game, "ATTACK") == [] and events_of(game, "STUN_SKIP", figure="marauder#1")
+
+
+def test_ai_5_case_b_follows_a_shortest_path_to_its_hex():
+    """HV-AI-5 Case B: a Marauder (MA1: Move 3, melee) at (8,6) focuses the Conjurer at (1,6),
+    whose nearest attack hex (2,6) is 6 steps away along row 6, through two Slingers (allies:
+    passable, not endable) at (6,6) and (5,6). It moves along that path as far as it can stop:
+    (7,6), not to (5,5), which is nearer to an attack hex only by another, longer way."""
+    game = new(
+        {
+            "sequence": ["marauder"],
+            "characters": {"bulwark": {"cell": [2, 2]}, "conjurer": {"cell": [1, 6]}},
+            "monsters": [
+                mon("marauder", 1, 8, 6),
+                mon("slinger", 1, 5, 6),
+                mon("slinger", 2, 6, 6),
+            ],
+            "monster_cards": {"marauder": "MA1"},
+        }
+    )
+    assert [(e.data["from"], e.data["to"]) for e in events_of(game, "MOVE")] == [
+        (cell(8, 6), cell(7, 6))
+    ]
+    assert events_of(game, "ATTACK") == []
+
+
+def test_ai_5_muddled_ranged_monster_does_not_step_away():
+    """HV-AI-5 Case A, HV-COND-7: a muddled Slinger (SL3) adjacent to its focus, the
+    Bulwark at (4,0), attacks with disadvantage wherever it stands, so it does not move: it shoots
+    from (5,0), drawing two modifier cards (+0, -2) and using the worse: 2 - 2 = 0."""
+    game = new(
+        {
+            "sequence": ["slinger"],
+            "characters": {"bulwark": {"cell": [4, 0]}, "conjurer": {"cell": [1, 0]}},
+            "monsters": [mon("slinger", 1, 5, 0, conditions=["muddle"])],
+            "monster_cards": {"slinger": "SL3"},
+            "monster_amd": ["+0", "-2"],
+        }
+    )
+    assert events_of(game, "MOVE") == []
+    assert pos(game, "slinger#1") == cell(5, 0)
+    assert [e.data["target"] for e in events_of(game, "ATTACK")] == ["bulwark"]
+    assert hp(game, "bulwark") == 10 and sorted(game.state.monster_amd.discard) == ["+0", "-2"]
+
+
+def test_ai_5_multi_target_heads_for_its_best_future_hex():
+    """HV-AI-5 Case B with Target 2 (SL6, Move 2, Range 3): the Slinger at (3,6) cannot shoot this
+    turn. With movement unlimited its best attack hex reaches its focus the Bulwark (4,0) and the
+    Conjurer (8,2) too: (5,1), 5 steps, rather than the nearest, (2,3) or (4,3), 3 steps, that reach
+    the Bulwark alone. It moves toward (5,1): to (4,4), not to (2,4)."""
+    game = new(
+        {
+            "sequence": ["slinger"],
+            "characters": {"bulwark": {"cell": [4, 0]}, "conjurer": {"cell": [8, 2]}},
+            "monsters": [mon("slinger", 1, 3, 6)],
+            "monster_cards": {"slinger": "SL6"},
+        }
+    )
+    assert [(e.data["from"], e.data["to"]) for e in events_of(game, "MOVE")] == [
+        (cell(3, 6), cell(4, 4))
+    ]
+    assert events_of(game, "ATTACK") == []

@@ -7,10 +7,11 @@ whose turn runs; its enemies are the other side (HV-STURN-2 runs summons through
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .context import RuleContext
-from .figures import all_figures, board_for, enemies_of, has, turn_position
+from .figures import all_figures, board_for, enemies_of, has, on_map, turn_position
 from .state import Figure
 
 
@@ -67,70 +68,117 @@ def candidates(ctx: RuleContext, mover: Figure) -> list[Figure]:
     return [f for f in enemies_of(ctx.state, mover) if not has(f, "invisible")]
 
 
-def focus(ctx: RuleContext, mover: Figure, plan: Plan, graph: PathGraph) -> Figure | None:
-    """HV-AI-4: the candidate with the smallest ``(cost, proximity, turn order position)``."""
+Rank = tuple[int, int, tuple[int, int, int]]  # HV-AI-4's key: (cost, proximity, turn position)
+UNREACHED = 1_000_000  # the cost of an enemy with no attack hex the mover can reach
+
+
+def focus_ranking(
+    ctx: RuleContext, mover: Figure, plan: Plan, graph: PathGraph
+) -> list[tuple[Rank, Figure]]:
+    """HV-AI-4: every candidate with its focus key measured from the mover's hex, best first.
+    The first one with a reachable attack hex is the focus; the order also ranks the secondary
+    targets of a multi-target attack (HV-AI-5/6)."""
     reach = plan.reach or 1  # HV-AI-3: no attack or disarmed -> as melee
     dist = graph.dist
-    best = None
-    best_key = None
+    ranked = []
     for target in candidates(ctx, mover):
         costs = [dist[h] for h in attack_hexes(graph, target, reach) if dist[h] is not None]
-        if not costs:
-            continue
         key = (
-            min(costs),
+            min(costs) if costs else UNREACHED,
             graph.board.distance(mover.cell, target.cell),
             turn_position(ctx.state, target),
         )
-        if best_key is None or key < best_key:
-            best, best_key = target, key
-    return best
+        ranked.append((key, target))
+    ranked.sort(key=lambda kt: kt[0])
+    return ranked
+
+
+def focus(ranking: list[tuple[Rank, Figure]]) -> Figure | None:
+    """HV-AI-4: the best-ranked candidate with a reachable attack hex, or None (no focus)."""
+    return next((target for key, target in ranking if key[0] < UNREACHED), None)
 
 
 def destination(
-    ctx: RuleContext, mover: Figure, plan: Plan, target: Figure, graph: PathGraph
+    ctx: RuleContext,
+    mover: Figure,
+    plan: Plan,
+    target: Figure,
+    graph: PathGraph,
+    ranking: list[tuple[Rank, Figure]],
 ) -> int:
-    """HV-AI-5: where the mover ends its Move: Case A (an attack hex of the focus within reach,
-    avoiding disadvantage, most extra targets, fewest steps, lowest cell id) or Case B (as close
-    as possible in movement to an attack hex of the focus)."""
+    """HV-AI-5: where the mover ends its Move. Its best attack hex of the focus within this
+    turn's move (Case A); otherwise, the best one with movement unlimited, and the mover stops
+    on a shortest path to it as near to it as it can (Case B)."""
     assert plan.move is not None
-    board = graph.board
     dist = graph.dist
     reachable = [
         c for c, d in enumerate(dist) if d is not None and d <= plan.move and graph.endable[c]
     ]
-    reach = plan.reach or 1
-    targets_hexes = set(attack_hexes(graph, target, reach))
-    if plan.reach is not None:
-        in_reach = [c for c in reachable if c in targets_hexes]
-        if in_reach:
-            others = [f for f in candidates(ctx, mover) if f is not target]
+    hexes = [h for h in attack_hexes(graph, target, plan.reach or 1) if dist[h] is not None]
+    if not hexes:
+        return mover.cell
+    key = _hex_key(mover, plan, target, graph, ranking)
+    in_reach = [h for h in hexes if dist[h] <= plan.move] if plan.reach is not None else []  # type: ignore[operator]
+    if in_reach:
+        return min(in_reach, key=key)
+    goal = min(hexes, key=key)
+    remaining = graph.steps_from([goal])
+    on_way = [c for c in reachable if dist[c] + remaining[c] == dist[goal]]  # type: ignore[operator]
+    return min(on_way, key=lambda c: (remaining[c], c))
 
-            def key_a(c: int) -> tuple[int, int, int, int]:
-                adjacent = plan.ranged and board.distance(c, target.cell) <= 1
-                extra = sum(1 for f in others if board.in_range_and_sight(c, f.cell, reach))
-                extra = min(extra, plan.targets - 1)
-                return (int(adjacent), -extra, dist[c], c)  # type: ignore[return-value]
 
-            return min(in_reach, key=key_a)
-    remaining = graph.steps_from(sorted(targets_hexes))
+def _hex_key(
+    mover: Figure,
+    plan: Plan,
+    target: Figure,
+    graph: PathGraph,
+    ranking: list[tuple[Rank, Figure]],
+) -> Callable[[int], tuple]:
+    """HV-AI-5's order of attack hexes, best first: the focus without disadvantage, the most
+    extra targets, the best-ranked of them (HV-AI-4 from the start hex), the fewest of them with
+    disadvantage, the fewest steps, the lowest cell id. Without an attack on the card (or
+    disarmed) only the last two count."""
+    board = graph.board
+    if plan.reach is None:
+        return lambda h: (graph.dist[h], h)
+    reach = plan.reach
+    hampered = plan.ranged and not has(mover, "muddle")  # HV-COND-7: muddled is hampered anyway
+    others = [(key, f) for key, f in ranking if f is not target]
 
-    def key_b(c: int) -> tuple[int, int, int]:
-        rem = remaining[c]
-        return (1_000 if rem is None else rem, dist[c], c)  # type: ignore[return-value]
+    def key(h: int) -> tuple:
+        chosen = [(k, f) for k, f in others if board.in_range_and_sight(h, f.cell, reach)][
+            : plan.targets - 1
+        ]
+        return (
+            int(hampered and board.distance(h, target.cell) <= 1),
+            -len(chosen),
+            tuple(k for k, _ in chosen),
+            sum(1 for _, f in chosen if hampered and board.distance(h, f.cell) <= 1),
+            graph.dist[h],
+            h,
+        )
 
-    return min(reachable, key=key_b)
+    return key
 
 
 def extra_targets(
-    ctx: RuleContext, mover: Figure, target: Figure, reach: int, count: int
+    ctx: RuleContext,
+    mover: Figure,
+    target: Figure,
+    reach: int,
+    count: int,
+    ranking: list[tuple[Rank, Figure]],
 ) -> list[Figure]:
-    """HV-AI-6: up to ``count`` further valid targets by ``(proximity, turn order position)``."""
+    """HV-AI-6: up to ``count`` further valid targets, best-ranked first by the focus rules
+    measured from the hex where the mover's turn began (``ranking``, HV-AI-4)."""
     board = board_for(ctx.scenario)
+    valid = {id(f) for f in candidates(ctx, mover)}
     others = [
         f
-        for f in candidates(ctx, mover)
-        if f is not target and board.in_range_and_sight(mover.cell, f.cell, reach)
+        for _, f in ranking
+        if f is not target
+        and id(f) in valid
+        and on_map(ctx.state, f)
+        and board.in_range_and_sight(mover.cell, f.cell, reach)
     ]
-    others.sort(key=lambda f: (board.distance(mover.cell, f.cell), turn_position(ctx.state, f)))
     return others[:count]

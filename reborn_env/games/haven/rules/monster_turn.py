@@ -26,7 +26,7 @@ from .damage import TurnAborted, suffer_damage
 from .decks import monster_card
 from .elements import consume, infuse
 from .figures import board_for, has, label, on_map
-from .monster_ai import PathGraph, Plan, destination, extra_targets, focus
+from .monster_ai import PathGraph, Plan, Rank, destination, extra_targets, focus, focus_ranking
 from .prompts import Prompt
 from .state import Figure, MonsterState, SummonState
 from .turns import abort_turn, begin_turn, end_turn
@@ -110,19 +110,20 @@ def execute_card(
     """HV-MTURN-8..11, HV-AI-7: focus first, then each line top to bottom; nothing else."""
     base = _stats(ctx, fig, mtype)
     graph: PathGraph | None = PathGraph(ctx, fig)  # None once a figure moved or may have left
-    target = focus(ctx, fig, _plan(fig, abilities, base, 0), graph)
+    ranking = focus_ranking(ctx, fig, _plan(fig, abilities, base, 0), graph)
+    target = focus(ranking)
     for i, ability in enumerate(abilities):
         if ability.kind == MOVE:
             plan = _plan(fig, abilities, base, i)
             if target is not None and plan.move:
                 graph = graph or PathGraph(ctx, fig)
-                cell = destination(ctx, fig, plan, target, graph)
+                cell = destination(ctx, fig, plan, target, graph, ranking)
                 if cell != fig.cell:
                     ctx.log("MOVE", figure=label(ctx.scenario, fig), **{"from": fig.cell}, to=cell)
                     fig.cell = cell
                     graph = None
         elif ability.kind == ATTACK:
-            yield from monster_attack(ctx, fig, ability, base, target)
+            yield from monster_attack(ctx, fig, ability, base, target, ranking)
             graph = None
         elif ability.kind in (SHIELD, RETALIATE):
             _round_bonus(fig, ability)
@@ -144,6 +145,7 @@ def monster_attack(
     ability: Ability,
     base: tuple[int, int, int],
     target: Figure | None,
+    ranking: list[tuple[Rank, Figure]],
 ) -> Turn:
     """HV-ELEM-5 (consume once per activation), HV-AI-6 (attack the focus, then extra targets)."""
     value = max(0, base[1] + ability.value)
@@ -164,7 +166,7 @@ def monster_attack(
     board = board_for(ctx.scenario)
     if has(target, "invisible") or not board.in_range_and_sight(fig.cell, target.cell, spec.reach):
         return
-    extra = extra_targets(ctx, fig, target, spec.reach, ability.targets - 1)
+    extra = extra_targets(ctx, fig, target, spec.reach, ability.targets - 1, ranking)
     for victim in [target, *extra]:
         if on_map(ctx.state, victim) and on_map(ctx.state, fig):
             yield from resolve_attack(ctx, fig, victim, spec)
