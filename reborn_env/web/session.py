@@ -17,6 +17,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Mapping
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -39,11 +40,14 @@ class ClientError(ValueError):
 
 def bot_choices(env_name: str, server_bot: str | None, server_env: str | None) -> list[str]:
     """The bot names a client may pick for ``env_name``: random, the game's own bots, a short
-    search where the game offers views, and the server's ``--bot`` for the game it was given."""
+    search where the game offers views, its shipped policy where the file is there (a path the
+    server names, never the client), and the server's ``--bot`` for the game it was given."""
     spec = registry.get(env_name)
     names = ["random", *spec.bots]
     if offers_views(env_name):
         names.append(SEARCH_BOT)
+    if spec.policy and Path(spec.policy).is_file():  # the shipped policy, run from a checkout
+        names.append(spec.policy)
     if server_bot and env_name == server_env and server_bot not in names:
         names.insert(0, server_bot)
     return names
@@ -279,7 +283,7 @@ def _top_moves(bot: Bot, env: Any, seen: Mapping[str, np.ndarray]) -> list[dict[
         return []
     p = np.asarray(probabilities(seen["observation"], seen["action_mask"]), dtype=float)
     best = [int(a) for a in np.argsort(-p, kind="stable")[:TOP_MOVES] if p[a] > 0]
-    return [{"name": env.unwrapped.action_name(a), "p": round(float(p[a]), 3)} for a in best]
+    return [{"name": env.unwrapped.action_name(a), "p": float(p[a])} for a in best]
 
 
 def _checked_replay(log: Any) -> tuple[Any, dict[str, Any]]:

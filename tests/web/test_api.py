@@ -7,6 +7,7 @@ import json
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
+from reborn_env.core import registry
 from reborn_env.web.server import MAX_MESSAGE, create_app
 from reborn_env.web.session import drawable_games
 
@@ -191,3 +192,23 @@ def test_a_page_of_another_origin_cannot_open_a_session(client: TestClient) -> N
         ws.receive_json()
     with client.websocket_connect("/ws", headers={"origin": "http://testserver"}) as ws:
         assert ask(ws, {"kind": "hello"})["kind"] == "hello"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_policy_bot_shows_its_three_likeliest_moves(name: str) -> None:
+    """A bot with probabilities (the game's shipped policy, offered by the server) shows its
+    top moves, likeliest first; the random bot shows none."""
+    policy = registry.get(name).policy
+    with (
+        TestClient(create_app(bot=policy, env=name)) as client,
+        client.websocket_connect("/ws") as ws,
+    ):
+        assert policy in ask(ws, {"kind": "hello"})["games"][GAMES.index(name)]["bots"]
+        state = ask(ws, {"kind": "new", "mode": "watch", "env": name, "bot": policy})
+        state = ask(ws, {"kind": "step"})
+        top = state["top"]
+        assert 1 <= len(top) <= 3 and all(t["p"] > 0 for t in top)
+        assert [t["p"] for t in top] == sorted((t["p"] for t in top), reverse=True)
+        assert 0 < sum(t["p"] for t in top) <= 1.0 + 1e-6
+        state = ask(ws, {"kind": "new", "mode": "watch", "env": name, "bot": "random"})
+        assert ask(ws, {"kind": "step"})["top"] == []

@@ -11,7 +11,7 @@ from reborn_env.core import registry
 from reborn_env.web.session import drawable_games
 
 GAMES = drawable_games()
-STEPS = 400  # decisions per game checked (a whole haven game, most of an Earth Reborn one)
+STEPS = 400  # decisions per game checked: whole games or long stretches of them
 
 
 def test_the_bundled_games_have_board_views() -> None:
