@@ -1,14 +1,18 @@
 """Play in the terminal with or against a bot, or replay a saved game log.
 
 Run: ``python -m reborn_env.frontends.play [--env NAME] [--scenario NAME] [--seat AGENT]
-[--opponent SPEC] [--seed S] [--save-log FILE]``, or ``python -m reborn_env.frontends.play
---replay FILE [--step]``. ``--env`` is any registered game (reborn_env.core.registry; default the
-first bundled one in name order, ``registry.default_name()``); the scenario and your seat default
-to the ones the game registers. In a competitive game the bot is your opponent; in a cooperative
-one it plays the rest of your team. Why: the quickest way for a person to try the rules, check a
-bot's play by hand, and keep a game (reborn_env.frontends.game_log) that replays exactly.
+[--opponent SPEC] [--greedy] [--seed S] [--save-log FILE]``, or ``python -m
+reborn_env.frontends.play --replay FILE [--step | --no-page]`` (in a terminal a replay waits for
+Enter between moves, as a pager does; ``--no-page`` prints it all). ``--env`` is any registered
+game (reborn_env.core.registry; default the first bundled one in name order,
+``registry.default_name()``); the scenario and your seat default to the ones the game registers;
+``--greedy`` makes a policy bot play its likeliest move. In a competitive game the bot is your
+opponent; in a cooperative one it plays the rest of your team. Why: the quickest way for a person
+to try the rules, check a bot's play by hand, and keep a game (reborn_env.frontends.game_log) that
+replays exactly.
 
-At each of your decisions it shows the board (the public ansi render), your hand and the legal
+At each of your decisions it shows the board (the public ansi render), your hand with what each
+tile or card does (the game's board view: sections and costs, top and bottom texts) and the legal
 actions; you answer with a number from the list, ``#N`` for action index N (a bare number is
 always a list number, so the two never clash), or an action name (any case). ``?`` shows help;
 ``q``, end of input or Ctrl-C quits. A bad entry is refused with a message and asked again: the
@@ -104,6 +108,20 @@ def format_choices(legal: list[int], env: GameEnv) -> str:
     return "\n".join("".join(cell.ljust(COLUMN_WIDTH) for cell in row).rstrip() for row in rows)
 
 
+def hand_details(env: GameEnv, seat: str, legal: list[int]) -> list[str]:
+    """What each held tile or card does (sections and costs, top and bottom texts), from the
+    game's board view (``GameSpec.board_view``: only what ``seat`` may see); none without one."""
+    view = registry.get(env.unwrapped.rules.name).board()
+    if view is None:
+        return []
+    items = view(env.unwrapped.match, env.possible_agents.index(seat), legal)["hand"]["items"]
+    lines = []
+    for item in items:
+        action = f" [{item['action']}]" if item.get("action") else ""
+        lines.append(f"  {item['title']}{action}: " + "; ".join(item["lines"]))
+    return lines
+
+
 def read_line(prompt: str) -> str:
     """A line of input; end of input or Ctrl-C quits."""
     try:
@@ -119,6 +137,8 @@ def ask_human(env: GameEnv, seat: str, mask: np.ndarray) -> int:
     print(env.render())
     hand = env.unwrapped.match.hand(env.possible_agents.index(seat))
     print(f"your hand ({seat}): {' '.join(hand) or '-'}")
+    for line in hand_details(env, seat, legal):
+        print(line)
     print(format_choices(legal, env))
     while True:
         entry = read_line(f"{seat}> ").strip()
@@ -190,7 +210,7 @@ def play(args: argparse.Namespace) -> int:
         )
     seed = secrets.randbits(31) if args.seed is None else args.seed
     try:
-        bot = load_bot(args.opponent, env_name=args.env, seed=seed)
+        bot = load_bot(args.opponent, env_name=args.env, seed=seed, greedy=args.greedy)
     except (ValueError, OSError) as err:
         return fail(f"cannot load the bot {args.opponent!r}: {err}")
     if args.save_log:
@@ -259,6 +279,14 @@ def replay_file(path: str, step: bool) -> int:
     return 0
 
 
+def pages(args: argparse.Namespace) -> bool:
+    """Whether a replay waits for Enter between moves: with ``--step``, and by default when it
+    runs in a terminal (as a pager does), unless ``--no-page``."""
+    if args.no_page:
+        return False
+    return args.step or (sys.stdin.isatty() and sys.stdout.isatty())
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
@@ -276,14 +304,24 @@ def main(argv: list[str] | None = None) -> int:
         "ismcts[:ms=1000,...] (the search bot) or a .pt/.ts/.onnx file",
     )
     parser.add_argument("--seed", type=int, default=None, help="game and bot seed (default: new)")
+    parser.add_argument(
+        "--greedy", action="store_true", help="a policy bot plays its likeliest move, no sampling"
+    )
     parser.add_argument("--save-log", metavar="FILE", help="save the game log here")
     parser.add_argument("--replay", metavar="FILE", help="replay a saved game log instead")
-    parser.add_argument("--step", action="store_true", help="with --replay: Enter between moves")
+    parser.add_argument(
+        "--step",
+        action="store_true",
+        help="with --replay: Enter between moves (the default when run in a terminal)",
+    )
+    parser.add_argument(
+        "--no-page", action="store_true", help="with --replay: print every move without waiting"
+    )
     args = parser.parse_args(argv)
     if args.seed is not None and not 0 <= args.seed <= MAX_SEED:
         parser.error(f"--seed must be in 0..2**63-1, got {args.seed}")
     if args.replay:
-        return replay_file(args.replay, args.step)
+        return replay_file(args.replay, pages(args))
     return play(args)
 
 
