@@ -63,9 +63,12 @@ def _is_over(env: Any) -> bool:
 
 
 def _field(message: Mapping[str, Any], key: str, kind: type, default: Any = None) -> Any:
-    """``message[key]`` checked to be a ``kind`` (bool is no int), or ``default`` if absent."""
-    value = message.get(key, default)
-    if value is None or (isinstance(value, kind) and not isinstance(value, bool)):
+    """``message[key]`` checked to be a ``kind`` (bool is no int), or ``default`` if absent or
+    null."""
+    value = message.get(key)
+    if value is None:
+        return default
+    if isinstance(value, kind) and not isinstance(value, bool):
         return value
     raise ClientError(f"{key!r} must be a {kind.__name__}, got {type(value).__name__}")
 

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import copy
 import json
 
+import numpy as np
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
 from reborn_env.core import registry
 from reborn_env.web.server import MAX_MESSAGE, create_app
-from reborn_env.web.session import drawable_games
+from reborn_env.web.session import ClientError, Session, drawable_games
 
 from .conftest import TestClient
 
@@ -212,3 +214,69 @@ def test_a_policy_bot_shows_its_three_likeliest_moves(name: str) -> None:
         assert 0 < sum(t["p"] for t in top) <= 1.0 + 1e-6
         state = ask(ws, {"kind": "new", "mode": "watch", "env": name, "bot": "random"})
         assert ask(ws, {"kind": "step"})["top"] == []
+
+
+def _junk(rng, depth: int = 0):
+    """A random JSON value: numbers out of range, wrong types, nested junk."""
+    choice = int(rng.integers(8 if depth < 2 else 5))
+    return [
+        lambda: int(rng.integers(-(2**40), 2**40)),
+        lambda: str(rng.choice(["", "random", "heuristic", "play", "watch", "../x.pt", "\x00"])),
+        lambda: bool(rng.integers(2)),
+        lambda: None,
+        lambda: float(rng.normal()) * 1e6,
+        lambda: [_junk(rng, depth + 1) for _ in range(int(rng.integers(3)))],
+        lambda: {str(k): _junk(rng, depth + 1) for k in range(int(rng.integers(3)))},
+        lambda: {"format": "reborn_env.game_log", "version": 1, "env": _junk(rng, depth + 1)},
+    ][choice]()
+
+
+def test_random_junk_messages_never_break_a_session(client: TestClient) -> None:
+    """Fuzz: 400 messages of known kinds with random fields; each gets a state, a log, a hello
+    or an error that says what was wrong (never a fault inside the game), and the session still
+    plays a legal move at the end."""
+    rng = np.random.default_rng(15)
+    kinds = ["new", "move", "step", "goto", "replay", "log", "hello"]
+    fields = ["mode", "env", "seat", "bot", "bot2", "seed", "action", "index", "log"]
+    with client.websocket_connect("/ws") as ws:
+        for _ in range(400):
+            message = {"kind": str(rng.choice(kinds))}
+            for key in rng.choice(fields, size=int(rng.integers(4)), replace=False):
+                message[str(key)] = _junk(rng)
+            reply = ask(ws, message)
+            assert reply["kind"] in ("state", "log", "hello", "error"), reply
+            assert "could not do that" not in reply.get("message", ""), (message, reply)
+        state = ask(ws, {"kind": "new", "bot": "random", "seed": 9})
+        assert ask(ws, {"kind": "move", "action": state["legal"][0]["action"]})["kind"] == "state"
+
+
+def _paths(value, prefix=()):
+    """Every key path into a JSON value."""
+    if isinstance(value, dict | list):
+        for key, inner in value.items() if isinstance(value, dict) else enumerate(value):
+            yield (*prefix, key)
+            yield from _paths(inner, (*prefix, key))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_log_whose_start_position_is_mangled_gets_an_error_never_a_fault(name: str) -> None:
+    """Fuzz: 200 logs, each with one field of the start position replaced by junk, are replayed
+    or refused with an error that says what is wrong."""
+    session = Session()
+    state = session.handle({"kind": "new", "env": name, "bot": "random", "seed": 1})[0]
+    for _ in range(5):
+        state = session.handle({"kind": "move", "action": state["legal"][0]["action"]})[0]
+    log = session.handle({"kind": "log"})[0]["log"]
+    paths = list(_paths(log["start"]))
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        mangled = copy.deepcopy(log)
+        *parents, last = paths[int(rng.integers(len(paths)))]
+        target = mangled["start"]
+        for key in parents:
+            target = target[key]
+        target[last] = _junk(rng)
+        try:
+            session.handle({"kind": "replay", "log": mangled})
+        except ClientError as err:
+            assert str(err)

@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import json
 import time
 
 import pytest
 
 from reborn_env.web.session import drawable_games
 
-from .browser import browser_page, moves_made, play_by_clicking, served, start_game
+from .browser import (
+    browser_page,
+    moves_made,
+    play_by_clicking,
+    served,
+    start_game,
+    wait_until,
+)
 
 GAMES = drawable_games()
 
@@ -32,3 +40,36 @@ def test_a_whole_game_by_clicking_with_a_screenshot(page, name: str, tmp_path) -
     page.screenshot(path=str(shot), full_page=True)
     assert shot.stat().st_size > 10_000
     print(f"{name}: {len(clicked)} clicks in {time.monotonic() - start:.1f} s, {shot}")
+
+
+def test_watch_pause_step_download_and_replay_the_log(page, tmp_path) -> None:
+    """Watch two bots (it runs by itself; pause holds it; step moves one), download the log,
+    upload it again and step through the replay."""
+    page.select_option("#mode", "watch")
+    page.select_option("#env", GAMES[0])
+    page.select_option("#bot", "random")
+    page.select_option("#bot2", "random")
+    page.fill("#seed", "4")
+    page.click("#new")
+    wait_until(page, lambda: moves_made(page) >= 3, "the watched game to run")
+    page.click("#pause")
+    page.wait_for_timeout(300)  # a step in flight when paused still lands
+    held = moves_made(page)
+    page.wait_for_timeout(800)
+    assert moves_made(page) == held, "the game moved while paused"
+    page.click("#step")
+    wait_until(page, lambda: moves_made(page) == held + 1, "one step")
+    with page.expect_download() as download:
+        page.click("#download")
+    path = tmp_path / "game_log.json"
+    download.value.save_as(path)
+    log = json.loads(path.read_text())
+    assert log["env"] == GAMES[0] and len(log["moves"]) == held + 1
+    page.set_input_files("#upload", str(path))
+    wait_until(page, lambda: "move 0 of" in page.text_content("#position-text"), "the replay")
+    assert page.text_content("#position-text") == f"move 0 of {held + 1}"
+    page.click("#forward")
+    wait_until(page, lambda: moves_made(page) == 1, "a replay step")
+    page.click("#back")
+    wait_until(page, lambda: moves_made(page) == 0, "a replay step back")
+    page.select_option("#mode", "play")
