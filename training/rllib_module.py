@@ -10,9 +10,9 @@ the mask forbids are set to ``training.model.ILLEGAL_LOGIT`` (-1e9) by the netwo
 RLlib's categorical never samples them and their probability is exactly zero in the loss. We do
 not use RLlib's ``ActionMaskingTorchRLModule`` example (``rllib/examples/rl_modules/classes/
 action_masking_rlm.py``, still in 2.60): it expects the keys ``observations`` (plural) and
-``action_mask``, pops them out of the batch it is given (a batch read twice then lacks them), adds
-``log(mask)`` clamped at float32's minimum to the logits (which can overflow to -inf), and builds
-RLlib's default torso, whose weights do not map onto ours.
+``action_mask``, pops them out of the observation dict of the batch it is given (its
+``_forward_train`` then finds the mask only if ``compute_values`` ran on the same batch first, and
+put it back), and builds RLlib's default torso, whose weights do not map onto ours.
 """
 
 from __future__ import annotations

@@ -49,6 +49,25 @@ LEARNER, SNAPSHOT = "learner", "snapshot"
 LOOPBACK = "127.0.0.1"
 
 
+def check_address(address: str, timeout: float = 5.0) -> None:
+    """ValueError unless a Ray head listens at ``address`` (``HOST:PORT``, or ``auto``, which Ray
+    resolves itself): Ray alone would retry a wrong address for minutes."""
+    import socket
+
+    if address == "auto":
+        return
+    host, _, port = address.rpartition(":")
+    if not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(f"--address {address!r}: expected HOST:PORT (e.g. 127.0.0.1:6379) or auto")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+    except OSError as exc:
+        raise ValueError(
+            f"--address {address}: no Ray cluster answers there ({exc.strerror or exc}); start "
+            "one with `ray start --head --node-ip-address 127.0.0.1 --port 6379`"
+        ) from exc
+
+
 def start_ray(address: str | None, num_cpus: int) -> None:
     """Join the cluster at ``address``, or start a local instance listening on loopback only."""
     import ray
@@ -206,7 +225,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"--iterations must be >= 1, got {args.iterations}")
     try:
         cfg = load_rllib_config(args.config)
-    except ConfigError as exc:
+        if args.address:
+            check_address(args.address)
+    except (ConfigError, ValueError) as exc:
         return fail(exc)
     import ray
 
