@@ -96,8 +96,8 @@ async def _serve(websocket: WebSocket, session: Session) -> None:
             continue
         try:
             message = json.loads(text)
-        except ValueError as err:
-            await _error(websocket, f"not JSON: {err}")
+        except (ValueError, RecursionError) as err:  # RecursionError: nested past Python's limit
+            await _error(websocket, f"not JSON this server reads: {err}")
             continue
         try:
             replies = await anyio.to_thread.run_sync(session.handle, message)

@@ -112,6 +112,10 @@ HOSTILE = [
     json.dumps({"kind": "replay", "log": "/etc/passwd"}),
     json.dumps({"kind": "replay", "log": {"format": "reborn_env.game_log", "version": 1}}),
     json.dumps({"kind": "replay"}),
+    "[" * 100_000 + "]" * 100_000,  # nested past Python's recursion limit
+    json.dumps({"kind": "new", "seed": int("9" * 400)}),
+    '{"kind": "new", "seed": ' + "9" * 5000 + "}",  # past Python's int-parsing limit
+    json.dumps({"kind": "new", "bot": None, "env": None}) + "trailing",
 ]
 
 
