@@ -19,6 +19,7 @@ from .server import MAX_MESSAGE, create_app
 
 LOOPBACK = "127.0.0.1"
 USAGE_ERROR = 2
+HARD_LIMIT_FACTOR = 4
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -54,7 +55,9 @@ def main(argv: list[str] | None = None) -> int:
 
     app = create_app(bot=args.bot, env=args.env)
     print(f"serving on http://{args.host}:{args.port}/ (Ctrl-C stops)")
-    uvicorn.run(app, host=args.host, port=args.port, ws_max_size=MAX_MESSAGE, log_level="warning")
+    # a frame a little over the limit hears why; one far over it closes the socket (1009)
+    frame_limit = HARD_LIMIT_FACTOR * MAX_MESSAGE
+    uvicorn.run(app, host=args.host, port=args.port, ws_max_size=frame_limit, log_level="warning")
     return 0
 
 
