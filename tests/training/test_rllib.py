@@ -22,7 +22,7 @@ from training.checkpoint import CheckpointError, load_checkpoint
 from training.config import ConfigError
 from training.envs import make_env
 from training.rllib_config import RllibConfig, load_rllib_config
-from training.rllib_convert import MODULE_STATE, RUN_FILE, convert
+from training.rllib_convert import MODULE_STATE, RUN_FILE, convert, read_module_weights
 
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 TINY = {
@@ -97,7 +97,13 @@ def test_tiny_self_play_run_trains_and_converts(competitive_run):
     assert result["decisions"] == 2 * cfg.train_batch_size
     payload = load_checkpoint(result["policy"], expect_env=cfg.env)
     assert payload["config"]["hidden_sizes"] == [32, 32]
-    assert (result["rllib_checkpoint"] / MODULE_STATE / rllib_train.SNAPSHOT).is_dir()
+    # snapshot_every 1: the frozen copy was refreshed after the last iteration
+    learner, snapshot = (
+        read_module_weights(result["rllib_checkpoint"], m)
+        for m in (rllib_train.LEARNER, rllib_train.SNAPSHOT)
+    )
+    assert learner.keys() == snapshot.keys()
+    assert all(torch.equal(learner[k], snapshot[k]) for k in learner)
 
 
 def test_rllib_module_samples_only_legal_actions(competitive_run):
@@ -155,6 +161,22 @@ def test_converted_policy_plays_legal_games_in_load_bot_and_exports(competitive_
     onnx = tmp_path / "policy.onnx"
     export_policy(result["policy"], "onnx", onnx)
     play_game(env, {a: load_bot(str(onnx), cfg.env, seed=1) for a in env.possible_agents}, seed=4)
+
+
+def test_snapshot_is_not_trained(ray_session, tmp_path):
+    """The snapshot keeps the learner's weights of its last refresh; the learner moves on."""
+    cfg = tiny_config("earth_reborn_rllib.yaml", tmp_path, num_env_runners=0)
+    algo = rllib_train.build_algorithm(cfg)
+    try:
+        rllib_train.refresh_snapshot(algo)
+        start = algo.get_weights([rllib_train.LEARNER])[rllib_train.LEARNER]
+        algo.train()
+        after = algo.get_weights([rllib_train.LEARNER, rllib_train.SNAPSHOT])
+    finally:
+        algo.stop()
+    frozen, trained = after[rllib_train.SNAPSHOT], after[rllib_train.LEARNER]
+    assert all(np.array_equal(frozen[k], start[k]) for k in start)
+    assert not all(np.array_equal(trained[k], start[k]) for k in start)
 
 
 def test_cooperative_run_is_one_shared_team_policy(ray_session, tmp_path):
