@@ -31,7 +31,6 @@ class TurnBasedMultiAgentEnv(MultiAgentEnv):
         self.agents = self.possible_agents = list(self.game.possible_agents)
         self.observation_spaces = {a: self.game.observation_space(a) for a in self.agents}
         self.action_spaces = {a: self.game.action_space(a) for a in self.agents}
-        self.decisions = 0  # actions taken since this env was made (all legal: the env refuses)
 
     def reset(
         self, *, seed: int | None = None, options: dict | None = None
@@ -49,7 +48,6 @@ class TurnBasedMultiAgentEnv(MultiAgentEnv):
                 f"actions for {sorted(action_dict)}; only {agent!r} is to move in this game"
             )
         self.game.step(int(np.asarray(action_dict[agent])))
-        self.decisions += 1
         rewards = {a: float(self.game.rewards.get(a, 0.0)) for a in self.possible_agents}
         game = self.game
         if all(game.terminations[a] or game.truncations[a] for a in game.agents):
