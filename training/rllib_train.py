@@ -159,11 +159,15 @@ def build_algorithm(cfg: RllibConfig) -> Any:
 
 
 def refresh_snapshot(algo: Any) -> None:
-    """Copy the learner's weights into the frozen snapshot, on the learner and every sampler."""
-    weights = algo.get_weights([LEARNER])[LEARNER]
-    algo.set_weights({SNAPSHOT: weights})
-    algo.env_runner_group.sync_weights(
-        policies=[SNAPSHOT], from_worker_or_learner_group=algo.learner_group, inference_only=True
+    """Copy the learner's weights into the frozen snapshot, on the learner and every sampler.
+
+    Set on each sampler's module directly: ``EnvRunnerGroup.sync_weights`` skips samplers whose
+    weights' sequence number is already current, which it is for a module no update touched."""
+    learners = algo.learner_group
+    weights = learners.get_weights([LEARNER])[LEARNER]
+    learners.set_weights({SNAPSHOT: weights})
+    algo.env_runner_group.foreach_env_runner(
+        lambda runner: runner.module[SNAPSHOT].set_state(weights), local_env_runner=True
     )
 
 

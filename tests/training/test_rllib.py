@@ -164,18 +164,28 @@ def test_converted_policy_plays_legal_games_in_load_bot_and_exports(competitive_
 
 
 def test_snapshot_is_not_trained(ray_session, tmp_path):
-    """The snapshot keeps the learner's weights of its last refresh; the learner moves on."""
-    cfg = tiny_config("earth_reborn_rllib.yaml", tmp_path, num_env_runners=0)
+    """The snapshot keeps the learner's weights of its last refresh, on the learner and on the
+    remote sampler that plays it; the learner moves on."""
+    cfg = tiny_config("earth_reborn_rllib.yaml", tmp_path, num_env_runners=1)
     algo = rllib_train.build_algorithm(cfg)
     try:
+        algo.train()  # the learner leaves its first weights behind
         rllib_train.refresh_snapshot(algo)
         start = algo.get_weights([rllib_train.LEARNER])[rllib_train.LEARNER]
         algo.train()
         after = algo.get_weights([rllib_train.LEARNER, rllib_train.SNAPSHOT])
+        (sampled,) = algo.env_runner_group.foreach_env_runner(
+            lambda runner: {
+                k: v.detach().numpy().copy()
+                for k, v in runner.module[rllib_train.SNAPSHOT].state_dict().items()
+            },
+            local_env_runner=False,
+        )
     finally:
         algo.stop()
     frozen, trained = after[rllib_train.SNAPSHOT], after[rllib_train.LEARNER]
     assert all(np.array_equal(frozen[k], start[k]) for k in start)
+    assert all(np.array_equal(sampled[k], start[k]) for k in start)
     assert not all(np.array_equal(trained[k], start[k]) for k in start)
 
 
