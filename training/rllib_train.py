@@ -154,7 +154,6 @@ def build_algorithm(cfg: RllibConfig) -> Any:
             extra_python_environs_for_worker={"OMP_NUM_THREADS": str(cfg.torch_threads)}
         )
     )
-    config.num_cpus_for_main_process = 1
     return config.build_algo()
 
 
