@@ -38,6 +38,9 @@ TRAINING_ONLY = {"torch", "tensorboard", "matplotlib", "pyyaml"}
 """Distributions only training needs (the ``train`` extra); none may come with the base install."""
 TRAINING_MODULES = ("torch", "tensorboard", "matplotlib", "yaml")
 ONNX_PLAY = "onnxruntime"
+EXTRA_MODULES = {"reborn_env.web": "web", "training.rllib_": "rllib"}
+"""Module name prefixes that need an extra of their own: the base install (or the train extra)
+leaves them out; a venv with that extra imports them (test_each_extra_imports_its_modules)."""
 SHIPPED_CHECKPOINT = ROOT / "checkpoints" / "earth_reborn_ppo.pt"
 
 
@@ -46,21 +49,28 @@ def names_of(requirements: Iterable[str]) -> set[str]:
 
 
 def requirement_closure(roots: Iterable[str]) -> set[str]:
-    """The installed distributions ``roots`` need, with everything they require in turn (their
-    markers read for this interpreter, no extra asked for)."""
-    environment = {**default_environment(), "extra": ""}
-    seen: set[str] = set()
-    todo = [canonicalize_name(r) for r in roots]
+    """The installed distributions ``roots`` need (requirement strings: a name, or a name with
+    extras such as ``ray[rllib]``), with everything they require in turn, their markers read for
+    this interpreter and the extras asked for."""
+    seen: set[tuple[str, str]] = set()
+    todo = [
+        (canonicalize_name(r.name), e) for r in map(Requirement, roots) for e in {"", *r.extras}
+    ]
     while todo:
-        name = todo.pop()
-        if name in seen:
+        name, extra = todo.pop()
+        if (name, extra) in seen:
             continue
-        seen.add(name)
+        seen.add((name, extra))
+        environment = {**default_environment(), "extra": extra}
         for text in metadata.requires(name) or []:
             requirement = Requirement(text)
             if requirement.marker is None or requirement.marker.evaluate(environment):
-                todo.append(canonicalize_name(requirement.name))
-    return seen
+                if extra and requirement.marker is None:
+                    continue  # already followed for the distribution itself
+                todo += [
+                    (canonicalize_name(requirement.name), e) for e in {"", *requirement.extras}
+                ]
+    return {name for name, _ in seen}
 
 
 def top_level_owners() -> dict[str, set[str]]:
@@ -118,9 +128,11 @@ IMPORT_ALL = """
 import importlib, pkgutil
 
 
-def unimportable(package):
+def unimportable(package, skip=(), only=""):
     failed = {}
     for module in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+        if any(module.name.startswith(s) for s in skip) or not module.name.startswith(only):
+            continue
         try:
             importlib.import_module(module.name)
         except Exception as exc:
@@ -177,7 +189,7 @@ def play(env, first):
     return returns
 
 
-report = {"games": {}, "unimportable": unimportable(reborn_env)}
+report = {"games": {}, "unimportable": unimportable(reborn_env, json.loads(sys.argv[3]))}
 for name in registry.names():
     report["games"][name] = play(registry.get(name).make_env(), Counting(RandomBot(seed=9)))
 onnx = load_bot(sys.argv[1], greedy=True, seed=0, env_name=sys.argv[2])
@@ -241,7 +253,8 @@ def test_a_fresh_venv_without_torch_plays_both_envs_and_the_onnx_bot(
     needed = requirement_closure([*names_of(PROJECT["dependencies"]), ONNX_PLAY])
     python = fresh_venv(tmp_path / "venv", needed)
     policy, env_name = onnx_policy
-    run = run_isolated(python, SMOKE, tmp_path, str(policy), env_name)
+    skipped = json.dumps(list(EXTRA_MODULES))
+    run = run_isolated(python, SMOKE, tmp_path, str(policy), env_name, skipped)
     assert run.returncode == 0, run.stderr
     report = json.loads(run.stdout.splitlines()[-1])
     packaged = {
@@ -261,7 +274,32 @@ def test_the_train_extra_is_all_that_training_imports(tmp_path: Path) -> None:
     needed = requirement_closure([*names_of(PROJECT["dependencies"]), *names_of(EXTRAS["train"])])
     assert "torch" in needed and "onnx" not in needed and "pytest" not in needed
     python = fresh_venv(tmp_path / "venv", needed)
-    script = IMPORT_ALL + "import json, training\nprint(json.dumps(unimportable(training)))\n"
-    run = run_isolated(python, script, tmp_path)
+    script = (
+        IMPORT_ALL
+        + "import json, sys, training\n"
+        + "print(json.dumps(unimportable(training, json.loads(sys.argv[1]))))\n"
+    )
+    run = run_isolated(python, script, tmp_path, json.dumps(list(EXTRA_MODULES)))
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout.splitlines()[-1]) == {}
+
+
+@pytest.mark.parametrize("prefix", sorted(EXTRA_MODULES))
+def test_each_extra_imports_its_modules(tmp_path: Path, prefix: str) -> None:
+    """Modules the base install leaves out import with the base install, the train extra and
+    their own extra."""
+    extra = EXTRAS[EXTRA_MODULES[prefix]]
+    roots = [*names_of(PROJECT["dependencies"]), *names_of(EXTRAS["train"]), *extra]
+    python = fresh_venv(tmp_path / "venv", requirement_closure(roots))
+    script = (
+        IMPORT_ALL
+        + "import importlib, json, pkgutil, sys\n"
+        + "top = importlib.import_module(sys.argv[1].split('.')[0])\n"
+        + "names = [m.name for m in pkgutil.walk_packages(top.__path__, top.__name__ + '.')]\n"
+        + "print(json.dumps([unimportable(top, only=sys.argv[1]), names]))\n"
+    )
+    run = run_isolated(python, script, tmp_path, prefix)
+    assert run.returncode == 0, run.stderr
+    failed, names = json.loads(run.stdout.splitlines()[-1])
+    assert failed == {}
+    assert any(name.startswith(prefix) for name in names), f"no module starts with {prefix}"
