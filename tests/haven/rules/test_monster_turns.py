@@ -4,8 +4,13 @@ and movement (HV-AI-*).
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from reborn_env.games.haven.rules.engine import HavenConfig, new_game
+from reborn_env.games.haven.scenario import loader
+from reborn_env.games.haven.scenario.loader import load_scenario
 from tests.haven.helpers import (
     BOTTOM,
     BOX,
@@ -487,5 +492,51 @@ def test_ai_5_multi_target_heads_for_its_best_future_hex():
     )
     assert [(e.data["from"], e.data["to"]) for e in events_of(game, "MOVE")] == [
         (cell(3, 6), cell(4, 4))
+    ]
+    assert events_of(game, "ATTACK") == []
+
+
+# The default map with a pocket of walls round (1,1): only (1,2) and (2,0)-(2,1), beside it, see
+# into it from near; every other cell that sees (1,1) within 3 is 4 steps or more from (2,5).
+POCKET_MAP = """
+ .   #   .   .   .   .   .   .   T
+   #   .   .   .   O   .   .   .   .
+ #   B   #   .   .   .   #   m1  .
+   #   .   #   O   .   .   #   .   s1
+ .   C   .   .   .   .   .   M3  .
+   $   .   .   .   O   .   m2  .   .
+ .   .   .   .   .   .   .   S2  $
+"""
+POCKET_WALLS = [[6, 2], [6, 3], [1, 0], [0, 1], [0, 2], [2, 2], [0, 3], [2, 3]]
+
+
+def pocket_scenario(folder: Path):
+    """Raider Camp on :data:`POCKET_MAP` (HV-MAP-1), written to ``folder`` and loaded."""
+    text = (Path(loader.__file__).parent / "data" / "raider_camp.toml").read_text()
+    start = text.index("map = '''")
+    end = text.index("'''", start + 9) + 3
+    text = text[:start] + f"map = '''{POCKET_MAP}'''" + text[end:]
+    text = text.replace("walls = [[6, 2], [6, 3]]", f"walls = {POCKET_WALLS}")
+    path = folder / "pocket.toml"
+    path.write_text(text)
+    return load_scenario(str(path))
+
+
+def test_ai_5_ranged_monster_plans_past_the_adjacent_hex(tmp_path):
+    """HV-AI-5 Case B, ranged: the Slinger (SL3: Move 2, Range 3) at (2,5) cannot shoot its focus,
+    the Bulwark in a pocket at (1,1), this turn. Its nearest attack hex, (1,2), 3 steps away, is
+    adjacent (disadvantage); planning with unlimited movement it heads for the nearest one that is
+    not, (4,2), 4 steps away by (3,4) (4,4) (4,3): it moves to (4,4), not to (1,3) beside (1,2)."""
+    fixture = {
+        "sequence": ["slinger"],
+        "characters": {"bulwark": {"cell": [1, 1]}, "conjurer": {"cell": [7, 0]}},
+        "monsters": [mon("slinger", 1, 2, 5)],
+        "monster_cards": {"slinger": "SL3"},
+    }
+    game = new_game(
+        scenario=pocket_scenario(tmp_path), seed=0, config=HavenConfig(), fixture=fixture
+    )
+    assert [(e.data["from"], e.data["to"]) for e in events_of(game, "MOVE")] == [
+        (cell(2, 5), cell(4, 4))
     ]
     assert events_of(game, "ATTACK") == []
