@@ -19,6 +19,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from .compact_rows import CompactRows, RowRecorder
 from .envs import COOPERATIVE, make_vector_env
 from .model import MaskedActorCritic
 from .progress_bar import ProgressBar
@@ -26,7 +27,7 @@ from .progress_bar import ProgressBar
 if TYPE_CHECKING:
     from .state import Trainer
 
-Demonstrations = dict[str, torch.Tensor]
+Demonstrations = dict[str, torch.Tensor | CompactRows]  # "obs": CompactRows
 
 
 def record_games(
@@ -63,7 +64,7 @@ def record_games(
     rival = player("random", env_name, seed)(n)
     game = np.arange(n)  # the game each slot plays
     active = np.ones(n, dtype=np.bool_)
-    obs: list[np.ndarray] = []
+    obs = RowRecorder()
     masks: list[np.ndarray] = []
     actions: list[np.ndarray] = []
     played: list[int] = []
@@ -89,7 +90,7 @@ def record_games(
             moves[mine] = learner.act(mine, venv.obs[mine], venv.mask[mine])
         for i in mine.tolist():
             streams[i][seat[i]].append(len(actions))
-            obs.append(venv.obs[i].copy())
+            obs.append(venv.obs[i])
             masks.append(venv.mask[i].astype(bool))
             actions.append(chosen[i])
             played.append(int(moves[i]))
@@ -119,7 +120,7 @@ def record_games(
             running = rewards[row] + gamma * running
             returns[row] = running
     return {
-        "obs": torch.from_numpy(np.stack(obs)),
+        "obs": obs.rows(),
         "masks": torch.from_numpy(np.stack(masks)),
         "actions": torch.tensor(np.array(actions), dtype=torch.long),
         "returns": torch.tensor(returns, dtype=torch.float32),
@@ -152,8 +153,12 @@ def clone(
             nn.utils.clip_grad_norm_(model.parameters(), 0.5)
             optimizer.step()
     with torch.no_grad():
-        logits, _ = model(data["obs"], data["masks"])
-        accuracy = (logits.argmax(-1) == data["actions"]).float().mean().item()
+        hits = 0
+        for begin in range(0, n, 8192):
+            rows = slice(begin, begin + 8192)
+            logits, _ = model(data["obs"][rows], data["masks"][rows])
+            hits += int((logits.argmax(-1) == data["actions"][rows]).sum())
+        accuracy = hits / max(n, 1)
     return {
         "policy_loss": policy_loss.item(),
         "value_loss": value_loss.item(),
@@ -240,7 +245,10 @@ def dagger_round(
     )
     agreed = float((data["played"] == data["actions"]).float().mean())
     labelled.append(data)
-    merged = {key: torch.cat([d[key] for d in labelled]) for key in data}
+    merged: Demonstrations = {
+        key: torch.cat([d[key] for d in labelled]) for key in data if key != "obs"
+    }
+    merged["obs"] = CompactRows.cat([d["obs"] for d in labelled])
     stats = clone(model, merged, epochs, learning_rate, vf_coef, rng)
     return {
         "labelled": float(len(data["actions"])),

@@ -224,7 +224,7 @@ def seed_reservoir(run: NFSPRun) -> str:
     begun = time.perf_counter()
     data = record_games(cfg.env, cfg.env_kwargs, cfg.teacher_games, cfg.seed, cfg.gamma,
                         num_envs=cfg.num_envs, teacher_name=cfg.teacher)  # fmt: skip
-    rows = {"obs": data["obs"].numpy(), "mask": data["masks"].numpy()}
+    rows = {"obs": data["obs"].decode().numpy(), "mask": data["masks"].numpy()}
     learner.reservoir.add({**rows, "action": data["actions"].numpy()}, run.rng)
     steps = math.ceil(cfg.teacher_epochs * len(data["actions"]) / cfg.batch_size)
     losses = [learner.learn_average(run.rng) for _ in range(steps)]
