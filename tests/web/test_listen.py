@@ -48,8 +48,8 @@ def test_the_server_listens_on_loopback_only_by_default() -> None:
             assert time.monotonic() < deadline, "the server did not start listening"
             time.sleep(0.1)
         assert _listening_addresses(port) == [LOOPBACK_HEX]
-        with socket.create_connection(("127.0.0.1", port), timeout=5):
-            pass
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as connection:
+            assert connection.getpeername() == ("127.0.0.1", port)
     finally:
         server.terminate()
         server.wait(timeout=10)
