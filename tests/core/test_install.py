@@ -303,3 +303,21 @@ def test_each_extra_imports_its_modules(tmp_path: Path, prefix: str) -> None:
     failed, names = json.loads(run.stdout.splitlines()[-1])
     assert failed == {}
     assert any(name.startswith(prefix) for name in names), f"no module starts with {prefix}"
+
+
+def test_the_suite_runs_on_the_gymnasium_ray_pins() -> None:
+    """The test extra brings the rllib extra, so this suite runs with the gymnasium Ray's RLlib
+    pins (1.2.2 for Ray 2.60), inside our own range: the project is proven to work with it."""
+    (itself,) = (Requirement(r) for r in EXTRAS["test"] if Requirement(r).name == PROJECT["name"])
+    assert "rllib" in itself.extras
+    pins = [
+        Requirement(text)
+        for text in metadata.requires("ray") or []
+        if Requirement(text).name == "gymnasium"
+        and Requirement(text).marker.evaluate({**default_environment(), "extra": "rllib"})
+    ]
+    assert pins, "ray[rllib] no longer names gymnasium"
+    installed = metadata.version("gymnasium")
+    assert all(installed in pin.specifier for pin in pins), (installed, pins)
+    ours = next(r for r in map(Requirement, PROJECT["dependencies"]) if r.name == "gymnasium")
+    assert installed in ours.specifier
