@@ -58,11 +58,17 @@ def load_log(path: str | os.PathLike[str]) -> dict[str, Any]:
         log = json.loads(Path(path).read_text())
     except (OSError, json.JSONDecodeError) as err:
         raise GameLogError(f"{path}: not a readable JSON game log ({err})") from None
+    return check_log(log, str(path))
+
+
+def check_log(log: Any, where: str = "game log") -> dict[str, Any]:
+    """``log`` if it has a game log's header (format, version) and fields; GameLogError says what
+    is wrong, naming ``where`` the log came from. Its moves are checked by replaying them."""
     if not isinstance(log, dict) or log.get("format") != FORMAT or log.get("version") != VERSION:
-        raise GameLogError(f"{path}: not a game log ('format' must be {FORMAT!r}, version 1)")
+        raise GameLogError(f"{where}: not a game log ('format' must be {FORMAT!r}, version 1)")
     for key in ("env", "start", "moves"):
         if key not in log:
-            raise GameLogError(f"{path}: game log field {key!r} is missing")
+            raise GameLogError(f"{where}: game log field {key!r} is missing")
     return log
 
 

@@ -26,7 +26,7 @@ from reborn_env.bots import Bot, decide
 from reborn_env.bots.loading import load_bot
 from reborn_env.core import registry
 from reborn_env.core.public_view import env_view, offers_views
-from reborn_env.frontends.game_log import FORMAT, VERSION, new_log, record_move
+from reborn_env.frontends.game_log import GameLogError, check_log, new_log, record_move
 
 MODES = ("play", "watch")
 MAX_SEED = 2**31 - 1
@@ -293,9 +293,11 @@ def _checked_replay(log: Any) -> tuple[Any, dict[str, Any]]:
     """An env of ``log``'s game and the log rebuilt from what replays (the names the game gives,
     not the client's), once every move replays legally; ClientError otherwise. The log is
     content the client uploaded: every field is checked before it is used."""
-    if not isinstance(log, Mapping) or log.get("format") != FORMAT or log.get("version") != VERSION:
-        raise ClientError(f"'log' must be a game log: an object with format {FORMAT!r}, version 1")
-    name, start, moves = log.get("env"), log.get("start"), log.get("moves")
+    try:
+        check_log(log, "the uploaded log")
+    except GameLogError as err:
+        raise ClientError(str(err)) from None
+    name, start, moves = log["env"], log["start"], log["moves"]
     if name not in drawable_games():
         raise ClientError(f"log 'env' {name!r}: the games are {', '.join(drawable_games())}")
     if not isinstance(start, Mapping) or not isinstance(moves, list):
