@@ -304,6 +304,14 @@ class TrainConfig:
 def load_config(path: str | os.PathLike[str]) -> TrainConfig:
     """Read and check the YAML config at ``path``, building its env once
     (:meth:`TrainConfig.check_env`); any problem raises :class:`ConfigError`."""
+    cfg = TrainConfig.from_dict(read_config_mapping(path), source=str(path))
+    cfg.check_env()
+    return cfg
+
+
+def read_config_mapping(path: str | os.PathLike[str]) -> dict[Any, Any]:
+    """The YAML mapping a config file holds, read as every config of the project is read (a
+    bounded regular file, valid YAML, not nested too deeply, a mapping); ConfigError if not."""
     text = _read_config_text(Path(path))
     try:
         data = yaml.safe_load(text)
@@ -314,9 +322,7 @@ def load_config(path: str | os.PathLike[str]) -> TrainConfig:
     if not isinstance(data, dict):
         found = "an empty file" if data is None else f"a {type(data).__name__}"
         raise ConfigError(f"{path}: expected a mapping of config keys to values, found {found}")
-    cfg = TrainConfig.from_dict(data, source=str(path))
-    cfg.check_env()
-    return cfg
+    return data
 
 
 def _read_config_text(path: Path) -> str:

@@ -18,10 +18,7 @@ import dataclasses
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import InitVar, dataclass, field
-from pathlib import Path
 from typing import Any
-
-import yaml
 
 from reborn_env.core import registry
 
@@ -41,11 +38,10 @@ from .config import (
     _hidden_sizes_fit,
     _integer_rule,
     _names,
-    _read_config_text,
     _short,
-    _yaml_problem,
     check_fields,
     check_keys,
+    read_config_mapping,
 )
 from .envs import COMPETITIVE, env_mode, env_names, env_sizes
 
@@ -192,17 +188,7 @@ class NFSPConfig:
 def load_nfsp_config(path: str | os.PathLike[str]) -> NFSPConfig:
     """Read and check the YAML config at ``path``, building its env once; any problem raises
     :class:`ConfigError`."""
-    text = _read_config_text(Path(path))
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise ConfigError(f"{path}: not valid YAML: {_yaml_problem(exc)}") from exc
-    except RecursionError as exc:
-        raise ConfigError(f"{path}: not a config: YAML nested too deeply") from exc
-    if not isinstance(data, dict):
-        found = "an empty file" if data is None else f"a {type(data).__name__}"
-        raise ConfigError(f"{path}: expected a mapping of config keys to values, found {found}")
-    cfg = NFSPConfig.from_dict(data, source=str(path))
+    cfg = NFSPConfig.from_dict(read_config_mapping(path), source=str(path))
     cfg.check_env()
     return cfg
 

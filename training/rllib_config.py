@@ -12,10 +12,7 @@ from __future__ import annotations
 import math
 import os
 from dataclasses import InitVar, dataclass, field
-from pathlib import Path
 from typing import Any
-
-import yaml
 
 from reborn_env.core import registry
 
@@ -23,10 +20,10 @@ from .config import (
     MAX_HIDDEN_LAYERS,
     MAX_HIDDEN_WIDTH,
     ConfigError,
-    _read_config_text,
-    _yaml_problem,
+    _hidden_sizes_fit,
     check_fields,
     check_keys,
+    read_config_mapping,
 )
 from .envs import COOPERATIVE, MODES, env_mode, env_names, env_sizes
 
@@ -106,9 +103,7 @@ class RllibConfig:
             "vf_coef": ((lambda v: math.isfinite(v) and v >= 0), "must be a number >= 0"),
             "max_grad_norm": ((lambda v: math.isfinite(v) and v > 0), "must be a number > 0"),
             "hidden_sizes": (
-                lambda v: (
-                    0 < len(v) <= MAX_HIDDEN_LAYERS and all(0 < s <= MAX_HIDDEN_WIDTH for s in v)
-                ),
+                _hidden_sizes_fit,
                 f"must be 1..{MAX_HIDDEN_LAYERS} widths of 1..{MAX_HIDDEN_WIDTH}",
             ),
             "num_env_runners": ((lambda v: 0 <= v <= MAX_RUNNERS), f"must be 0..{MAX_RUNNERS}"),
@@ -165,14 +160,6 @@ class RllibConfig:
 
 def load_rllib_config(path: str | os.PathLike[str]) -> RllibConfig:
     """Read and check the YAML config at ``path`` and build its env once."""
-    text = _read_config_text(Path(path))
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise ConfigError(f"{path}: not valid YAML: {_yaml_problem(exc)}") from exc
-    if not isinstance(data, dict):
-        found = "an empty file" if data is None else f"a {type(data).__name__}"
-        raise ConfigError(f"{path}: expected a mapping of config keys to values, found {found}")
-    cfg = RllibConfig.from_dict(data, source=str(path))
+    cfg = RllibConfig.from_dict(read_config_mapping(path), source=str(path))
     cfg.check_env()
     return cfg
