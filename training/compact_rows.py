@@ -43,11 +43,20 @@ class CompactRows:
 
     @staticmethod
     def cat(parts: list[CompactRows]) -> CompactRows:
-        """The rows of ``parts`` in order, coded against one table when they fit one byte."""
-        recorder = RowRecorder()
-        for part in parts:
-            recorder.extend(part.decode().numpy())
-        return recorder.rows()
+        """The rows of ``parts`` in order, coded against the union of their tables when it fits
+        one byte (each part's codes mapped onto it, nothing decoded), else as float32 rows."""
+        parts = [part for part in parts if len(part)] or parts[:1]
+        tables = [part.table for part in parts]
+        if all(t is not None for t in tables):
+            union = np.unique(np.concatenate([t.numpy() for t in tables]))
+            if len(union) <= MAX_CODES:
+                remaps = [torch.from_numpy(np.searchsorted(union, t.numpy())) for t in tables]
+                codes = [
+                    remap.to(torch.uint8)[part.codes.long()]
+                    for remap, part in zip(remaps, parts, strict=True)
+                ]
+                return CompactRows(torch.cat(codes), torch.from_numpy(union))
+        return CompactRows(torch.cat([part.decode() for part in parts]), None)
 
 
 class RowRecorder:
