@@ -20,6 +20,8 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from reborn_env.frontends.botd import parse_request
+
 from .session import ClientError, Session
 
 STATIC = Path(__file__).parent / "static"
@@ -95,8 +97,8 @@ async def _serve(websocket: WebSocket, session: Session) -> None:
             await _error(websocket, f"a message must be JSON text of at most {MAX_MESSAGE} bytes")
             continue
         try:
-            message = json.loads(text)
-        except (ValueError, RecursionError) as err:  # RecursionError: nested past Python's limit
+            message = parse_request(text)  # the bot protocol's reader: depth and numbers bounded
+        except ValueError as err:
             await _error(websocket, f"not JSON this server reads: {err}")
             continue
         try:
