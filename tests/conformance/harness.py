@@ -3,6 +3,8 @@ snapshot of everything a refused input must leave as it was.
 
 ``GAMES`` is read once, at collection: the bundled games and those tests/conftest.py registered
 from tests/games/, not the toy envs some trainer tests register for a while in a fixture.
+``CASES`` adds each game's other bundled scenarios, so a scenario enters the suite by being
+bundled.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import collections
 import copy
 import itertools
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -20,6 +23,36 @@ from reborn_env.core import registry
 from reborn_env.core.fuzz import Policy, uniform_policy
 
 GAMES = registry.names()
+
+
+@dataclass(frozen=True)
+class Case:
+    """One registered game on one of its bundled scenarios ("": the game's default)."""
+
+    name: str
+    scenario: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.name}:{self.scenario}" if self.scenario else self.name
+
+    def make_env(self, **kwargs: Any) -> AECEnv:
+        """A new environment of this game on this scenario (``kwargs`` as for ``make_env``)."""
+        if self.scenario:
+            kwargs["scenario"] = self.scenario
+        return registry.get(self.name).make_env(**kwargs)
+
+
+def _cases() -> list[Case]:
+    """Every game on its default scenario, then on each other scenario it bundles."""
+    cases = []
+    for name in GAMES:
+        spec = registry.get(name)
+        cases.append(Case(name))
+        cases += [Case(name, s) for s in spec.scenario_names() if s != spec.default_scenario]
+    return cases
+
+
+CASES = _cases()
 DECISIONS = 400  # the most decisions a test plays of one game (long games are cut there)
 
 

@@ -19,7 +19,7 @@ import pytest
 from reborn_env.core import registry
 from reborn_env.core.errors import IllegalActionError
 
-from .harness import GAMES, play, play_for, play_out, snapshot
+from .harness import CASES, GAMES, Case, play, play_for, play_out, snapshot
 
 WRONG_TYPES = [None, 1.5, "0", True, np.bool_(False), [0]]
 
@@ -29,12 +29,12 @@ def out_of_range(n: int) -> list[int]:
     return [-1, n, 10**6, np.int64(n), np.int64(-(2**40))]
 
 
-@pytest.mark.parametrize("name", GAMES)
-def test_an_illegal_action_is_refused_naming_the_decision_and_changes_nothing(name: str) -> None:
+@pytest.mark.parametrize("case", CASES, ids=str)
+def test_an_illegal_action_is_refused_naming_the_decision_and_changes_nothing(case: Case) -> None:
     """At each of a random game's first decisions: a masked action (where the mask leaves one
     out: a game whose every action is legal at a decision has none there), integers outside the
     action space and values that are no integer."""
-    env = registry.get(name).make_env()
+    env = case.make_env()
     env.reset(seed=4)
     decisions = 0
     for agent in play(env, np.random.default_rng(4), limit=30):

@@ -12,18 +12,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from reborn_env.core import registry
-
-from .harness import GAMES, play, required
+from .harness import CASES, Case, play, required
 
 SEEDS = range(4)
 
 
-@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("case", CASES, ids=str)
 @pytest.mark.parametrize("seed", SEEDS)
-def test_a_seat_sees_the_same_whatever_is_hidden_from_it(name: str, seed: int) -> None:
-    variant_of = required(name, "hidden")
-    env = registry.get(name).make_env()
+def test_a_seat_sees_the_same_whatever_is_hidden_from_it(case: Case, seed: int) -> None:
+    variant_of = required(case.name, "hidden")
+    env = case.make_env()
     env.reset(seed=seed)
     rng = np.random.default_rng(seed)
     seats = range(len(env.possible_agents))

@@ -14,7 +14,7 @@ from pettingzoo.test import api_test, render_test, seed_test
 import reborn_env.envs  # registers every game with PettingZoo and Gymnasium
 from reborn_env.core import registry
 
-from .harness import GAMES
+from .harness import CASES, GAMES, Case
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -26,18 +26,32 @@ def test_api_test_through_pettingzoo_make(name: str) -> None:
     api_test(env, num_cycles=300)
 
 
-@pytest.mark.parametrize("name", GAMES)
-def test_seed_test(name: str) -> None:
+@pytest.mark.parametrize("case", [c for c in CASES if c.scenario], ids=str)
+def test_api_test_on_every_other_bundled_scenario(case: Case) -> None:
+    """The AEC contract on each scenario a game bundles besides its default (that one goes
+    through PettingZoo's registry above)."""
+    api_test(case.make_env(), num_cycles=300)
+
+
+def test_every_bundled_scenario_is_a_case() -> None:
+    """The suite runs on every scenario each game bundles, not only on its default."""
+    for name in GAMES:
+        spec = registry.get(name)
+        covered = {c.scenario or spec.default_scenario for c in CASES if c.name == name}
+        assert covered == set(spec.scenario_names()) | {spec.default_scenario}, name
+
+
+@pytest.mark.parametrize("case", CASES, ids=str)
+def test_seed_test(case: Case) -> None:
     """The same seed gives the same game: observations, rewards, masks and infos."""
-    seed_test(registry.get(name).make_env, num_cycles=300)
+    seed_test(case.make_env, num_cycles=300)
 
 
-@pytest.mark.parametrize("name", GAMES)
-def test_render_test_in_every_declared_mode(name: str) -> None:
-    spec = registry.get(name)
-    modes = spec.make_env().metadata["render_modes"]
+@pytest.mark.parametrize("case", CASES, ids=str)
+def test_render_test_in_every_declared_mode(case: Case) -> None:
+    modes = case.make_env().metadata["render_modes"]
     assert {"ansi", "rgb_array"} <= set(modes), modes
-    render_test(spec.make_env)
+    render_test(case.make_env)
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -25,19 +25,18 @@ from reborn_env.core.errors import PositionError
 from reborn_env.core.position_fuzz import collect_positions, fuzz_positions
 from reborn_env.core.round_trip import check_restores, check_same_step
 
-from .harness import GAMES, play_for, policies, required, snapshot
+from .harness import CASES, GAMES, Case, play_for, policies, required, snapshot
 
 SEEDS = range(3)
 MUTATIONS = 200
 
 
-@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("case", CASES, ids=str)
 @pytest.mark.parametrize("policy", ["uniform", "busy"])
-def test_a_position_restores_the_game_at_every_decision(name: str, policy: str) -> None:
-    spec = registry.get(name)
-    choose = policies(name)[policy]
+def test_a_position_restores_the_game_at_every_decision(case: Case, policy: str) -> None:
+    choose = policies(case.name)[policy]
     for seed in SEEDS:
-        env, twin = spec.make_env(), spec.make_env()
+        env, twin = case.make_env(), case.make_env()
         env.reset(seed=seed)
         twin.reset(seed=seed + 1)
         rng = np.random.default_rng(seed)
@@ -77,18 +76,17 @@ def _check_the_end(env, twin) -> None:
         )
 
 
-@pytest.mark.parametrize("name", GAMES)
-def test_a_mutated_position_is_refused_or_is_a_game(name: str) -> None:
-    spec = registry.get(name)
-    check = required(name, "step_check")
+@pytest.mark.parametrize("case", CASES, ids=str)
+def test_a_mutated_position_is_refused_or_is_a_game(case: Case) -> None:
+    check = required(case.name, "step_check")
     positions = collect_positions(
-        spec.make_env,
-        lambda game: {a: RandomBot(seed=game) for a in spec.make_env().possible_agents},
+        case.make_env,
+        lambda game: {a: RandomBot(seed=game) for a in case.make_env().possible_agents},
         games=2,
         per_game=4,
     )
     report = fuzz_positions(
-        spec.make_env, positions, MUTATIONS, lambda env: check(env, env.agent_selection)
+        case.make_env, positions, MUTATIONS, lambda env: check(env, env.agent_selection)
     )
     assert report.crashes == [], "\n".join(report.crashes[:5])
     assert report.refused > 0, "no mutation was refused: the test cannot fail"

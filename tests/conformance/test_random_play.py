@@ -13,17 +13,20 @@ import pytest
 from reborn_env.core import registry
 from reborn_env.core.fuzz import play_random_games
 
-from .harness import GAMES, policies, required
+from .harness import CASES, Case, policies, required
 
 GAMES_PER_RUN = 20
 
 
-@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("case", CASES, ids=str)
 @pytest.mark.parametrize("policy", ["uniform", "busy"])
-def test_random_games_keep_the_games_invariants(name: str, policy: str) -> None:
-    spec = registry.get(name)
+def test_random_games_keep_the_games_invariants(case: Case, policy: str) -> None:
+    spec = registry.get(case.name)
     report = play_random_games(
-        spec.make_env(), range(GAMES_PER_RUN), policies(name)[policy], required(name, "step_check")
+        case.make_env(),
+        range(GAMES_PER_RUN),
+        policies(case.name)[policy],
+        required(case.name, "step_check"),
     )
     assert len(report.lengths) == GAMES_PER_RUN
     assert 0 < max(report.lengths) <= spec.step_bound, report.lengths
