@@ -5,7 +5,8 @@ PettingZoo's classic games import). Every environment (each registered game's, a
 connect_four_v3) is driven by the same AEC loop (``last()``, a uniformly random legal action from
 the mask, ``step``), in this one process, one after the other, and the table quotes each rate as a
 ratio to connect_four_v3 ``env()`` measured in the same run. The rules rows drive each game's
-match alone through the game contract (legal actions, apply), without observations.
+match alone through the game contract (legal actions, apply), without observations. A game with
+more than one bundled scenario gets both rows on each.
 """
 
 from __future__ import annotations
@@ -55,12 +56,23 @@ def aec_rate(make_env: Callable[[], object], seconds: float) -> tuple[int, float
 
 
 def game_rows(name: str, seconds: float) -> list[tuple[str, Callable[[], tuple[int, float]]]]:
-    """The rows of one registered game: its rules alone, then its env."""
+    """The rows of one registered game: its rules alone, then its env, on its default scenario
+    and then on each other scenario it bundles (named in brackets)."""
     spec = registry.get(name)
-    return [
-        (f"{name} rules (no observation)", lambda: rules_rate(spec.make_env().rules, seconds)),
-        (f"{name} env()", lambda: aec_rate(spec.make_env, seconds)),
-    ]
+    others = [s for s in spec.scenario_names() if s != spec.default_scenario]
+    rows = []
+    for scenario in ["", *others]:
+        kwargs = {"scenario": scenario} if scenario else {}
+        tag = f" [{scenario}]" if scenario else ""
+
+        def make(kwargs: dict = kwargs) -> object:
+            return spec.make_env(**kwargs)
+
+        rows += [
+            (f"{name}{tag} rules (no observation)", lambda m=make: rules_rate(m().rules, seconds)),
+            (f"{name}{tag} env()", lambda m=make: aec_rate(m, seconds)),
+        ]
+    return rows
 
 
 def main() -> None:
@@ -83,10 +95,10 @@ def main() -> None:
     peer = results[-1][2]
     print()
     header = ("environment", "decisions", "decisions/s", "vs connect_four env()")
-    print(f"| {header[0]:<38} | {header[1]:>9} | {header[2]:>11} | {header[3]:>21} |")
-    print(f"| {'-' * 38} | {'-' * 9}: | {'-' * 11}: | {'-' * 21}: |")
+    print(f"| {header[0]:<50} | {header[1]:>9} | {header[2]:>11} | {header[3]:>21} |")
+    print(f"| {'-' * 50} | {'-' * 9}: | {'-' * 11}: | {'-' * 21}: |")
     for name, steps, rate in results:
-        print(f"| {name:<38} | {steps:>9} | {rate:>11,.0f} | {rate / peer:>20.2f}x |")
+        print(f"| {name:<50} | {steps:>9} | {rate:>11,.0f} | {rate / peer:>20.2f}x |")
 
 
 if __name__ == "__main__":

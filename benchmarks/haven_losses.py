@@ -41,13 +41,15 @@ class Losses:
         return f"{name:<18} {losses:>6}  {bands:<14} {left:<20} {hp:>7.1f}  {how}"
 
 
-def team_losses(spec: str, env_name: str, games: int, seed: int) -> Losses:
-    """Play ``games`` seeded games of ``env_name`` with ``spec`` (a bot spec) in every seat,
-    greedily."""
+def team_losses(
+    spec: str, env_name: str, games: int, seed: int, env_kwargs: dict | None = None
+) -> Losses:
+    """Play ``games`` seeded games of ``env_name`` (built with ``env_kwargs``) with ``spec`` (a
+    bot spec) in every seat, greedily."""
     from reborn_env.bots.loading import load_bot
     from training.envs import make_env
 
-    env = make_env(env_name)
+    env = make_env(env_name, **(env_kwargs or {}))
     bots = {
         a: load_bot(spec, env_name, seed=seed + k, greedy=True)
         for k, a in enumerate(env.possible_agents)
@@ -88,7 +90,8 @@ def main(argv: list[str] | None = None) -> int:
         f"{'HP left':>7}  exhausted by cards / damage"
     )
     for name, spec in (("scripted", "heuristic"), ("learned (greedy)", args.checkpoint)):
-        print(team_losses(spec, args.env, args.games, args.seed).row(name), flush=True)
+        losses = team_losses(spec, args.env, args.games, args.seed, args.env_kwargs)
+        print(losses.row(name), flush=True)
     return 0
 
 

@@ -1,8 +1,9 @@
 """Win rates of a cooperative game's teams: random play, the scripted bot and a learned policy.
 
-Run: ``python benchmarks/haven_win_rates.py [--env NAME] [--games 200] [--seed 20261129]
-[--checkpoint PATH]``. ``--env`` is a cooperative registered game (default the first in name
-order; the file is named for the one that is bundled, whose model card quotes this table).
+Run: ``python benchmarks/haven_win_rates.py [--env NAME] [--scenario NAME] [--games 200]
+[--seed 20261129] [--checkpoint PATH]``. ``--env`` is a cooperative registered game (default
+the first in name order; the file is named for the one that is bundled, whose model card quotes
+this table); ``--scenario`` one of its bundled scenarios.
 
 Each team plays ``--games`` seeded games (game ``i`` from ``seed + i``, so every team meets the
 same deals), one bot per agent: random legal play, the game's scripted (``heuristic``) bot and the
@@ -40,10 +41,11 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for name, spec, greedy in teams:
         start = time.perf_counter()
-        result = evaluate_team(spec, args.env, args.games, args.seed, greedy=greedy)
+        result = evaluate_team(spec, args.env, args.games, args.seed, greedy, args.env_kwargs)
         rows.append((name, result))
         print(f"  played {name}: {result.games} games in {time.perf_counter() - start:.1f} s")
-    print(f"\n{args.env}, {args.games} games per team from seed {args.seed}"
+    where = f" ({args.env_kwargs['scenario']})" if args.env_kwargs else ""
+    print(f"\n{args.env}{where}, {args.games} games per team from seed {args.seed}"
           + (f", checkpoint {args.checkpoint}" if args.checkpoint else ""))  # fmt: skip
     print(format_team_table(rows))
     return 0
