@@ -39,6 +39,7 @@ from reborn_env.games.haven.scenario.model import (
     ITEM_EFFECTS,
     ITEM_USES,
     LOOT,
+    MAX_AREA_HEXES,
     MONSTER_ABILITY_KINDS,
     MOVE,
     NEXT_MOVE_BONUS,
@@ -113,7 +114,7 @@ _CROSS_CHECK_KEYS = (
 # Section 7: the keys each ability kind takes (the first tuple is required).
 _ABILITY_KEYS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     MOVE: (("value",), ("consume",)),
-    ATTACK: (("value",), ("range", "targets", "pierce", "conditions", "consume")),
+    ATTACK: (("value",), ("range", "targets", "pierce", "conditions", "consume", "area")),
     HEAL: (("value",), ("range",)),
     SHIELD: (("value",), ()),
     RETALIATE: (("value",), ()),
@@ -233,7 +234,47 @@ def _ability(node: _Node, summons: Iterable[str], monster: bool) -> Ability:
         element=entries["element"].text(ELEMENTS) if "element" in entries else None,
         summon=entries["summon"].text(summons) if "summon" in entries else None,
         consume=_consume(entries["consume"]) if "consume" in entries else None,
+        area=_area(entries, monster) if "area" in entries else (),
     )
+
+
+# --- area-of-effect patterns (HV-AOE-1..3) -------------------------------------------------------
+
+_AREA_SPAN = 3  # [DEF] every hex of a pattern within 3 of its (0, 0)
+
+
+def _area(entries: Mapping[str, _Node], monster: bool) -> tuple[tuple[int, int], ...]:
+    """HV-AOE-1..3: ``area = [[dq, dr], ...]``, distinct axial offsets, at most
+    ``MAX_AREA_HEXES``, each within ``_AREA_SPAN`` of ``[0, 0]``; with ``[0, 0]`` a ranged pattern
+    (the ability has a range), without it a melee one (no range; a hex next to the attacker)."""
+    node = entries["area"]
+    hexes = []
+    for item in node.items(minimum=1):
+        dq, dr = (n.integer(-_AREA_SPAN, _AREA_SPAN) for n in item.items(length=2))
+        if (abs(dq) + abs(dr) + abs(dq + dr)) // 2 > _AREA_SPAN:
+            raise item.error(f"[{dq}, {dr}] is farther than {_AREA_SPAN} hexes from [0, 0]")
+        if (dq, dr) in hexes:
+            raise item.error(f"[{dq}, {dr}] is listed twice")
+        hexes.append((dq, dr))
+    if len(hexes) > MAX_AREA_HEXES:
+        raise node.error(f"{len(hexes)} hexes; a pattern has at most {MAX_AREA_HEXES} (15.10)")
+    if "targets" in entries:
+        raise entries["targets"].error("an area attack attacks every enemy in its area, no targets")
+    ranged = (0, 0) in hexes
+    printed_range = entries["range"].integer(None) if "range" in entries else 0
+    if ranged and not monster and printed_range < 1:
+        raise node.error("a pattern listing its anchor [0, 0] is ranged: the attack needs a range")
+    if not ranged and printed_range != 0:
+        raise node.error(
+            "a melee pattern (without [0, 0], the attacker's hex) takes no range; list [0, 0] "
+            "as the anchor of a ranged pattern"
+        )
+    if not ranged and not any((dq, dr) in _NEXT_TO_ORIGIN for dq, dr in hexes):
+        raise node.error("a melee pattern needs a hex next to the attacker's hex [0, 0]")
+    return tuple(hexes)
+
+
+_NEXT_TO_ORIGIN = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1))  # HV-MAP-2
 
 
 def _consume(node: _Node) -> Consume:
