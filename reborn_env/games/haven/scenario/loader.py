@@ -195,6 +195,7 @@ def _build_scenario(doc: dict[str, Any], source: str) -> Scenario:
     rules = _rules(top["rules"], characters)
     if "cross_check" in top:
         _cross_check(top["cross_check"], hex_map, characters, monster_types, decks)
+    _check_area_bound(top["rules"], rules, characters)
     return Scenario(
         name=top["name"].text(),
         title=top["title"].text(),
@@ -697,6 +698,40 @@ def _bounds(node: _Node, characters: Sequence[CharacterClass]) -> Bounds:
             f"{bounds.max_prompts_per_agent_round} (15.10)"
         )
     return bounds
+
+
+_BASE_PROMPT_BOUND = 40  # 15.10: Raider Camp's count, 2 ability prompts and 1 retaliation a box
+
+
+def _area_box_extra(box: Box) -> int:
+    """HV-AOE-10: the prompts a box with an area attack may pose beyond 15.10's budget for a box:
+    its ability prompts over 2, and 3 (a damage response, 2 discard picks) for each retaliation
+    beyond the first."""
+    prompts = 0
+    for ability in box.abilities:
+        if ability.kind in (MOVE, ATTACK, HEAL, SUMMON):
+            prompts += (len(ability.area) or ability.targets) if ability.kind == ATTACK else 1
+            prompts += ability.consume is not None
+    retaliations = sum(len(a.area) - 1 for a in box.abilities if a.area)
+    return max(0, prompts - 2) + 3 * retaliations
+
+
+def _check_area_bound(
+    node: _Node, rules: ScenarioRules, characters: Sequence[CharacterClass]
+) -> None:
+    """HV-AOE-10: with area attacks a round may pose more prompts than 15.10's 40; the declared
+    ``max_prompts_per_agent_round`` must cover two such boxes of the worst character."""
+    boxes = [b for c in characters for k in c.cards for b in (k.top, k.bottom)]
+    extras = [_area_box_extra(b) for b in boxes if any(a.area for a in b.abilities)]
+    if not extras:
+        return
+    need = _BASE_PROMPT_BOUND + 2 * max(extras)
+    declared = rules.bounds.max_prompts_per_agent_round
+    if declared < need:
+        raise node.child("bounds").child("max_prompts_per_agent_round").error(
+            f"{declared} is too few for this content's area attacks: at least {need} "
+            f"= {_BASE_PROMPT_BOUND} + 2 x {max(extras)} (15.10, HV-AOE-10)"
+        )
 
 
 # --- the cross-check against the facts stated in section 15 --------------------------------------
