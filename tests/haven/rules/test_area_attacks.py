@@ -16,6 +16,7 @@ import pytest
 from reborn_env.core.data_files import ScenarioError
 from reborn_env.games.haven.bots import HavenScriptedBot
 from reborn_env.games.haven.observation import Observer, layout_for
+from reborn_env.games.haven.render import render_ansi
 from reborn_env.games.haven.rules.area import (
     mirror,
     orientations,
@@ -187,6 +188,9 @@ def test_aoe_6_melee_prompt_names_enemies_each_attacked_with_its_own_draw(tmp_pa
     play(game, (AREA_TARGET, HEX(2, 3)))
     expect(game, AREA_TARGET, "bulwark", legal={HEX(3, 4), NO})
     assert game.prompt.targets == (cell(2, 3),)
+    assert "prompt: AREA_TARGET for bulwark (B01 top, attack 3, targeted (2,3))" in render_ansi(
+        game
+    )
     play(game, (AREA_TARGET, HEX(3, 4)))
     expect(game, "WINDOW_1", "bulwark")
     attacks = [
