@@ -8,6 +8,8 @@ on a triangle, the Marauder's MA2 a melee Attack +0 on a line of two hexes.
 
 from __future__ import annotations
 
+import json
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -15,6 +17,8 @@ import pytest
 
 from reborn_env.core.data_files import ScenarioError
 from reborn_env.games.haven.bots import HavenScriptedBot
+from reborn_env.games.haven.fuzz_policies import busy_choice
+from reborn_env.games.haven.invariants import check_invariants
 from reborn_env.games.haven.observation import Observer, layout_for
 from reborn_env.games.haven.render import render_ansi
 from reborn_env.games.haven.rules.area import (
@@ -23,7 +27,7 @@ from reborn_env.games.haven.rules.area import (
     placements,
     rotate,
 )
-from reborn_env.games.haven.rules.engine import HavenConfig, new_game
+from reborn_env.games.haven.rules.engine import HavenConfig, HavenGame, new_game
 from reborn_env.games.haven.rules.figures import board_for
 from reborn_env.games.haven.rules.hexgrid import hex_distance, neighbours
 from reborn_env.games.haven.rules.prompts import AREA_TARGET, PROMPT_KINDS
@@ -372,3 +376,55 @@ def test_aoe_6_scripted_bot_names_every_enemy_it_can(tmp_path):
         named.append(action)
         game.apply(action)
     assert sorted(named) == sorted([HEX(3, 4), HEX(2, 3)]) and bot.fallbacks == 0
+
+
+# =================================================================================================
+# Whole games on the area scenario
+
+
+def test_aoe_10_busy_games_keep_invariants_positions_and_the_prompt_bound(tmp_path):
+    """HV-AOE-6/10, 15.10, HV-API positions: 24 busy random games on the area scenario keep the
+    engine invariants at every step, save and restore through JSON at every step of the first 4,
+    pose at most 54 prompts per agent and round, and both characters and monsters attack with an
+    area."""
+    scn = aoe_scenario(tmp_path)
+    bound = scn.rules.bounds.max_prompts_per_agent_round
+    areas = Counter()
+    for seed in range(24):
+        game = new_game(scenario=scn, seed=seed, config=HavenConfig())
+        rng = np.random.default_rng(seed)
+        per_round = Counter()
+        while game.prompt is not None:
+            check_invariants(game)
+            if seed < 4:
+                position = json.loads(json.dumps(game.to_position()))
+                restored = HavenGame.from_position(position, scn)
+                assert restored.prompt == game.prompt and restored.to_position() == position
+                game = restored
+            per_round[(game.state.round, game.prompt.agent)] += 1
+            areas[game.prompt.kind] += 1
+            game.apply(busy_choice(rng, game.legal_actions(), game.prompt.kind))
+        assert game.outcome in ("win", "loss")
+        assert max(per_round.values()) <= bound
+        for event in events_of(game, "AREA"):
+            areas["monster" if "#" in event.data["figure"] else "character"] += 1
+    assert areas[AREA_TARGET] > 0 and areas["character"] > 0 and areas["monster"] > 0, areas
+
+
+def test_aoe_6_scripted_bot_plays_whole_area_games_without_fallback(tmp_path):
+    """HV-AOE-6: the scripted bot in both seats plays 6 whole games of the area scenario with
+    legal actions only, answers AREA_TARGET prompts, and never falls back to random play."""
+    scn = aoe_scenario(tmp_path)
+    bot = HavenScriptedBot(str(tmp_path / "aoe.toml"), seed=0)
+    observer = Observer(scn)
+    answered = 0
+    for seed in range(6):
+        game = new_game(scenario=scn, seed=seed, config=HavenConfig())
+        while game.prompt is not None:
+            mask = np.zeros(87, dtype=np.int8)
+            mask[list(game.prompt.legal)] = 1
+            action = bot.act(observer.observe(game, game.prompt.agent), mask)
+            assert mask[action] == 1
+            answered += game.prompt.kind == AREA_TARGET
+            game.apply(action)
+    assert answered > 0 and bot.fallbacks == 0
