@@ -10,6 +10,7 @@ the 9 x 7 grid cover nothing. Pure geometry and figure look-ups: nothing here ch
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
 from .context import RuleContext
 from .figures import Board, board_for, enemies_of, has
@@ -94,9 +95,17 @@ def placements(board: Board, origin: int, area: Iterable[Offset], reach: int) ->
 
 def covering(
     board: Board, origin: int, area: Iterable[Offset], reach: int, cell: int
-) -> set[Placement]:
-    """The placements of :func:`placements` from ``origin`` that cover ``cell``."""
-    pattern = tuple(area)
+) -> frozenset[Placement]:
+    """The placements of :func:`placements` from ``origin`` that cover ``cell``; geometry only,
+    so cached per board (the monster AI asks it for every hex of every enemy, HV-AOE-7)."""
+    return _covering(board, origin, tuple(area), reach, cell)
+
+
+@lru_cache(maxsize=1 << 16)
+def _covering(
+    board: Board, origin: int, pattern: tuple[Offset, ...], reach: int, cell: int
+) -> frozenset[Placement]:
+    """:func:`covering` for a hashable pattern, computed once per board and arguments."""
     q, r = axial(origin)
     cq, cr = axial(cell)
     found: set[Placement] = set()
@@ -108,7 +117,7 @@ def covering(
                     found.add(cover)
             elif (q + dq, r + dr) == (cq, cr):
                 found.add(_cover(q, r, orientation))
-    return found
+    return frozenset(found)
 
 
 def area_targets(

@@ -728,7 +728,8 @@ def _check_area_bound(
     need = _BASE_PROMPT_BOUND + 2 * max(extras)
     declared = rules.bounds.max_prompts_per_agent_round
     if declared < need:
-        raise node.child("bounds").child("max_prompts_per_agent_round").error(
+        field = node.child("bounds").child("max_prompts_per_agent_round")
+        raise field.error(
             f"{declared} is too few for this content's area attacks: at least {need} "
             f"= {_BASE_PROMPT_BOUND} + 2 x {max(extras)} (15.10, HV-AOE-10)"
         )
