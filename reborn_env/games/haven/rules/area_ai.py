@@ -8,6 +8,7 @@ attack the focus and the most other enemies. Pure functions of the state, like :
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -18,6 +19,15 @@ from .state import Figure
 
 if TYPE_CHECKING:
     from .monster_ai import PathGraph, Plan, Rank
+
+
+def _ranks(ranking: list[tuple[Rank, Figure]]) -> defaultdict[int, tuple]:
+    """HV-AI-4's key of each ranked figure by ``id``; a figure not ranked at the turn's start
+    ranks last."""
+    last = (float("inf"),)
+    rank: defaultdict[int, tuple] = defaultdict(lambda: last)
+    rank.update((id(f), k) for k, f in ranking)
+    return rank
 
 
 def area_attack_hexes(ctx: RuleContext, graph: PathGraph, plan: Plan, target: Figure) -> list[int]:
@@ -44,7 +54,7 @@ def best_placement(
     then the best-ranked of them (HV-AI-4 from the start hex, ``ranking``), then the lowest cell
     ids; with those others, best-ranked first. None when no placement attacks ``target``."""
     board = board_for(ctx.scenario)
-    rank = {id(f): k for k, f in ranking}
+    rank = _ranks(ranking)
     best = None
     for cells in covering(board, origin, plan.area, plan.reach or 1, target.cell):
         hit = area_targets(ctx, mover, cells, origin)
@@ -70,7 +80,7 @@ def area_hex_key(
     with disadvantage, the fewest steps, the lowest cell id."""
     board = graph.board
     hampered = is_ranged(plan.area) and not has(mover, "muddle")
-    rank = {id(f): k for k, f in ranking}
+    rank = _ranks(ranking)
 
     def key(h: int) -> tuple:
         found = best_placement(ctx, mover, h, plan, target, ranking)
