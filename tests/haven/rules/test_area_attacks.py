@@ -3,7 +3,8 @@ character's AREA_TARGET prompts, monsters aiming an area, bad patterns refused o
 
 The scenario is Raider Camp with three cards edited (:func:`aoe_scenario`): the Bulwark's B01 top
 is a melee Attack 3 on two neighbouring hexes, the Conjurer's C01 top a ranged Attack 2 Range 3
-on a triangle, the Marauder's MA2 a melee Attack +0 on a line of two hexes.
+on a triangle, the Marauder's MA2 a melee Attack +0 on a line of two hexes, the Slinger's SL2 a
+ranged Attack +1 Range +1 on a pair of hexes.
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ from tests.haven.helpers import (
 MELEE_PAIR = "[[1, 0], [0, 1]]"  # B01: two hexes next to the attacker and to each other
 TRIANGLE = "[[0, 0], [1, 0], [0, 1]]"  # C01: a ranged triangle around its anchor
 LINE = "[[1, 0], [2, 0]]"  # MA2: the next two hexes in one direction
+PAIR = "[[0, 0], [1, 0]]"  # SL2: a ranged pair of hexes around its anchor
 MA2 = 'abilities = [{ kind = "move", value = 0 }, { kind = "attack", value = 0'
 
 EDITS = (
@@ -66,6 +68,10 @@ EDITS = (
     (
         f"{MA2} }}]",
         f"{MA2}, area = {LINE} }}]",
+    ),
+    (
+        'abilities = [{ kind = "attack", value = 1, range = 1 }]',
+        f'abilities = [{{ kind = "attack", value = 1, range = 1, area = {PAIR} }}]',
     ),
     ("max_prompts_per_agent_round = 40", "max_prompts_per_agent_round = 54"),  # HV-AOE-10
     ("max_agent_steps = 2240", "max_agent_steps = 3024"),  # 28 rounds x 2 agents x 54
@@ -305,6 +311,28 @@ def test_aoe_9_monster_turns_its_line_without_moving(tmp_path):
     assert [e.data["target"] for e in events_of(game, "ATTACK")] == ["conjurer", "bulwark"]
 
 
+def test_aoe_3_9_ranged_monster_area_reaches_one_beyond_its_range(tmp_path):
+    """HV-AOE-3/7/9, HV-AI-4: the Slinger at (7,0) with SL2 (no Move; Attack 2 + 1, Range 3 + 1)
+    and its ranged pair. Both characters are attackable from where it stands (cost 0); the
+    Conjurer at (3,0), 4 away, is nearer than the Bulwark at (2,0), 5 away, so it is the focus.
+    The pair on (3,0) and (2,0) has (3,0) in range, so the Bulwark, out of range for a single
+    target, is attacked too, after the focus: 3 damage each."""
+    fixture = {
+        "sequence": ["slinger"],
+        "characters": {"bulwark": {"cell": [2, 0]}, "conjurer": {"cell": [3, 0]}},
+        "monsters": [mon("slinger", 1, 7, 0)],
+        "monster_cards": {"slinger": "SL2"},
+        "monster_amd": ["+0", "+0"],
+    }
+    game = aoe_game(tmp_path, fixture)
+    (area,) = events_of(game, "AREA")
+    assert area.data["cells"] == [cell(2, 0), cell(3, 0)]
+    play(game, ("DAMAGE_RESPONSE", NO, "conjurer"), ("DAMAGE_RESPONSE", NO, "bulwark"))
+    attacks = [(e.data["target"], e.data["damage"]) for e in events_of(game, "ATTACK")]
+    assert attacks == [("conjurer", 3), ("bulwark", 3)]
+    assert pos(game, "slinger#1") == cell(7, 0)
+
+
 # =================================================================================================
 # HV-AOE-1..3, HV-AOE-10: bad patterns refused on load
 
@@ -341,7 +369,7 @@ def test_aoe_10_prompt_bound_must_cover_the_area_attacks(tmp_path):
     """HV-AOE-10, 15.10: with these area cards Raider Camp's 40 prompts a round is too few (the
     triangle box may pose 3 AREA_TARGET prompts and 2 more retaliations: 40 + 2 x 7 = 54)."""
     with pytest.raises(ScenarioError, match=r"at least 54 = 40 \+ 2 x 7"):
-        aoe_scenario(tmp_path, EDITS[:3])
+        aoe_scenario(tmp_path, EDITS[:4])
 
 
 # =================================================================================================
