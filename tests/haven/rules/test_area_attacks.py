@@ -203,6 +203,7 @@ def test_aoe_6_melee_prompt_names_enemies_each_attacked_with_its_own_draw(tmp_pa
     )
     play(game, (AREA_TARGET, HEX(3, 4)))
     expect(game, "WINDOW_1", "bulwark")
+    assert events_of(game, "AREA")[0].data["targets"] == [cell(2, 3), cell(3, 4)]
     attacks = [
         (e.data["target"], e.data["damage"], e.data["cards"]) for e in events_of(game, "ATTACK")
     ]
@@ -285,6 +286,7 @@ def test_aoe_8_9_monster_moves_and_turns_its_line_to_hit_focus_and_another(tmp_p
     assert pos(game, "marauder#1") == cell(4, 4)
     (area,) = events_of(game, "AREA")
     assert area.data["cells"] == sorted([cell(3, 4), cell(2, 4)])
+    assert area.data["targets"] == [cell(3, 4), cell(2, 4)]
     play(game, ("DAMAGE_RESPONSE", NO, "conjurer"))
     play(game, ("DAMAGE_RESPONSE", NO, "bulwark"))
     attacks = [

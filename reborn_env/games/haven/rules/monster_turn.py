@@ -200,8 +200,14 @@ def area_attack(
     if found is None:
         return
     cells, others = found
-    ctx.log("AREA", figure=label(ctx.scenario, fig), cells=sorted(cells))
+    victims = [target, *others]
+    ctx.log(
+        "AREA",
+        figure=label(ctx.scenario, fig),
+        targets=[v.cell for v in victims],
+        cells=sorted(cells),
+    )
     spec = AttackSpec(value, reach, plan.ranged, ability.pierce, conditions)
-    for victim in [target, *others]:
+    for victim in victims:
         if on_map(ctx.state, victim) and on_map(ctx.state, fig):
             yield from resolve_attack(ctx, fig, victim, spec)
