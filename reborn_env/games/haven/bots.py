@@ -26,7 +26,9 @@ How it plays.
   at range, out of melee; the Conjurer never walks up for a melee attack). Otherwise it holds,
   since monsters always close in (HV-AI-5): the Bulwark stays near its partner, the Conjurer where
   the fewest monsters can strike next round.
-- Attack: a monster it can kill, else the one with the fewest HP; heal whoever misses the most HP;
+- Attack: a monster it can kill, else the one with the fewest HP; an area attack (HV-AOE-6) names
+  such a monster first, then every further one it can, so its area hits as many as it may; heal
+  whoever misses the most HP;
   summon next to the nearest monster; always consume an element offered.
 - Damage: it suffers damage unless the damage would exhaust it; then it loses its least useful
   hand card (a fixed worth per card), or two discards if the hand is empty. It short rests when its
@@ -596,6 +598,11 @@ class HavenScriptedBot:
             return (0 if kills else 1, f.hp, 0 if f.elite else 1)
 
         return min(targets, key=score).cell
+
+    def _on_area_target(self, view: View, legal: list[int]) -> int | None:
+        """HV-AOE-6: never stop while another enemy can join the area (NO only when nothing else
+        is legal); among those, the one :meth:`_on_attack_target` would pick."""
+        return self._on_attack_target(view, legal)
 
     def _on_heal_target(self, view: View, legal: list[int]) -> int | None:
         options = [f for f in (view.at(a) for a in legal if a < N_CELLS) if f is not None]

@@ -15,9 +15,16 @@ from pettingzoo import AECEnv
 from ...core.fuzz import check_masks
 from . import actions
 from .invariants import check_invariants
-from .rules.prompts import ATTACK_TARGET, DAMAGE_RESPONSE, HEAL_TARGET, MOVE_DEST, SUMMON_HEX
+from .rules.prompts import (
+    AREA_TARGET,
+    ATTACK_TARGET,
+    DAMAGE_RESPONSE,
+    HEAL_TARGET,
+    MOVE_DEST,
+    SUMMON_HEX,
+)
 
-_ACT = (ATTACK_TARGET, HEAL_TARGET, MOVE_DEST, SUMMON_HEX)
+_ACT = (ATTACK_TARGET, HEAL_TARGET, MOVE_DEST, SUMMON_HEX, AREA_TARGET)
 
 
 def busy_choice(rng: np.random.Generator, legal: Sequence[int], kind: str) -> int:

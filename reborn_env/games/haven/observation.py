@@ -20,7 +20,7 @@ import numpy as np
 from ...core.observation_views import Field, Layout, group
 from ...core.per_scenario import PerScenario
 from .actions import CARD_SLOTS, N_CELLS
-from .rules.prompts import PROMPT_KINDS, SELECT_LEAD, SELECT_SECOND, Prompt
+from .rules.prompts import AREA_PROMPT_KINDS, PROMPT_KINDS, SELECT_LEAD, SELECT_SECOND, Prompt
 from .rules.state import (
     ELEMENT_STATE_NAMES,
     ITEM_STATES,
@@ -150,6 +150,7 @@ def build_layout(scn: Scenario) -> Layout:
     hp = _hp_scale(scn)
     types = tuple(t.id for t in scn.monster_types)
     deck_size = max(len(t.deck) for t in scn.monster_types)
+    kinds = PROMPT_KINDS + (AREA_PROMPT_KINDS if scn.has_area else ())  # HV-AOE-6
     return Layout(
         [
             Field(
@@ -208,7 +209,7 @@ def build_layout(scn: Scenario) -> Layout:
             group(
                 "prompt",
                 [
-                    Field("kind", (len(PROMPT_KINDS),), "prompt kind", PROMPT_KINDS),
+                    Field("kind", (len(kinds),), "prompt kind", kinds),
                     Field("whose", (2,), "mine or the other's", ("mine", "other")),
                     Field("card", (CARD_SLOTS,), "the card whose box is executed"),
                     Field("half", (2,), "the box", ("top", "bottom")),
@@ -268,7 +269,7 @@ class Observer:
             s.id: figures + len(scn.characters) + i for i, s in enumerate(scn.summons)
         }
         self.type_kind = figures + len(scn.characters) + len(scn.summons)
-        self.prompt_index = {k: i for i, k in enumerate(PROMPT_KINDS)}
+        self.prompt_index = {k: i for i, k in enumerate(self.layout["prompt"]["kind"].labels)}
         self.ability_index = {k: i for i, k in enumerate(ABILITY_KINDS)}
         self.phase_index = {p: i for i, p in enumerate(PHASES)}
         self.outcome_index = {o: i for i, o in enumerate(OUTCOMES)}

@@ -32,13 +32,15 @@ from ..scenario.model import (
     SUMMON,
     Ability,
 )
+from .area import is_ranged, target_sets
 from .attack import AttackSpec, resolve_attack, valid_targets
 from .context import RuleContext
 from .damage import TurnAborted, add_condition, heal, loot_cells, loot_in_reach, suffer_damage
 from .elements import consume, infuse
-from .figures import allies_of, board_for, has, label, occupant
+from .figures import allies_of, board_for, has, label, occupant, on_map
 from .monster_ai import PathGraph
 from .prompts import (
+    AREA_TARGET,
     ATTACK_TARGET,
     CONSUME,
     HEAL_TARGET,
@@ -304,6 +306,8 @@ def perform_attack(
 ) -> Generator[Prompt, int, bool]:
     """HV-ABL-2 with HV-BOX-10/11, HV-ABL-12 and Seer's Lens (HV-ITEM-4): one target at a time,
     each resolved completely before the next is chosen."""
+    if ability.area:  # HV-AOE-5
+        return (yield from perform_area_attack(ctx, ch, ability, effects, where))
     reach = ability.range or 1
     if has(ch, "disarm") or not valid_targets(ctx, ch, reach):
         return False
@@ -336,6 +340,58 @@ def perform_attack(
         cells.append(answer)
         yield from resolve_attack(ctx, ch, target, spec)
     return bool(attacked)
+
+
+# --- area-of-effect attacks (HV-AOE-4..6) ---------------------------------------------------------
+
+
+def area_options(sets: set[frozenset[int]], chosen: list[int]) -> list[int]:
+    """HV-AOE-6: the AREA_TARGET prompt's legal actions after ``chosen``: HEX of each enemy cell
+    that some placement attacks together with all of ``chosen``; NO first (no attack) or once one
+    placement attacks exactly ``chosen``."""
+    picked = frozenset(chosen)
+    cells = {c for s in sets if picked < s for c in s - picked}
+    legal = [actions.hex_action(c) for c in sorted(cells)]
+    if not chosen or picked in sets:
+        legal.append(actions.NO)
+    return legal
+
+
+def perform_area_attack(
+    ctx: RuleContext, ch: CharacterState, ability: Ability, effects: TurnEffects, where: BoxContext
+) -> Generator[Prompt, int, bool]:
+    """HV-AOE-4..6 with HV-BOX-10/11 and Seer's Lens (HV-ITEM-4): the character places the area
+    by naming the enemies it attacks, one AREA_TARGET prompt each, in the order they are attacked;
+    then each is attacked with its own modifier draw."""
+    reach = ability.range or 1
+    if has(ch, "disarm") or not target_sets(ctx, ch, ability.area, reach):
+        return False
+    advantage = effects.advantage
+    effects.advantage = False
+    value, conditions = ability.value, ability.conditions
+    if (yield from offer_consume(ctx, ch, ability, where)):
+        value += ability.consume.bonus  # type: ignore[union-attr]
+        conditions = conditions + ability.consume.conditions  # type: ignore[union-attr]
+    sets = target_sets(ctx, ch, ability.area, reach)
+    chosen: list[int] = []
+    while legal := area_options(sets, chosen):
+        if legal == [actions.NO] and chosen:
+            break  # one placement attacks exactly these and no more can join
+        answer = yield from ask_box(
+            ch, where, AREA_TARGET, legal, ability=ATTACK, value=value, targets=tuple(chosen)
+        )
+        if answer == actions.NO:
+            break
+        chosen.append(answer)
+    if not chosen:
+        return False
+    spec = AttackSpec(value, reach, is_ranged(ability.area), ability.pierce, conditions, advantage)
+    victims = [occupant(ctx.state, c) for c in chosen]
+    ctx.log("AREA", figure=label(ctx.scenario, ch), targets=chosen)
+    for victim in victims:
+        if on_map(ctx.state, victim) and on_map(ctx.state, ch):
+            yield from resolve_attack(ctx, ch, victim, spec)
+    return True
 
 
 def perform_heal(

@@ -10,6 +10,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from .area_ai import area_attack_hexes, area_hex_key
 from .context import RuleContext
 from .figures import all_figures, board_for, enemies_of, has, on_map, turn_position
 from .state import Figure
@@ -18,12 +19,14 @@ from .state import Figure
 @dataclass(frozen=True)
 class Plan:
     """What the mover's card lets it do: move points (None: no Move on the card or immobilized),
-    attack reach (None: no attack, or disarmed) and number of targets."""
+    attack reach (None: no attack, or disarmed), number of targets and area pattern (HV-AOE-1;
+    empty for a single-target attack)."""
 
     move: int | None
     reach: int | None
     ranged: bool
     targets: int = 1
+    area: tuple[tuple[int, int], ...] = ()
 
 
 class PathGraph:
@@ -63,6 +66,13 @@ def attack_hexes(graph: PathGraph, target: Figure, reach: int) -> list[int]:
     return [c for c in graph.board.cells_reaching(target.cell, reach) if endable[c]]
 
 
+def plan_hexes(ctx: RuleContext, graph: PathGraph, plan: Plan, target: Figure) -> list[int]:
+    """HV-AI-3 or, for an area attack on the card, HV-AOE-7: the attack hexes of ``target``."""
+    if plan.area and plan.reach is not None:
+        return area_attack_hexes(ctx, graph, plan, target)
+    return attack_hexes(graph, target, plan.reach or 1)
+
+
 def candidates(ctx: RuleContext, mover: Figure) -> list[Figure]:
     """HV-AI-1: enemies on the map that are not invisible."""
     return [f for f in enemies_of(ctx.state, mover) if not has(f, "invisible")]
@@ -78,11 +88,10 @@ def focus_ranking(
     """HV-AI-4: every candidate with its focus key measured from the mover's hex, best first.
     The first one with a reachable attack hex is the focus; the order also ranks the secondary
     targets of a multi-target attack (HV-AI-5/6)."""
-    reach = plan.reach or 1  # HV-AI-3: no attack or disarmed -> as melee
-    dist = graph.dist
+    dist = graph.dist  # HV-AI-3: no attack or disarmed -> as melee (plan_hexes)
     ranked = []
     for target in candidates(ctx, mover):
-        costs = [dist[h] for h in attack_hexes(graph, target, reach) if dist[h] is not None]
+        costs = [dist[h] for h in plan_hexes(ctx, graph, plan, target) if dist[h] is not None]
         key = (
             min(costs) if costs else UNREACHED,
             graph.board.distance(mover.cell, target.cell),
@@ -114,10 +123,13 @@ def destination(
     reachable = [
         c for c, d in enumerate(dist) if d is not None and d <= plan.move and graph.endable[c]
     ]
-    hexes = [h for h in attack_hexes(graph, target, plan.reach or 1) if dist[h] is not None]
+    hexes = [h for h in plan_hexes(ctx, graph, plan, target) if dist[h] is not None]
     if not hexes:
         return mover.cell
-    key = _hex_key(mover, plan, target, graph, ranking)
+    if plan.area and plan.reach is not None:  # HV-AOE-8
+        key = area_hex_key(ctx, mover, plan, target, graph, ranking)
+    else:
+        key = _hex_key(mover, plan, target, graph, ranking)
     in_reach = [h for h in hexes if dist[h] <= plan.move] if plan.reach is not None else []  # type: ignore[operator]
     if in_reach:
         return min(in_reach, key=key)

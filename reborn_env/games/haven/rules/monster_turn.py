@@ -20,6 +20,8 @@ from ..scenario.model import (
     Ability,
     MonsterType,
 )
+from .area import is_ranged
+from .area_ai import best_placement
 from .attack import AttackSpec, resolve_attack
 from .context import RuleContext
 from .damage import TurnAborted, suffer_damage
@@ -101,6 +103,8 @@ def _plan(
     if attack is None or has(fig, "disarm"):
         return Plan(move_points, None, False)
     reach = base[2] + attack.range
+    if attack.area:  # HV-AOE-2: a grey hex makes the attack melee, even for a ranged monster
+        return Plan(move_points, max(reach, 1), is_ranged(attack.area), 1, attack.area)
     return Plan(move_points, max(reach, 1), reach > 0, attack.targets)
 
 
@@ -161,6 +165,9 @@ def monster_attack(
             conditions = conditions + ability.consume.conditions
     if target is None or has(fig, "disarm") or not on_map(ctx.state, target):
         return
+    if ability.area:
+        yield from area_attack(ctx, fig, ability, value, conditions, base, target, ranking)
+        return
     reach = base[2] + ability.range
     spec = AttackSpec(value, max(reach, 1), reach > 0, ability.pierce, conditions)
     board = board_for(ctx.scenario)
@@ -168,5 +175,39 @@ def monster_attack(
         return
     extra = extra_targets(ctx, fig, target, spec.reach, ability.targets - 1, ranking)
     for victim in [target, *extra]:
+        if on_map(ctx.state, victim) and on_map(ctx.state, fig):
+            yield from resolve_attack(ctx, fig, victim, spec)
+
+
+def area_attack(
+    ctx: RuleContext,
+    fig: Figure,
+    ability: Ability,
+    value: int,
+    conditions: tuple[str, ...],
+    base: tuple[int, int, int],
+    target: Figure,
+    ranking: list[tuple[Rank, Figure]],
+) -> Turn:
+    """HV-AOE-9: the placement from the mover's hex that attacks the focus and the most others;
+    the focus is attacked first, then the others best-ranked first, each with its own draw
+    (HV-AOE-4). No placement attacks the focus: no attack."""
+    if has(target, "invisible"):
+        return
+    reach = max(base[2] + ability.range, 1)
+    plan = Plan(None, reach, is_ranged(ability.area), 1, ability.area)
+    found = best_placement(ctx, fig, fig.cell, plan, target, ranking)
+    if found is None:
+        return
+    cells, others = found
+    victims = [target, *others]
+    ctx.log(
+        "AREA",
+        figure=label(ctx.scenario, fig),
+        targets=[v.cell for v in victims],
+        cells=sorted(cells),
+    )
+    spec = AttackSpec(value, reach, plan.ranged, ability.pierce, conditions)
+    for victim in victims:
         if on_map(ctx.state, victim) and on_map(ctx.state, fig):
             yield from resolve_attack(ctx, fig, victim, spec)

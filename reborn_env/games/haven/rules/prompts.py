@@ -47,6 +47,10 @@ PROMPT_KINDS = (
     SHORT_REST_REROLL,
 ) = PROMPT_KINDS
 
+# HV-AOE-6: named only by the observations of scenarios with an area attack, after 16.2's kinds.
+AREA_TARGET = "AREA_TARGET"
+AREA_PROMPT_KINDS = (AREA_TARGET,)
+
 
 @dataclass(frozen=True)
 class Prompt:

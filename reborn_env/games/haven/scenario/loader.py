@@ -39,6 +39,7 @@ from reborn_env.games.haven.scenario.model import (
     ITEM_EFFECTS,
     ITEM_USES,
     LOOT,
+    MAX_AREA_HEXES,
     MONSTER_ABILITY_KINDS,
     MOVE,
     NEXT_MOVE_BONUS,
@@ -113,7 +114,7 @@ _CROSS_CHECK_KEYS = (
 # Section 7: the keys each ability kind takes (the first tuple is required).
 _ABILITY_KEYS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     MOVE: (("value",), ("consume",)),
-    ATTACK: (("value",), ("range", "targets", "pierce", "conditions", "consume")),
+    ATTACK: (("value",), ("range", "targets", "pierce", "conditions", "consume", "area")),
     HEAL: (("value",), ("range",)),
     SHIELD: (("value",), ()),
     RETALIATE: (("value",), ()),
@@ -194,6 +195,7 @@ def _build_scenario(doc: dict[str, Any], source: str) -> Scenario:
     rules = _rules(top["rules"], characters)
     if "cross_check" in top:
         _cross_check(top["cross_check"], hex_map, characters, monster_types, decks)
+    _check_area_bound(top["rules"], rules, characters)
     return Scenario(
         name=top["name"].text(),
         title=top["title"].text(),
@@ -233,7 +235,47 @@ def _ability(node: _Node, summons: Iterable[str], monster: bool) -> Ability:
         element=entries["element"].text(ELEMENTS) if "element" in entries else None,
         summon=entries["summon"].text(summons) if "summon" in entries else None,
         consume=_consume(entries["consume"]) if "consume" in entries else None,
+        area=_area(entries, monster) if "area" in entries else (),
     )
+
+
+# --- area-of-effect patterns (HV-AOE-1..3) -------------------------------------------------------
+
+_AREA_SPAN = 3  # [DEF] every hex of a pattern within 3 of its (0, 0)
+
+
+def _area(entries: Mapping[str, _Node], monster: bool) -> tuple[tuple[int, int], ...]:
+    """HV-AOE-1..3: ``area = [[dq, dr], ...]``, distinct axial offsets, at most
+    ``MAX_AREA_HEXES``, each within ``_AREA_SPAN`` of ``[0, 0]``; with ``[0, 0]`` a ranged pattern
+    (the ability has a range), without it a melee one (no range; a hex next to the attacker)."""
+    node = entries["area"]
+    hexes = []
+    for item in node.items(minimum=1):
+        dq, dr = (n.integer(-_AREA_SPAN, _AREA_SPAN) for n in item.items(length=2))
+        if (abs(dq) + abs(dr) + abs(dq + dr)) // 2 > _AREA_SPAN:
+            raise item.error(f"[{dq}, {dr}] is farther than {_AREA_SPAN} hexes from [0, 0]")
+        if (dq, dr) in hexes:
+            raise item.error(f"[{dq}, {dr}] is listed twice")
+        hexes.append((dq, dr))
+    if len(hexes) > MAX_AREA_HEXES:
+        raise node.error(f"{len(hexes)} hexes; a pattern has at most {MAX_AREA_HEXES} (15.10)")
+    if "targets" in entries:
+        raise entries["targets"].error("an area attack attacks every enemy in its area, no targets")
+    ranged = (0, 0) in hexes
+    printed_range = entries["range"].integer(None) if "range" in entries else 0
+    if ranged and not monster and printed_range < 1:
+        raise node.error("a pattern listing its anchor [0, 0] is ranged: the attack needs a range")
+    if not ranged and printed_range != 0:
+        raise node.error(
+            "a melee pattern (without [0, 0], the attacker's hex) takes no range; list [0, 0] "
+            "as the anchor of a ranged pattern"
+        )
+    if not ranged and not any((dq, dr) in _NEXT_TO_ORIGIN for dq, dr in hexes):
+        raise node.error("a melee pattern needs a hex next to the attacker's hex [0, 0]")
+    return tuple(hexes)
+
+
+_NEXT_TO_ORIGIN = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1))  # HV-MAP-2
 
 
 def _consume(node: _Node) -> Consume:
@@ -656,6 +698,41 @@ def _bounds(node: _Node, characters: Sequence[CharacterClass]) -> Bounds:
             f"{bounds.max_prompts_per_agent_round} (15.10)"
         )
     return bounds
+
+
+_BASE_PROMPT_BOUND = 40  # 15.10: Raider Camp's count, 2 ability prompts and 1 retaliation a box
+
+
+def _area_box_extra(box: Box) -> int:
+    """HV-AOE-10: the prompts a box with an area attack may pose beyond 15.10's budget for a box:
+    its ability prompts over 2, and 3 (a damage response, 2 discard picks) for each retaliation
+    beyond the first."""
+    prompts = 0
+    for ability in box.abilities:
+        if ability.kind in (MOVE, ATTACK, HEAL, SUMMON):
+            prompts += (len(ability.area) or ability.targets) if ability.kind == ATTACK else 1
+            prompts += ability.consume is not None
+    retaliations = sum(len(a.area) - 1 for a in box.abilities if a.area)
+    return max(0, prompts - 2) + 3 * retaliations
+
+
+def _check_area_bound(
+    node: _Node, rules: ScenarioRules, characters: Sequence[CharacterClass]
+) -> None:
+    """HV-AOE-10: with area attacks a round may pose more prompts than 15.10's 40; the declared
+    ``max_prompts_per_agent_round`` must cover two such boxes of the worst character."""
+    boxes = [b for c in characters for k in c.cards for b in (k.top, k.bottom)]
+    extras = [_area_box_extra(b) for b in boxes if any(a.area for a in b.abilities)]
+    if not extras:
+        return
+    need = _BASE_PROMPT_BOUND + 2 * max(extras)
+    declared = rules.bounds.max_prompts_per_agent_round
+    if declared < need:
+        field = node.child("bounds").child("max_prompts_per_agent_round")
+        raise field.error(
+            f"{declared} is too few for this content's area attacks: at least {need} "
+            f"= {_BASE_PROMPT_BOUND} + 2 x {max(extras)} (15.10, HV-AOE-10)"
+        )
 
 
 # --- the cross-check against the facts stated in section 15 --------------------------------------

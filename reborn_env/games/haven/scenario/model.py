@@ -82,6 +82,10 @@ NO_MONSTERS = "no_monsters"
 WIN_CONDITIONS = (NO_MONSTERS,)
 
 
+# HV-AOE-1, 15.10: [DEF] the most hexes an area-of-effect pattern may list.
+MAX_AREA_HEXES = 7
+
+
 def cell_id(col: int, row: int) -> int:
     """HV-MAP-1: the id of cell ``(col, row)``."""
     return WIDTH * row + col
@@ -109,7 +113,9 @@ class Ability:
     Move and Attack values and ``range`` are signed modifiers of the monster's stats (HV-MTURN-10).
     ``conditions`` are applied to each target of an attack (HV-ABL-12) or, for ``condition``, to
     the figure itself (HV-ABL-6). ``element`` is the element of an ``infuse``; ``summon`` names
-    the summon of a ``summon`` ability.
+    the summon of a ``summon`` ability. ``area`` is an attack's area-of-effect pattern as axial
+    offsets ``(dq, dr)`` (HV-AOE-1): without ``(0, 0)`` a melee pattern around the attacker's
+    hex, with it a ranged pattern around its anchor; empty for a single-target attack.
     """
 
     kind: str
@@ -121,6 +127,7 @@ class Ability:
     element: str | None = None
     summon: str | None = None
     consume: Consume | None = None
+    area: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -318,3 +325,12 @@ class Scenario:
 
     def summon(self, summon_id: str) -> SummonSpec:
         return {s.id: s for s in self.summons}[summon_id]
+
+    @property
+    def has_area(self) -> bool:
+        """HV-AOE-6: whether any card of the scenario has an area-of-effect attack (only then does
+        its observation name the AREA_TARGET prompt)."""
+        boxes = [b for c in self.characters for k in c.cards for b in (k.top, k.bottom)]
+        lines = [a for b in boxes for a in b.abilities]
+        lines += [a for t in self.monster_types for k in t.deck for a in k.abilities]
+        return any(a.area for a in lines)

@@ -1,0 +1,97 @@
+"""How a monster or summon aims an area-of-effect attack (HV-AOE-7..9): the hexes it may attack
+its focus from, the order of those hexes, and the placement it picks.
+
+It meets HV-AI-3..6: with an area attack on its card, a mover's attack hexes of an enemy are the
+hexes from which some placement attacks that enemy, and it prefers the hex and the placement that
+attack the focus and the most other enemies. Pure functions of the state, like :mod:`.monster_ai`.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from .area import Placement, area_targets, covering, is_ranged
+from .context import RuleContext
+from .figures import board_for, has
+from .state import Figure
+
+if TYPE_CHECKING:
+    from .monster_ai import PathGraph, Plan, Rank
+
+
+def _ranks(ranking: list[tuple[Rank, Figure]]) -> defaultdict[int, tuple]:
+    """HV-AI-4's key of each ranked figure by ``id``; a figure not ranked at the turn's start
+    ranks last."""
+    last = (float("inf"),)
+    rank: defaultdict[int, tuple] = defaultdict(lambda: last)
+    rank.update((id(f), k) for k, f in ranking)
+    return rank
+
+
+def area_attack_hexes(ctx: RuleContext, graph: PathGraph, plan: Plan, target: Figure) -> list[int]:
+    """HV-AOE-7: endable cells from which some placement of the card's area attacks ``target``
+    (it sees the target from there, HV-AOE-4)."""
+    board = graph.board
+    reach = plan.reach or 1
+    return [
+        h
+        for h, ok in enumerate(graph.endable)
+        if ok and board.sight(h, target.cell) and covering(board, h, plan.area, reach, target.cell)
+    ]
+
+
+def best_placement(
+    ctx: RuleContext,
+    mover: Figure,
+    origin: int,
+    plan: Plan,
+    target: Figure,
+    ranking: list[tuple[Rank, Figure]],
+) -> tuple[Placement, list[Figure]] | None:
+    """HV-AOE-9: from ``origin``, the placement attacking ``target`` and the most other enemies,
+    then the best-ranked of them (HV-AI-4 from the start hex, ``ranking``), then the lowest cell
+    ids; with those others, best-ranked first. None when no placement attacks ``target``."""
+    board = board_for(ctx.scenario)
+    rank = _ranks(ranking)
+    best = None
+    for cells in covering(board, origin, plan.area, plan.reach or 1, target.cell):
+        hit = area_targets(ctx, mover, cells, origin)
+        if not any(f is target for f in hit):
+            continue
+        others = sorted((f for f in hit if f is not target), key=lambda f: rank[id(f)])
+        key = (-len(others), tuple(rank[id(f)] for f in others), tuple(sorted(cells)))
+        if best is None or key < best[0]:
+            best = (key, cells, others)
+    return None if best is None else (best[1], best[2])
+
+
+def area_hex_key(
+    ctx: RuleContext,
+    mover: Figure,
+    plan: Plan,
+    target: Figure,
+    graph: PathGraph,
+    ranking: list[tuple[Rank, Figure]],
+) -> Callable[[int], tuple]:
+    """HV-AOE-8, HV-AI-5's order for an area attack: the focus without disadvantage, the most
+    other enemies in the best placement from the hex, the best-ranked of them, the fewest of them
+    with disadvantage, the fewest steps, the lowest cell id."""
+    board = graph.board
+    hampered = is_ranged(plan.area) and not has(mover, "muddle")
+    rank = _ranks(ranking)
+
+    def key(h: int) -> tuple:
+        found = best_placement(ctx, mover, h, plan, target, ranking)
+        others = found[1] if found else []
+        return (
+            int(hampered and board.distance(h, target.cell) <= 1),
+            -len(others),
+            tuple(rank[id(f)] for f in others),
+            sum(1 for f in others if hampered and board.distance(h, f.cell) <= 1),
+            graph.dist[h],
+            h,
+        )
+
+    return key
