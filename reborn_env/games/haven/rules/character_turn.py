@@ -52,6 +52,7 @@ from .prompts import (
     ask,
 )
 from .state import CONSUMED, READY, SPENT, CharacterState, SummonState
+from .terrain import character_path, follow, move_kind
 from .turns import abort_turn, begin_turn, end_turn
 
 Turn = Generator[Prompt, int, None]
@@ -282,7 +283,8 @@ def perform_move(
     """HV-ABL-1 with HV-BOX-10/11 and Swift Boots (HV-ITEM-4)."""
     if has(ch, "immobilize"):
         return False
-    graph = PathGraph(ctx, ch)
+    kind = move_kind(ability)  # HV-JMP-1, HV-FLY-1
+    graph = PathGraph(ctx, ch, kind, price_negatives=False)  # HV-TER-7: destinations by points
     consume_bonus = ability.consume.bonus if _consumable(ctx, ability) is not None else 0
     if not move_destinations(graph, ability.value + effects.move_bonus + consume_bonus):
         return False
@@ -294,8 +296,7 @@ def perform_move(
     answer = yield from ask_hex(ch, where, MOVE_DEST, cells, ability=MOVE, value=points)
     if answer == actions.NO:
         return False
-    ctx.log("MOVE", figure=label(ctx.scenario, ch), **{"from": ch.cell}, to=answer)
-    ch.cell = answer
+    yield from follow(ctx, ch, kind, character_path(ctx, graph, answer, points))
     return True
 
 

@@ -9,10 +9,12 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
+from heapq import heappop, heappush
 
 from .context import RuleContext
 from .figures import all_figures, board_for, enemies_of, has, on_map, turn_position
 from .state import Figure
+from .terrain import JUMP, WALK, entry_weights, landing_weights, negatives, points
 
 
 @dataclass(frozen=True)
@@ -27,21 +29,43 @@ class Plan:
 
 
 class PathGraph:
-    """HV-AI-2: passable cells (not wall, obstacle or enemy-held), endable cells (passable and
-    holding no other figure) and ``dist``, the fewest steps from the mover to every cell, for one
-    mover at one moment (HV-AI-8): it holds until a figure moves or leaves the map."""
+    """HV-AI-2: passable cells (not wall, obstacle or enemy-held; for a jump or flight any cell
+    but a wall, HV-JMP-2/HV-FLY-2), endable cells (floor holding no other figure) and ``dist``,
+    the cost of the mover's best path to every cell, for one mover at one moment (HV-AI-8): it
+    holds until a figure moves, leaves the map or springs a trap.
 
-    def __init__(self, ctx: RuleContext, mover: Figure) -> None:
+    On a map without terrain a walk's cost is its number of steps. Otherwise (HV-AI-9) it is the
+    sum of :func:`.terrain.entry_weights` (negative hexes first when ``price_negatives``, then
+    points), and a jump's is its steps plus what its last hex adds (HV-JMP-2)."""
+
+    def __init__(
+        self, ctx: RuleContext, mover: Figure, kind: str = WALK, price_negatives: bool = True
+    ) -> None:
         board = board_for(ctx.scenario)
         self.board = board
-        enemy_cells = {f.cell for f in enemies_of(ctx.state, mover)}
+        self.kind = kind
+        self.start = mover.cell
         other_cells = {f.cell for f in all_figures(ctx.state) if f is not mover}
-        self.passable = [board.floor[c] and c not in enemy_cells for c in range(len(board.floor))]
-        self.endable = [p and c not in other_cells for c, p in enumerate(self.passable)]
-        self.dist = self.steps_from([mover.cell])
+        if kind == WALK:
+            enemy_cells = {f.cell for f in enemies_of(ctx.state, mover)}
+            self.passable = [
+                board.floor[c] and c not in enemy_cells for c in range(len(board.floor))
+            ]
+        else:
+            self.passable = [not wall for wall in board.walls]
+        self.endable = [board.floor[c] and c not in other_cells for c in range(len(board.floor))]
+        terrain = board.terrain
+        self.weights = entry_weights(ctx, price_negatives) if terrain and kind == WALK else None
+        self.cost = self.steps_from([mover.cell])
+        self.dist = self.cost
+        if terrain and kind == JUMP:
+            landing = landing_weights(ctx, price_negatives)
+            self.dist = [None if d is None else d + landing[c] for c, d in enumerate(self.cost)]
 
     def steps_from(self, sources: list[int]) -> list[int | None]:
-        """Fewest steps from any of ``sources`` to every cell through passable cells."""
+        """Least path cost from any of ``sources`` to every cell through passable cells."""
+        if self.weights is not None:
+            return self._weighted(sources, reverse=False)
         dist: list[int | None] = [None] * len(self.passable)
         queue = deque()
         for s in sources:
@@ -55,6 +79,50 @@ class PathGraph:
                     dist[nxt] = dist[cell] + 1  # type: ignore[operator]
                     queue.append(nxt)
         return dist
+
+    def remaining(self, goal: int) -> list[int | None]:
+        """The least cost of a path from every cell to ``goal`` (what the cells after it weigh)."""
+        if self.weights is None:
+            return self.steps_from([goal])
+        return self._weighted([goal], reverse=True)
+
+    def _weighted(self, sources: list[int], reverse: bool) -> list[int | None]:
+        """Dijkstra over passable cells with entry weights; ``reverse``: costs towards sources."""
+        weights = self.weights
+        assert weights is not None
+        dist: list[int | None] = [None] * len(self.passable)
+        heap = [(0, s) for s in sources]
+        for s in sources:
+            dist[s] = 0
+        while heap:
+            d, cell = heappop(heap)
+            if d != dist[cell]:
+                continue
+            for nxt in self.board.neighbours[cell]:
+                if not self.passable[nxt]:
+                    continue
+                nd = d + (weights[cell] if reverse else weights[nxt])
+                if dist[nxt] is None or nd < dist[nxt]:  # type: ignore[operator]
+                    dist[nxt] = nd
+                    heappush(heap, (nd, nxt))
+        return dist
+
+    def path(self, cell: int) -> list[int]:
+        """HV-TER-6: the hexes a walk enters on its best path to ``cell``, in order; each hex is
+        entered from its lowest-id neighbour on a best path. A jump or flight: ``[cell]``."""
+        if self.kind != WALK:
+            return [cell] if cell != self.start else []
+        cost, weights = self.cost, self.weights
+        hexes = []
+        while cell != self.start:
+            hexes.append(cell)
+            entry = 1 if weights is None else weights[cell]
+            cell = min(
+                n
+                for n in self.board.neighbours[cell]
+                if cost[n] is not None and cost[n] + entry == cost[cell]  # type: ignore[operator]
+            )
+        return hexes[::-1]
 
 
 def attack_hexes(graph: PathGraph, target: Figure, reach: int) -> list[int]:
@@ -108,23 +176,29 @@ def destination(
 ) -> int:
     """HV-AI-5: where the mover ends its Move. Its best attack hex of the focus within this
     turn's move (Case A); otherwise, the best one with movement unlimited, and the mover stops
-    on a shortest path to it as near to it as it can (Case B)."""
+    on a best path to it as near to it as it can (Case B). HV-AI-9: only the attack hexes whose
+    path has the fewest negative hexes count, in both cases."""
     assert plan.move is not None
-    dist = graph.dist
+    dist, cost = graph.dist, graph.cost
     reachable = [
-        c for c, d in enumerate(dist) if d is not None and d <= plan.move and graph.endable[c]
+        c
+        for c, d in enumerate(dist)
+        if d is not None and points(d) <= plan.move and graph.endable[c]
     ]
     hexes = [h for h in attack_hexes(graph, target, plan.reach or 1) if dist[h] is not None]
     if not hexes:
         return mover.cell
+    fewest = min(negatives(dist[h]) for h in hexes)  # type: ignore[arg-type]
+    hexes = [h for h in hexes if negatives(dist[h]) == fewest]  # type: ignore[arg-type]
     key = _hex_key(mover, plan, target, graph, ranking)
-    in_reach = [h for h in hexes if dist[h] <= plan.move] if plan.reach is not None else []  # type: ignore[operator]
+    in_reach = [h for h in hexes if points(dist[h]) <= plan.move] if plan.reach is not None else []  # type: ignore[arg-type]
     if in_reach:
         return min(in_reach, key=key)
     goal = min(hexes, key=key)
-    remaining = graph.steps_from([goal])
-    on_way = [c for c in reachable if dist[c] + remaining[c] == dist[goal]]  # type: ignore[operator]
-    return min(on_way, key=lambda c: (remaining[c], c))
+    remaining = graph.remaining(goal)
+    on_way = [c for c in reachable if cost[c] + remaining[c] == cost[goal]]  # type: ignore[operator]
+    # HV-JMP-2: a jump would rather not land on a negative hex (its landing weight); else as near.
+    return min(on_way, key=lambda c: (dist[c] - cost[c], remaining[c], c))  # type: ignore[operator]
 
 
 def _hex_key(
