@@ -1,0 +1,367 @@
+"""Section 20: traps, hazardous and difficult terrain, jumps and flights (HV-TER-*, HV-AI-9,
+HV-JMP-*, HV-FLY-*), step by step with positions.
+
+Every game here plays Raider Camp with terrain tokens drawn on its map (``terrain_scenario``
+writes the edited copy to ``tmp_path``), the figures placed by a fixture (HV-API-10). Damage
+negation is off unless a test needs the prompt, so each step's damage shows at once.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from reborn_env.core.errors import PositionError
+from reborn_env.games.haven.rules.engine import HavenConfig, HavenGame, new_game
+from reborn_env.games.haven.scenario import loader
+from reborn_env.games.haven.scenario.loader import ScenarioError, load_scenario
+
+from ..helpers import (
+    BOTTOM,
+    BOX,
+    HEX,
+    LEAD,
+    NO,
+    OTHER,
+    PRINTED,
+    cell,
+    conditions,
+    events_of,
+    expect,
+    hp,
+    mon,
+    play,
+    pos,
+)
+
+# The default map (15.1); tests draw terrain tokens on its empty floor cells with ``drawn``.
+RAIDER_CAMP = [
+    ". . . . . . . . T",
+    ". . . . O . . . .",
+    ". B . . . . # m1 .",
+    ". . . O . . # . s1",
+    ". C . . . . . M3 .",
+    "$ . . . O . m2 . .",
+    ". . . . . . . S2 $",
+]
+TERRAIN = 'trap_damage = 2\ntrap_conditions = ["poison"]\nhazardous_damage = 1\n'
+NO_NEGATION = HavenConfig(allow_damage_negation=False)
+B01_MOVE = '[{ kind = "move", value = 2 }] }'  # B01's bottom, the first such line of the file
+MARAUDER_WALK = '{ kind = "move", value = 0 }, { kind = "attack", value = 0 }]'  # MA2 (and MA3)
+
+
+def drawn(**tokens: tuple[tuple[int, int], ...]) -> str:
+    """The default map with ``trap``/``hazardous``/``difficult`` cells drawn (HV-TER-1)."""
+    rows = [row.split() for row in RAIDER_CAMP]
+    marks = {"trap": "^", "hazardous": "~", "difficult": "="}
+    for kind, cells in tokens.items():
+        for col, row in cells:
+            assert rows[row][col] == "."
+            rows[row][col] = marks[kind]
+    return "\n" + "\n".join(("   " if r % 2 else " ") + "   ".join(t) for r, t in enumerate(rows))
+
+
+def terrain_scenario(folder: Path, picture: str, terrain: str | None = TERRAIN, edits=()):
+    """Raider Camp on ``picture`` with a ``[terrain]`` table and text ``edits``, loaded."""
+    text = (Path(loader.__file__).parent / "data" / "raider_camp.toml").read_text()
+    start = text.index("map = '''")
+    end = text.index("'''", start + 9) + 3
+    text = text[:start] + f"map = '''{picture}\n'''" + text[end:]
+    for old, new in edits:
+        assert old in text
+        text = text.replace(old, new)
+    if terrain is not None:
+        text += "\n[terrain]\n" + terrain
+    path = folder / "terrain.toml"
+    path.write_text(text)
+    return load_scenario(str(path))
+
+
+def game_of(scenario, fixture, config=NO_NEGATION) -> HavenGame:
+    return new_game(scenario=scenario, seed=0, config=config, fixture=fixture)
+
+
+def bulwark_moves(scenario, monsters=(), config=NO_NEGATION) -> HavenGame:
+    """The Bulwark at (2,0) with B01 (bottom Move 2) and B02 (bottom Move 3) played, its turn."""
+    fixture = {
+        "sequence": ["bulwark"],
+        "characters": {
+            "bulwark": {"cell": [2, 0], "played": ["B01", "B02"]},
+            "conjurer": {"cell": [8, 6]},
+        },
+        "monsters": list(monsters) or [mon("marauder", 1, 8, 4)],
+    }
+    return game_of(scenario, fixture, config)
+
+
+def marauder_turn(scenario, at, card, bulwark=(5, 0), conjurer=(8, 6)) -> HavenGame:
+    """Marauder #1 at ``at`` runs ``card``; the Bulwark and the Conjurer stand where named."""
+    fixture = {
+        "sequence": ["marauder"],
+        "characters": {"bulwark": {"cell": list(bulwark)}, "conjurer": {"cell": list(conjurer)}},
+        "monsters": [mon("marauder", 1, *at)],
+        "monster_cards": {"marauder": card},
+    }
+    return game_of(scenario, fixture)
+
+
+def moves(game: HavenGame) -> list[tuple[int, int]]:
+    return [(e.data["from"], e.data["to"]) for e in events_of(game, "MOVE")]
+
+
+# --- traps, hazards, difficult terrain (HV-TER-2..4, HV-TER-6/7) ---------------------------------
+
+
+def test_ter_2_a_trap_springs_once_and_becomes_floor(tmp_path):
+    """HV-TER-2, HV-TER-6, HV-TER-7: Move 2 from (2,0) to (4,0) can only go through the trap at
+    (3,0): the Bulwark stops there, the trap is removed, it suffers 2 damage (negation offered,
+    HV-DMG-3) and poison, and goes on to (4,0). The hex is floor from then on."""
+    scenario = terrain_scenario(tmp_path, drawn(trap=((3, 0),)))
+    game = bulwark_moves(scenario, config=HavenConfig())
+    assert game.state.traps == [cell(3, 0)]
+    play(game, ("WINDOW_0", BOX(LEAD, BOTTOM, PRINTED)))
+    game.apply(HEX(4, 0))
+    expect(game, "DAMAGE_RESPONSE", "bulwark")
+    game.apply(NO)
+    assert moves(game) == [(cell(2, 0), cell(3, 0)), (cell(3, 0), cell(4, 0))]
+    assert [e.data["cell"] for e in events_of(game, "TRAP")] == [cell(3, 0)]
+    assert hp(game, "bulwark") == 8
+    assert conditions(game, "bulwark") == {"poison"}
+    assert pos(game, "bulwark") == cell(4, 0)
+    assert game.state.traps == []
+
+
+def test_ter_7_a_character_walks_round_a_trap_when_its_points_allow(tmp_path):
+    """HV-TER-7: with Move 3 (B02) the same hex (4,0) is reached by (2,1) (3,1), entering no
+    negative hex, so that path is taken: one MOVE, no trap sprung, no damage."""
+    scenario = terrain_scenario(tmp_path, drawn(trap=((3, 0),)))
+    game = bulwark_moves(scenario)
+    play(game, ("WINDOW_0", BOX(OTHER, BOTTOM, PRINTED)))
+    game.apply(HEX(4, 0))
+    assert moves(game) == [(cell(2, 0), cell(4, 0))]
+    assert events_of(game, "TRAP") == []
+    assert hp(game, "bulwark") == 10
+    assert game.state.traps == [cell(3, 0)]
+
+
+def test_ter_3_hazardous_terrain_hurts_at_each_entry_and_stays(tmp_path):
+    """HV-TER-3: hazards at (3,0) and (4,0); Move 2 to (4,0) enters both: 1 damage at each, and
+    both hexes stay hazardous."""
+    scenario = terrain_scenario(tmp_path, drawn(hazardous=((3, 0), (4, 0))))
+    game = bulwark_moves(scenario)
+    play(game, ("WINDOW_0", BOX(LEAD, BOTTOM, PRINTED)))
+    game.apply(HEX(4, 0))
+    assert moves(game) == [(cell(2, 0), cell(3, 0)), (cell(3, 0), cell(4, 0))]
+    assert [e.data["cell"] for e in events_of(game, "HAZARD")] == [cell(3, 0), cell(4, 0)]
+    assert [e.data["hp"] for e in events_of(game, "DAMAGE")] == [9, 8]
+    assert scenario.map.hazardous == (cell(3, 0), cell(4, 0))
+
+
+def test_ter_4_difficult_terrain_costs_two_points(tmp_path):
+    """HV-TER-4, HV-ABL-1: difficult terrain at (3,0). Move 2 from (2,0) still ends on (3,0)
+    (2 points) but no longer reaches (4,0), which now costs 3 either way; the rest is as on the
+    plain map. No [terrain] table is needed for difficult terrain alone."""
+    scenario = terrain_scenario(tmp_path, drawn(difficult=((3, 0),)), terrain=None)
+    game = bulwark_moves(scenario)
+    play(game, ("WINDOW_0", BOX(LEAD, BOTTOM, PRINTED)))
+    plain = {HEX(c, r) for c, r in ((0, 0), (1, 0), (3, 0), (0, 1), (1, 1), (2, 1), (3, 1))}
+    plain |= {HEX(1, 2), HEX(2, 2), HEX(3, 2)}
+    expect(game, "MOVE_DEST", "bulwark", legal=plain | {NO})
+
+
+# --- monsters (HV-AI-9) --------------------------------------------------------------------------
+
+
+def test_ai_9_a_monster_takes_a_longer_clean_path(tmp_path):
+    """HV-AI-9 Case A: the Marauder at (2,0) (MA1, Move 3) attacks the Bulwark at (5,0) from
+    (4,0). The 2-step path crosses the trap at (3,0); the 3-step path by (2,1) (3,1) is clean
+    and within its move, so it walks that one: the trap stays."""
+    scenario = terrain_scenario(tmp_path, drawn(trap=((3, 0),)))
+    game = marauder_turn(scenario, (2, 0), "MA1")
+    assert moves(game) == [(cell(2, 0), cell(4, 0))]
+    assert events_of(game, "TRAP") == []
+    assert game.state.traps == [cell(3, 0)]
+    assert len(events_of(game, "ATTACK")) == 1
+
+
+def test_ai_9_a_monster_with_no_clean_path_enters_the_fewest_traps(tmp_path):
+    """HV-AI-9, HV-TER-6: traps at (1,0), (0,1) and (2,0) ring the Marauder at (0,0) (MA1,
+    Move 3); the Bulwark is at (3,0). The attack hex (2,0) is a trap reached through another (2
+    negative hexes, 2 steps); (2,1) by (1,0) (1,1) costs one trap and 3 steps, so it goes there:
+    it springs (1,0) (the lower-id first hex of the two 1-trap paths), takes 2 damage and poison
+    there, walks on to (2,1) and attacks. Traps (0,1) and (2,0) remain."""
+    traps = ((1, 0), (0, 1), (2, 0))
+    scenario = terrain_scenario(tmp_path, drawn(trap=traps))
+    game = marauder_turn(scenario, (0, 0), "MA1", bulwark=(3, 0))
+    assert moves(game) == [(cell(0, 0), cell(1, 0)), (cell(1, 0), cell(2, 1))]
+    assert [e.data["cell"] for e in events_of(game, "TRAP")] == [cell(1, 0)]
+    assert hp(game, "marauder#1") == 3
+    assert "poison" in conditions(game, "marauder#1")
+    assert game.state.traps == [cell(2, 0), cell(0, 1)]
+    assert len(events_of(game, "ATTACK")) == 1
+
+
+def test_ai_9_focus_prefers_the_enemy_without_negative_hexes(tmp_path):
+    """HV-AI-9 with HV-AI-4 ([GH:RB p31]'s example): the Marauder at (2,0) (MA2, Move 2); the
+    Conjurer at (4,0) is nearest, but its only attack hexes, (3,0) and (3,1), are traps; the
+    Bulwark at (0,2) is reached cleanly, so it is the focus and the Marauder walks to it."""
+    scenario = terrain_scenario(tmp_path, drawn(trap=((3, 0), (3, 1), (5, 0))))
+    game = marauder_turn(scenario, (2, 0), "MA2", bulwark=(0, 2), conjurer=(4, 0))
+    assert events_of(game, "TRAP") == []
+    assert [e.data["target"] for e in events_of(game, "ATTACK")] == ["bulwark"]
+
+
+# --- jumps and flights (HV-JMP-*, HV-FLY-*) -------------------------------------------------------
+
+
+def test_jmp_2_a_jumping_monster_passes_over_a_trap(tmp_path):
+    """HV-JMP-2: MA2 (Move 2) from (2,0) toward the Bulwark at (5,0), trap at (3,0). Walking, the
+    Marauder avoids it and stops at (3,1) (Case B); with Jump it goes over it to (4,0) and
+    attacks, and the trap is not sprung."""
+    picture = drawn(trap=((3, 0),))
+    walk = marauder_turn(terrain_scenario(tmp_path, picture), (2, 0), "MA2")
+    assert moves(walk) == [(cell(2, 0), cell(3, 1))]
+    jump = [(MARAUDER_WALK, MARAUDER_WALK.replace("value = 0 }", "value = 0, jump = true }", 1))]
+    game = marauder_turn(terrain_scenario(tmp_path, picture, edits=jump), (2, 0), "MA2")
+    assert moves(game) == [(cell(2, 0), cell(4, 0))]
+    assert events_of(game, "TRAP") == []
+    assert game.state.traps == [cell(3, 0)]
+    assert len(events_of(game, "ATTACK")) == 1
+
+
+def test_jmp_2_a_character_jumps_over_an_enemy_and_springs_its_landing_trap(tmp_path):
+    """HV-JMP-1/2: B01's Move 2 with Jump; a Marauder at (3,0), a trap at (4,0). Walking, (4,0)
+    is 3 steps away (the enemy blocks (3,0)); jumping it is a destination, and landing there
+    springs the trap (the last hex counts)."""
+    picture = drawn(trap=((4, 0),))
+    walk = bulwark_moves(terrain_scenario(tmp_path, picture), [mon("marauder", 1, 3, 0)])
+    play(walk, ("WINDOW_0", BOX(LEAD, BOTTOM, PRINTED)))
+    assert HEX(4, 0) not in walk.prompt.legal
+    edits = [(B01_MOVE, B01_MOVE.replace("value = 2", "value = 2, jump = true"))]
+    game = bulwark_moves(
+        terrain_scenario(tmp_path, picture, edits=edits), [mon("marauder", 1, 3, 0)]
+    )
+    play(game, ("WINDOW_0", BOX(LEAD, BOTTOM, PRINTED)))
+    assert set(game.prompt.legal) == set(walk.prompt.legal) | {HEX(4, 0)}
+    game.apply(HEX(4, 0))
+    assert moves(game) == [(cell(2, 0), cell(4, 0))]
+    assert [e.data["cell"] for e in events_of(game, "TRAP")] == [cell(4, 0)]
+    assert hp(game, "bulwark") == 8
+    assert game.state.traps == []
+
+
+def test_fly_2_a_flying_character_passes_enemies_and_traps(tmp_path):
+    """HV-FLY-1/2: B01's Move 2 with Flying, same board: (4,0) is a destination over the
+    Marauder, and the trap under it is not sprung; the enemy's hex is never a destination."""
+    edits = [(B01_MOVE, B01_MOVE.replace("value = 2", "value = 2, flying = true"))]
+    scenario = terrain_scenario(tmp_path, drawn(trap=((4, 0),)), edits=edits)
+    game = bulwark_moves(scenario, [mon("marauder", 1, 3, 0)])
+    play(game, ("WINDOW_0", BOX(LEAD, BOTTOM, PRINTED)))
+    assert HEX(4, 0) in game.prompt.legal
+    assert HEX(3, 0) not in game.prompt.legal
+    game.apply(HEX(4, 0))
+    assert moves(game) == [(cell(2, 0), cell(4, 0))]
+    assert events_of(game, "TRAP") == []
+    assert game.state.traps == [cell(4, 0)]
+
+
+@pytest.mark.parametrize(
+    ("card", "flying", "expected"),
+    [
+        ("MA2", False, [(cell(3, 5), cell(5, 6))]),
+        ("MA2", True, [(cell(3, 5), cell(5, 5))]),
+        ("MA5", True, []),
+    ],
+)
+def test_fly_2_a_flying_monster_crosses_an_obstacle_but_never_ends_on_one(
+    tmp_path, card, flying, expected
+):
+    """HV-FLY-1..3: the Marauder at (3,5) heads for the Bulwark at (6,5); the obstacle (4,5)
+    lies between, a trap at (4,4). Walking (MA2, Move 2) it goes round by (4,6) to (5,6). With
+    the Flying trait it crosses the obstacle to the attack hex (5,5). With Move 1 (MA5) the only
+    hex on its way is the obstacle itself, where it may not end: it stays."""
+    edits = [('letter = "m"\n', 'letter = "m"\nflying = true\n')] if flying else []
+    scenario = terrain_scenario(tmp_path, drawn(trap=((4, 4),)), edits=edits)
+    game = marauder_turn(scenario, (3, 5), card, bulwark=(6, 5))
+    assert moves(game) == expected
+    assert game.state.traps == [cell(4, 4)]
+
+
+# --- scenario files and positions (HV-TER-1, HV-TER-2) --------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("picture", "terrain", "edits", "message"),
+    [
+        (drawn(trap=((3, 0),)), None, [], r"needs a \[terrain\] table"),
+        (drawn(difficult=((3, 0),)), TERRAIN, [], r"only allowed when the map shows traps"),
+        (
+            drawn(trap=((3, 0),)),
+            "trap_damage = 0\ntrap_conditions = []\nhazardous_damage = 0\n",
+            [],
+            "a trap must do something",
+        ),
+        (
+            drawn(hazardous=((3, 0),)),
+            "trap_damage = 1\ntrap_conditions = []\nhazardous_damage = 0\n",
+            [],
+            "hazardous_damage: must be at least 1",
+        ),
+        (
+            drawn(trap=((3, 0),)),
+            'trap_damage = 1\ntrap_conditions = ["bless"]\nhazardous_damage = 1\n',
+            [],
+            "bless",
+        ),
+        (
+            drawn(trap=((3, 0),)),
+            TERRAIN,
+            [('letter = "m"\n', 'letter = "m"\nflying = "yes"\n')],
+            "flying",
+        ),
+        (
+            drawn(),
+            None,
+            [(B01_MOVE, B01_MOVE.replace("value = 2", "value = 2, jump = true, flying = true"))],
+            "either a jump or flying",
+        ),
+        (
+            drawn().replace("B   .", "B   ?"),
+            None,
+            [],
+            r"\^ \(trap\), ~ \(hazardous\), = \(difficult\)",
+        ),
+    ],
+)
+def test_ter_1_bad_terrain_fields_are_refused(tmp_path, picture, terrain, edits, message):
+    """HV-TER-1..3, HV-JMP-1, HV-FLY-1: a bad terrain field is refused on load, saying what is
+    allowed."""
+    with pytest.raises(ScenarioError, match=message):
+        terrain_scenario(tmp_path, picture, terrain, edits)
+
+
+def test_ter_2_a_position_with_a_sprung_trap_round_trips(tmp_path):
+    """HV-TER-2: after the trap at (3,0) sprang, the next quiet point's position lists only the
+    unsprung (5,0); it loads to the same state, and a position naming a cell that is no trap, or
+    a trap under a figure, is refused."""
+    scenario = terrain_scenario(tmp_path, drawn(trap=((3, 0), (5, 0))))
+    game = bulwark_moves(scenario)
+    play(game, ("WINDOW_0", BOX(LEAD, BOTTOM, PRINTED)))
+    game.apply(HEX(4, 0))
+    while game.state.phase != "select":
+        game.apply(game.legal_actions()[-1])
+    position = json.loads(json.dumps(game.to_position()))
+    assert position["state"]["traps"] == [[5, 0]]
+    restored = HavenGame.from_position(position, scenario)
+    assert restored.state == game.state
+    assert restored.state.traps == [cell(5, 0)]
+    bad = json.loads(json.dumps(position))
+    bad["state"]["traps"] = [[6, 0]]
+    with pytest.raises(PositionError, match=r"traps\[0\].*not a trap of the map"):
+        HavenGame.from_position(bad, scenario)
+    bad["state"]["traps"] = [[5, 0]]
+    bad["state"]["characters"][1]["cell"] = [5, 0]
+    with pytest.raises(PositionError, match="unsprung trap"):
+        HavenGame.from_position(bad, scenario)
