@@ -1,4 +1,4 @@
-"""Section 20: traps, hazardous and difficult terrain, jumps and flights (HV-TER-*, HV-AI-9,
+"""Section 20: traps, hazardous and difficult terrain, jumps and flights (HV-TER-*, HV-AI-10,
 HV-JMP-*, HV-FLY-*), step by step with positions.
 
 Every game here plays Raider Camp with terrain tokens drawn on its map (``terrain_scenario``
@@ -171,11 +171,11 @@ def test_ter_4_difficult_terrain_costs_two_points(tmp_path):
     expect(game, "MOVE_DEST", "bulwark", legal=plain | {NO})
 
 
-# --- monsters (HV-AI-9) --------------------------------------------------------------------------
+# --- monsters (HV-AI-10) --------------------------------------------------------------------------
 
 
-def test_ai_9_a_monster_takes_a_longer_clean_path(tmp_path):
-    """HV-AI-9 Case A: the Marauder at (2,0) (MA1, Move 3) attacks the Bulwark at (5,0) from
+def test_ai_10_a_monster_takes_a_longer_clean_path(tmp_path):
+    """HV-AI-10 Case A: the Marauder at (2,0) (MA1, Move 3) attacks the Bulwark at (5,0) from
     (4,0). The 2-step path crosses the trap at (3,0); the 3-step path by (2,1) (3,1) is clean
     and within its move, so it walks that one: the trap stays."""
     scenario = terrain_scenario(tmp_path, drawn(trap=((3, 0),)))
@@ -186,8 +186,8 @@ def test_ai_9_a_monster_takes_a_longer_clean_path(tmp_path):
     assert len(events_of(game, "ATTACK")) == 1
 
 
-def test_ai_9_a_monster_with_no_clean_path_enters_the_fewest_traps(tmp_path):
-    """HV-AI-9, HV-TER-6: traps at (1,0), (0,1) and (2,0) ring the Marauder at (0,0) (MA1,
+def test_ai_10_a_monster_with_no_clean_path_enters_the_fewest_traps(tmp_path):
+    """HV-AI-10, HV-TER-6: traps at (1,0), (0,1) and (2,0) ring the Marauder at (0,0) (MA1,
     Move 3); the Bulwark is at (3,0). The attack hex (2,0) is a trap reached through another (2
     negative hexes, 2 steps); (2,1) by (1,0) (1,1) costs one trap and 3 steps, so it goes there:
     it springs (1,0) (the lower-id first hex of the two 1-trap paths), takes 2 damage and poison
@@ -203,8 +203,8 @@ def test_ai_9_a_monster_with_no_clean_path_enters_the_fewest_traps(tmp_path):
     assert len(events_of(game, "ATTACK")) == 1
 
 
-def test_ai_9_focus_prefers_the_enemy_without_negative_hexes(tmp_path):
-    """HV-AI-9 with HV-AI-4 ([GH:RB p31]'s example): the Marauder at (2,0) (MA2, Move 2); the
+def test_ai_10_focus_prefers_the_enemy_without_negative_hexes(tmp_path):
+    """HV-AI-10 with HV-AI-4 ([GH:RB p31]'s example): the Marauder at (2,0) (MA2, Move 2); the
     Conjurer at (4,0) is nearest, but its only attack hexes, (3,0) and (3,1), are traps; the
     Bulwark at (0,2) is reached cleanly, so it is the focus and the Marauder walks to it."""
     scenario = terrain_scenario(tmp_path, drawn(trap=((3, 0), (3, 1), (5, 0))))

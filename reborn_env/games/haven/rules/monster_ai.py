@@ -34,7 +34,7 @@ class PathGraph:
     the cost of the mover's best path to every cell, for one mover at one moment (HV-AI-8): it
     holds until a figure moves, leaves the map or springs a trap.
 
-    On a map without terrain a walk's cost is its number of steps. Otherwise (HV-AI-9) it is the
+    On a map without terrain a walk's cost is its number of steps. Otherwise (HV-AI-10) it is the
     sum of :func:`.terrain.entry_weights` (negative hexes first when ``price_negatives``, then
     points), and a jump's is its steps plus what its last hex adds (HV-JMP-2)."""
 
@@ -176,7 +176,7 @@ def destination(
 ) -> int:
     """HV-AI-5: where the mover ends its Move. Its best attack hex of the focus within this
     turn's move (Case A); otherwise, the best one with movement unlimited, and the mover stops
-    on a best path to it as near to it as it can (Case B). HV-AI-9: only the attack hexes whose
+    on a best path to it as near to it as it can (Case B). HV-AI-10: only the attack hexes whose
     path has the fewest negative hexes count, in both cases."""
     assert plan.move is not None
     dist, cost = graph.dist, graph.cost

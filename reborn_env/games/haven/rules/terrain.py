@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 WALK, JUMP, FLY = "walk", "jump", "fly"
 
-# HV-AI-9: one negative hex weighs more than any number of movement points on a 9 x 7 map, so a
+# HV-AI-10: one negative hex weighs more than any number of movement points on a 9 x 7 map, so a
 # sum of weights orders paths by negative hexes first, then by points.
 NEGATIVE = 1000
 
@@ -38,12 +38,12 @@ def move_kind(ability: Ability, mtype: MonsterType | None = None) -> str:
 
 
 def points(cost: int) -> int:
-    """The movement points of a path weight (HV-AI-9: the part below NEGATIVE)."""
+    """The movement points of a path weight (HV-AI-10: the part below NEGATIVE)."""
     return cost % NEGATIVE
 
 
 def negatives(cost: int) -> int:
-    """The negative hexes of a path weight (HV-AI-9)."""
+    """The negative hexes of a path weight (HV-AI-10)."""
     return cost // NEGATIVE
 
 
@@ -58,7 +58,7 @@ def step_points(ctx: RuleContext, cell: int) -> int:
 
 
 def entry_weights(ctx: RuleContext, price_negatives: bool) -> list[int]:
-    """HV-TER-4, HV-AI-9: the weight of walking into each cell: its points, plus NEGATIVE for a
+    """HV-TER-4, HV-AI-10: the weight of walking into each cell: its points, plus NEGATIVE for a
     negative hex when ``price_negatives`` (a monster's path; a character counts points only)."""
     return [
         step_points(ctx, c) + (NEGATIVE if price_negatives and is_negative(ctx, c) else 0)
