@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from reborn_env.core.errors import PositionError
+from reborn_env.games.haven.observation import layout_for, observer_for
 from reborn_env.games.haven.rules.engine import HavenConfig, HavenGame, new_game
 from reborn_env.games.haven.scenario import loader
 from reborn_env.games.haven.scenario.loader import ScenarioError, load_scenario
@@ -365,3 +366,32 @@ def test_ter_2_a_position_with_a_sprung_trap_round_trips(tmp_path):
     bad["state"]["characters"][1]["cell"] = [5, 0]
     with pytest.raises(PositionError, match="unsprung trap"):
         HavenGame.from_position(bad, scenario)
+
+
+def test_ter_8_the_board_shows_current_terrain_with_the_maps_kinds_only(tmp_path):
+    """HV-TER-8, 16.5: the terrain one-hot lists floor, obstacle, wall and the kinds the map
+    uses (Raider Camp: the first three only). A trap shows until it springs, then the hex is
+    floor; hazardous and difficult hexes show as such."""
+    picture = drawn(trap=((3, 0),), hazardous=((0, 6),), difficult=((5, 6),))
+    scenario = terrain_scenario(tmp_path, picture)
+    assert layout_for(scenario)["board"]["terrain"].labels == (
+        "floor",
+        "obstacle",
+        "wall",
+        "trap",
+        "hazardous",
+        "difficult",
+    )
+    assert layout_for(load_scenario())["board"]["terrain"].labels == ("floor", "obstacle", "wall")
+    game = bulwark_moves(scenario)
+    board = layout_for(scenario).view(observer_for(scenario).observe(game, 0))["board"]
+    assert [board[cell(c, r)].label("terrain") for c, r in ((3, 0), (0, 6), (5, 6), (2, 0))] == [
+        "trap",
+        "hazardous",
+        "difficult",
+        "floor",
+    ]
+    play(game, ("WINDOW_0", BOX(LEAD, BOTTOM, PRINTED)))
+    game.apply(HEX(4, 0))
+    board = layout_for(scenario).view(observer_for(scenario).observe(game, 0))["board"]
+    assert board[cell(3, 0)].label("terrain") == "floor"
