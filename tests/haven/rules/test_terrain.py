@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from reborn_env.core.errors import PositionError
+from reborn_env.games.haven import board_view, render
 from reborn_env.games.haven.observation import layout_for, observer_for
 from reborn_env.games.haven.rules.engine import HavenConfig, HavenGame, new_game
 from reborn_env.games.haven.scenario import loader
@@ -395,3 +396,35 @@ def test_ter_8_the_board_shows_current_terrain_with_the_maps_kinds_only(tmp_path
     game.apply(HEX(4, 0))
     board = layout_for(scenario).view(observer_for(scenario).observe(game, 0))["board"]
     assert board[cell(3, 0)].label("terrain") == "floor"
+
+
+def test_ter_8_text_map_image_and_board_view_draw_terrain(tmp_path):
+    """HV-TER-1/2, 16.6: the text map marks ^ ~ = as drawn, with a terrain key line; the image
+    paints the three kinds in their own colours; the web board view's legend lists the map's
+    kinds and its cells use them. A sprung trap is drawn as floor everywhere."""
+    picture = drawn(trap=((3, 0),), hazardous=((0, 6),), difficult=((5, 6),))
+    scenario = terrain_scenario(tmp_path, picture)
+    game = bulwark_moves(scenario)
+    text = render.render_ansi(game)
+    assert "terrain: ^ trap  ~ hazardous  = difficult" in text
+    tokens = render.cell_tokens(game.state, scenario)
+    assert [tokens[cell(3, 0)], tokens[cell(0, 6)], tokens[cell(5, 6)]] == ["^", "~", "="]
+    image = render.render_rgb(game)
+    for (col, row), colour in (
+        ((3, 0), render.TRAP_COLOUR),
+        ((0, 6), render.HAZARD_COLOUR),
+        ((5, 6), render.DIFFICULT_COLOUR),
+    ):
+        y, x = render.centre(cell(col, row))
+        assert tuple(image[y, x]) == colour
+    legend = [row["key"] for row in board_view._legend(scenario)]
+    assert {"trap", "hazardous", "difficult"} <= set(legend)
+    assert "trap" not in [row["key"] for row in board_view._legend(load_scenario())]
+    keys = {(c["x"], c["y"]): c["key"] for c in board_view._cells(game)}
+    assert [keys[(3, 0)], keys[(0, 6)], keys[(5, 6)]] == ["trap", "hazardous", "difficult"]
+    play(game, ("WINDOW_0", BOX(LEAD, BOTTOM, PRINTED)))
+    game.apply(HEX(4, 0))
+    assert render.cell_tokens(game.state, scenario)[cell(3, 0)] == "."
+    assert {(c["x"], c["y"]): c["key"] for c in board_view._cells(game)}[(3, 0)] == "floor"
+    y, x = render.centre(cell(3, 0))
+    assert tuple(render.render_rgb(game)[y, x]) == render.FLOOR_COLOUR
