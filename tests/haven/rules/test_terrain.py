@@ -13,8 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from reborn_env import haven_v0
 from reborn_env.core.errors import PositionError
 from reborn_env.games.haven import board_view, render
+from reborn_env.games.haven.bots import HavenScriptedBot
 from reborn_env.games.haven.observation import layout_for, observer_for
 from reborn_env.games.haven.rules.engine import HavenConfig, HavenGame, new_game
 from reborn_env.games.haven.scenario import loader
@@ -428,3 +430,32 @@ def test_ter_8_text_map_image_and_board_view_draw_terrain(tmp_path):
     assert {(c["x"], c["y"]): c["key"] for c in board_view._cells(game)}[(3, 0)] == "floor"
     y, x = render.centre(cell(3, 0))
     assert tuple(render.render_rgb(game)[y, x]) == render.FLOOR_COLOUR
+
+
+def test_ter_5_the_scripted_bot_plays_terrain_maps_legally_and_keeps_off_negative_hexes(tmp_path):
+    """HV-TER-5/7 and the scripted bot: on Raider Camp with traps, hazards and difficult terrain
+    drawn in the monsters' way, four whole games end (win or loss) with only legal actions and no
+    random fallback. The bot reads the board's negative hexes (16.5) and waits on one only when it
+    is the sole legal hex it could wait on; it steps onto one only to attack from it."""
+    picture = drawn(trap=((3, 2), (5, 4), (4, 0)), hazardous=((2, 3),), difficult=((4, 3), (3, 4)))
+    terrain_scenario(tmp_path, picture)
+    path = str(tmp_path / "terrain.toml")
+    env = haven_v0.env(scenario=path)
+    bot = HavenScriptedBot(scenario=path, seed=0)
+    negative = {cell(3, 2), cell(5, 4), cell(4, 0), cell(2, 3)}
+    for game in range(4):
+        env.reset(seed=7000 + game)
+        assert bot.reader.read(env.observe("bulwark")["observation"]).negative == negative
+        for _agent in env.agent_iter():
+            obs, _, termination, truncation, _ = env.last()
+            if termination or truncation:
+                env.step(None)
+                continue
+            action = bot.act(obs["observation"], obs["action_mask"])
+            assert obs["action_mask"][action] == 1
+            view = bot.reader.read(obs["observation"])
+            if view.prompt == "MOVE_DEST" and action in view.negative:
+                assert bot._pending_reach(view)  # only to engage (HV-TER-5), never to wait
+            env.step(action)
+        assert env.unwrapped.game.outcome in ("win", "loss")
+    assert bot.fallbacks == 0
