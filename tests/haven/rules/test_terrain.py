@@ -11,12 +11,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from reborn_env import haven_v0
 from reborn_env.core.errors import PositionError
 from reborn_env.games.haven import board_view, render
 from reborn_env.games.haven.bots import HavenScriptedBot
+from reborn_env.games.haven.invariants import check_invariants
 from reborn_env.games.haven.observation import layout_for, observer_for
 from reborn_env.games.haven.rules.engine import HavenConfig, HavenGame, new_game
 from reborn_env.games.haven.scenario import loader
@@ -459,3 +461,26 @@ def test_ter_5_the_scripted_bot_plays_terrain_maps_legally_and_keeps_off_negativ
             env.step(action)
         assert env.unwrapped.game.outcome in ("win", "loss")
     assert bot.fallbacks == 0
+
+
+def test_ter_2_random_games_on_a_terrain_map_keep_invariants_and_round_trip(tmp_path):
+    """HV-TER-2, HV-API-10: random legal play on a map with traps, hazards and difficult terrain:
+    after every step the invariants hold (no figure on an unsprung trap, traps only ever removed)
+    and the game saved and restored through JSON plays on the same; traps do get sprung."""
+    picture = drawn(trap=((3, 2), (5, 4), (4, 0), (2, 5)), hazardous=((2, 3),), difficult=((4, 3),))
+    scenario = terrain_scenario(tmp_path, picture)
+    sprung = 0
+    for seed in range(6):
+        game = new_game(scenario=scenario, seed=seed)
+        rng = np.random.default_rng(seed)
+        while game.prompt is not None:
+            check_invariants(game)
+            position = json.loads(json.dumps(game.to_position()))
+            restored = HavenGame.from_position(position, scenario)
+            assert restored.to_position() == position
+            game = restored
+            legal = game.legal_actions()
+            game.apply(legal[rng.integers(len(legal))])
+        check_invariants(game)
+        sprung += 4 - len(game.state.traps)
+    assert sprung > 0
