@@ -272,9 +272,14 @@ def offer_consume(
 
 
 def move_destinations(graph: PathGraph, points: int) -> list[int]:
-    """HV-ABL-1, HV-MAP-4: cells other than its own that the character can end a Move in."""
-    endable = graph.endable
-    return [c for c, d in enumerate(graph.dist) if d is not None and 0 < d <= points and endable[c]]
+    """HV-ABL-1, HV-MAP-4, HV-TER-7: cells other than its own that the character can end a Move
+    in, at the terrain's costs."""
+    endable, start = graph.endable, graph.start
+    return [
+        c
+        for c, d in enumerate(graph.points)
+        if d is not None and d <= points and endable[c] and c != start
+    ]
 
 
 def perform_move(

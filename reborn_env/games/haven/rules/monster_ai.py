@@ -61,6 +61,10 @@ class PathGraph:
         if terrain and kind == JUMP:
             landing = landing_weights(ctx, price_negatives)
             self.dist = [None if d is None else d + landing[c] for c, d in enumerate(self.cost)]
+        # HV-AI-10: the movement points of each ``dist`` (itself on a map without terrain)
+        self.points = (
+            [None if d is None else points(d) for d in self.dist] if terrain else self.dist
+        )
 
     def steps_from(self, sources: list[int]) -> list[int | None]:
         """Least path cost from any of ``sources`` to every cell through passable cells."""
@@ -179,19 +183,18 @@ def destination(
     on a best path to it as near to it as it can (Case B). HV-AI-10: only the attack hexes whose
     path has the fewest negative hexes count, in both cases."""
     assert plan.move is not None
-    dist, cost = graph.dist, graph.cost
+    dist, cost, spent = graph.dist, graph.cost, graph.points
     reachable = [
-        c
-        for c, d in enumerate(dist)
-        if d is not None and points(d) <= plan.move and graph.endable[c]
+        c for c, d in enumerate(spent) if d is not None and d <= plan.move and graph.endable[c]
     ]
     hexes = [h for h in attack_hexes(graph, target, plan.reach or 1) if dist[h] is not None]
     if not hexes:
         return mover.cell
-    fewest = min(negatives(dist[h]) for h in hexes)  # type: ignore[arg-type]
-    hexes = [h for h in hexes if negatives(dist[h]) == fewest]  # type: ignore[arg-type]
+    if graph.board.terrain:
+        fewest = min(negatives(dist[h]) for h in hexes)  # type: ignore[arg-type]
+        hexes = [h for h in hexes if negatives(dist[h]) == fewest]  # type: ignore[arg-type]
     key = _hex_key(mover, plan, target, graph, ranking)
-    in_reach = [h for h in hexes if points(dist[h]) <= plan.move] if plan.reach is not None else []  # type: ignore[arg-type]
+    in_reach = [h for h in hexes if spent[h] <= plan.move] if plan.reach is not None else []  # type: ignore[operator]
     if in_reach:
         return min(in_reach, key=key)
     goal = min(hexes, key=key)
