@@ -113,8 +113,9 @@ class PathGraph:
 
     def path(self, cell: int) -> list[int]:
         """HV-TER-6: the hexes a walk enters on its best path to ``cell``, in order; each hex is
-        entered from its lowest-id neighbour on a best path. A jump or flight: ``[cell]``."""
-        if self.kind != WALK:
+        entered from its lowest-id neighbour on a best path. A jump, a flight, or a map without
+        terrain: ``[cell]``."""
+        if self.kind != WALK or not self.board.terrain:  # only the end hex matters then
             return [cell] if cell != self.start else []
         cost, weights = self.cost, self.weights
         hexes = []
