@@ -60,10 +60,15 @@ def step_points(ctx: RuleContext, cell: int) -> int:
 def entry_weights(ctx: RuleContext, price_negatives: bool) -> list[int]:
     """HV-TER-4, HV-AI-10: the weight of walking into each cell: its points, plus NEGATIVE for a
     negative hex when ``price_negatives`` (a monster's path; a character counts points only)."""
-    return [
-        step_points(ctx, c) + (NEGATIVE if price_negatives and is_negative(ctx, c) else 0)
-        for c in range(len(board_for(ctx.scenario).floor))
-    ]
+    board = board_for(ctx.scenario)
+    weights = [2 if difficult else 1 for difficult in board.difficult]
+    if price_negatives:
+        for cell, hazardous in enumerate(board.hazardous):
+            if hazardous:
+                weights[cell] += NEGATIVE
+        for cell in ctx.state.traps:
+            weights[cell] += NEGATIVE
+    return weights
 
 
 def landing_weights(ctx: RuleContext, price_negatives: bool) -> list[int]:
