@@ -209,6 +209,18 @@ def test_ai_10_a_monster_with_no_clean_path_enters_the_fewest_traps(tmp_path):
     assert len(events_of(game, "ATTACK")) == 1
 
 
+@pytest.mark.parametrize(("card", "expected", "attacks"), [("MA2", (3, 0), 0), ("MA1", (4, 0), 1)])
+def test_ter_4_difficult_terrain_costs_a_monster_two_points(tmp_path, card, expected, attacks):
+    """HV-TER-4, HV-AI-5: difficult terrain at (3,0); the Marauder at (2,0), the Bulwark at (5,0).
+    Its attack hex (4,0) now costs 3 points either way (on the plain map 2: it would attack with
+    MA2's Move 2). With MA2 it falls short (Case B) and stops 1 step from (4,0), on (3,0) (lower
+    id than (3,1)); with MA1's Move 3 it gets there and attacks."""
+    scenario = terrain_scenario(tmp_path, drawn(difficult=((3, 0),)), terrain=None)
+    game = marauder_turn(scenario, (2, 0), card)
+    assert moves(game) == [(cell(2, 0), cell(*expected))]
+    assert len(events_of(game, "ATTACK")) == attacks
+
+
 def test_ai_10_focus_prefers_the_enemy_without_negative_hexes(tmp_path):
     """HV-AI-10 with HV-AI-4 ([GH:RB p31]'s example): the Marauder at (2,0) (MA2, Move 2); the
     Conjurer at (4,0) is nearest, but its only attack hexes, (3,0) and (3,1), are traps; the
