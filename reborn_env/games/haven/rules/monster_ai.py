@@ -1,4 +1,4 @@
-"""Deterministic focus, movement and targeting of monsters and summons (HV-AI-1..8).
+"""Deterministic focus, movement and targeting of monsters and summons (HV-AI-1..8, HV-AI-10).
 
 Pure functions of the state: nothing here changes the ctx. A *mover* is the monster or summon
 whose turn runs; its enemies are the other side (HV-STURN-2 runs summons through the same code).
