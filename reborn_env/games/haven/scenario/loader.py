@@ -116,7 +116,7 @@ _CROSS_CHECK_KEYS = (
 
 # Section 7: the keys each ability kind takes (the first tuple is required).
 _ABILITY_KEYS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    MOVE: (("value",), ("consume", *("jump", "flying"))),  # jump/flying: HV-JMP-1, HV-FLY-1
+    MOVE: (("value",), ("consume", "jump", "flying")),  # jump, flying: HV-JMP-1, HV-FLY-1
     ATTACK: (("value",), ("range", "targets", "pierce", "conditions", "consume")),
     HEAL: (("value",), ("range",)),
     SHIELD: (("value",), ()),
