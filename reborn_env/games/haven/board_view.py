@@ -20,6 +20,7 @@ from .render import (
     MONSTER_COLOURS,
     OBSTACLE_COLOUR,
     SUMMON_COLOUR,
+    TERRAIN_COLOURS,
     TREASURE,
     WALL_COLOUR,
     public_picks,
@@ -27,8 +28,10 @@ from .render import (
 from .rules.hexgrid import HEIGHT, WIDTH
 from .rules.state import ELEMENT_STATE_NAMES, SELECT, ModifierDeck
 from .scenario.model import (
+    DIFFICULT,
     ELEMENTS,
     ELITE,
+    HAZARDOUS,
     OBSTACLE,
     WALL,
     Ability,
@@ -86,6 +89,10 @@ def _legend(scn: Scenario) -> list[dict[str, str]]:
         {"key": "coin", "shape": "cell", "colour": _hex(COIN), "text": "coin ($n: n coins)"},
         {"key": "treasure", "shape": "cell", "colour": _hex(TREASURE), "text": "treasure (T)"},
     ]
+    for kind in scn.map.terrain_kinds:  # HV-TER-1: only the kinds this map uses
+        rows.append(
+            {"key": kind, "shape": "cell", "colour": _hex(TERRAIN_COLOURS[kind]), "text": kind}
+        )
     for cls, colour in zip(scn.characters, CHARACTER_COLOURS, strict=False):
         rows.append({"key": cls.id, "shape": "piece", "colour": _hex(colour), "text": cls.id})
     rows.append(
@@ -113,6 +120,10 @@ def _cells(game: Any) -> list[dict[str, Any]]:
     for cell, kind in enumerate(scn.map.cells):
         col, row = cell_xy(cell)
         key = {OBSTACLE: "obstacle", WALL: "wall"}.get(kind, "floor")
+        if cell in scn.map.hazardous or cell in scn.map.difficult:
+            key = HAZARDOUS if cell in scn.map.hazardous else DIFFICULT
+        if cell in state.traps:  # HV-TER-2: a sprung trap is floor again
+            key = "trap"
         label = ""
         coins = state.coins.get(cell, 0)
         if coins:

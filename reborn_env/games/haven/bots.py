@@ -125,6 +125,7 @@ class View:
     figures: tuple[Figure, ...]
     mine: Character
     elements: tuple[int, ...]
+    negative: frozenset[int] = frozenset()  # HV-TER-5: unsprung traps and hazardous hexes
 
     def monsters(self) -> list[Figure]:
         return [f for f in self.figures if f.side == "monster"]
@@ -147,6 +148,8 @@ class ObservationReader:
         sides += ["monster"] * len(scn.monster_types)
         # (kind id, side) of each entry of a cell's figure one-hot
         self.kinds = tuple(zip(self.layout["board"]["figure"].labels, sides, strict=True))
+        terrain = self.layout["board"]["terrain"].labels
+        self.negative = [terrain.index(k) for k in ("trap", "hazardous") if k in terrain]
 
     def read(self, observation: np.ndarray) -> View:
         view = self.layout.view(np.asarray(observation, dtype=np.float32).reshape(-1))
@@ -161,7 +164,15 @@ class ObservationReader:
             figures=self._figures(view["board"]),
             mine=_character(view["me"]),
             elements=tuple(int(states.argmax()) for states in view["elements"]),
+            negative=self._negative(view["board"]),
         )
+
+    def _negative(self, board: Records) -> frozenset[int]:
+        """HV-TER-5: the cells the board shows as an unsprung trap or hazardous terrain."""
+        if not self.negative:
+            return frozenset()
+        marked = board.column("terrain")[:, self.negative] > 0.5
+        return frozenset(int(c) for c in np.flatnonzero(marked.any(axis=1)))
 
     def _figures(self, board: Records) -> tuple[Figure, ...]:
         """The figure standing on each cell, cell by cell (16.5 public board)."""
@@ -557,8 +568,11 @@ class HavenScriptedBot:
             dist = self._distances(view, pending)
             prefer = self._attack_hexes(view, pending)
             engage = [a for a, cell in options.items() if dist[cell] == 0]
-            if engage:
-                return min(engage, key=lambda a: (prefer[options[a]], a != A.NO))
+            if engage:  # HV-TER-5: not onto a trap or hazard when another hex will do
+                return min(
+                    engage,
+                    key=lambda a: (options[a] in view.negative, prefer[options[a]], a != A.NO),
+                )
         return self._hold(view, options)
 
     def _hold(self, view: View, options: dict[int, int]) -> int:
@@ -567,13 +581,14 @@ class HavenScriptedBot:
         partner = next((f.cell for f in view.figures if f.side == "character" and not f.mine), None)
         ranged = self.reach[view.me] > 1
 
-        def score(action: int) -> tuple[int, int, int, bool]:
+        def score(action: int) -> tuple[bool, int, int, int, bool]:
             cell = options[action]
             apart = max(0, hex_distance(cell, partner) - 2) if partner is not None else 0
             threat = self._threat(view, cell)
+            bad = cell in view.negative and action != A.NO  # HV-TER-5: never wait on a trap
             if ranged:
-                return (threat, apart, -self._nearest(view, cell), action != A.NO)
-            return (apart, threat, self._nearest(view, cell), action != A.NO)
+                return (bad, threat, apart, -self._nearest(view, cell), action != A.NO)
+            return (bad, apart, threat, self._nearest(view, cell), action != A.NO)
 
         return min(options, key=score)
 

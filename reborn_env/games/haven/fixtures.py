@@ -20,7 +20,7 @@ from ...core.errors import PositionError
 from ...core.positions import choice, fail, int_range, items, show
 from .position_fields import check_json, id_list, read_cell, read_conditions
 from .position_rules import limits_of
-from .positions import TREASURE_KEYS, dump_state, state_from_dict
+from .positions import TREASURE_KEYS, dump_state, read_traps, state_from_dict
 from .rules.round import LONG_REST_INITIATIVE, turn_sequence
 from .rules.setup import new_state
 from .rules.state import (
@@ -53,6 +53,7 @@ FIXTURE_KEYS = (
     "monster_cards",
     "monster_amd",
     "short_rest_picks",
+    "traps",
 )
 FIXTURE_PHASES = (SELECT, TURNS, CLEANUP)
 CHARACTER_KEYS = (
@@ -107,6 +108,8 @@ def _place_tokens(scenario: Scenario, state: HavenState, fixture: dict[str, Any]
         cell = read_cell(scenario, f"coins[{i}]", xy)
         state.coins[cell] = state.coins.get(cell, 0) + 1
     state.treasures = _treasures(scenario, fixture.get("treasures", []))
+    if "traps" in fixture:  # HV-TER-2: the traps not yet sprung; unnamed, all of the map's
+        state.traps = read_traps(scenario, fixture["traps"])
     for name, level in _mapping("elements", fixture.get("elements", {})).items():
         element = choice("elements", name, ELEMENTS)
         state.elements[element] = choice(f"elements.{name}", level, ELEMENT_STATE_NAMES)

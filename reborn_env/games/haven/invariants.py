@@ -83,6 +83,11 @@ def _check_board(game: HavenGame) -> None:
     floor = board_for(game.scenario).floor
     if any(not floor[c] for c in cells + list(game.state.coins)):
         raise AssertionError("HV-MAP-3: a figure or coin off the floor")
+    traps = game.state.traps
+    if traps != sorted(set(traps)) or not set(traps) <= set(game.scenario.map.traps):
+        raise AssertionError("HV-TER-2: unsprung traps are not distinct trap cells of the map")
+    if set(traps) & set(cells):
+        raise AssertionError("HV-TER-2: a figure stands on an unsprung trap")
 
 
 def _check_progress(game: HavenGame) -> None:

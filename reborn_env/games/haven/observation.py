@@ -31,7 +31,18 @@ from .rules.state import (
     HavenState,
     ModifierDeck,
 )
-from .scenario.model import ABILITY_KINDS, CELL_KINDS, CONDITIONS, ELEMENTS, ELITE, Scenario
+from .scenario.model import (
+    ABILITY_KINDS,
+    CELL_KINDS,
+    CONDITIONS,
+    DIFFICULT,
+    ELEMENTS,
+    ELITE,
+    FLOOR,
+    HAZARDOUS,
+    TRAP,
+    Scenario,
+)
 
 if TYPE_CHECKING:
     from .rules.engine import HavenGame
@@ -106,8 +117,9 @@ def _cell_fields(scn: Scenario, hp: float) -> list[Field]:
     """One board cell's features (16.5 public board)."""
     kinds = [c.id for c in scn.characters] + [s.id for s in scn.summons]
     kinds += [t.id for t in scn.monster_types]
+    terrain = CELL_KINDS + scn.map.terrain_kinds  # HV-TER-8: only the kinds this map uses
     return [
-        Field("terrain", (len(CELL_KINDS),), "terrain", CELL_KINDS),
+        Field("terrain", (len(terrain),), "terrain", terrain),
         Field("coins", doc="coins lying there", scale=COIN_SCALE),
         Field("treasure", doc="a treasure lies there"),
         Field("figure", (len(kinds),), "the kind of figure standing there", tuple(kinds)),
@@ -277,6 +289,10 @@ class Observer:
         self.terrain = np.zeros(N_CELLS * self.n_features, dtype=np.float32)
         for c, kind in enumerate(scn.map.cells):
             self.terrain[c * self.n_features + self.feature["terrain:" + kind]] = 1.0
+        for kind, cells in ((HAZARDOUS, scn.map.hazardous), (DIFFICULT, scn.map.difficult)):
+            for c in cells:  # HV-TER-1: terrain instead of plain floor
+                self.terrain[c * self.n_features + self.feature["terrain:" + FLOOR]] = 0.0
+                self.terrain[c * self.n_features + self.feature["terrain:" + kind]] = 1.0
 
     def observe(self, game: HavenGame, me: int) -> np.ndarray:
         """16.5: the observation of character ``me`` (0 bulwark, 1 conjurer) in ``game``.
@@ -336,6 +352,9 @@ class Observer:
         base = self.start["board"]
         v[base : base + N_CELLS * nf] = self.terrain
         board = v[base : base + N_CELLS * nf].reshape(N_CELLS, nf)
+        for cell in state.traps:  # HV-TER-2: an unsprung trap; a sprung one shows as floor
+            board[cell, f["terrain:" + FLOOR]] = 0.0
+            board[cell, f["terrain:" + TRAP]] = 1.0
         for cell, count in state.coins.items():
             board[cell, f["coins"]] = min(count / COIN_SCALE, 1.0)
         for cell in state.treasures:

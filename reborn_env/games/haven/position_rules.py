@@ -145,6 +145,7 @@ def check_consistency(scenario: Scenario, state: HavenState) -> None:
     """
     limits = limits_of(scenario)
     _check_cells(state)
+    _check_traps(state)
     _check_sequence(limits, state)
     for ch in state.characters:
         _check_character(limits, state, ch)
@@ -165,6 +166,17 @@ def _check_cells(state: HavenState) -> None:
         if cell in cells:
             raise fail(name, f"cell {cell_xy(cell)} already holds {cells[cell]}")
         cells[cell] = name
+
+
+def _check_traps(state: HavenState) -> None:
+    """HV-TER-2: no figure stands on a trap not yet sprung (entering it springs it)."""
+    for ch in state.characters:
+        if ch.cell is not None and ch.cell in state.traps:
+            raise fail(f"characters[{ch.index}]", f"stands on an unsprung trap {cell_xy(ch.cell)}")
+    for kind, figures in (("monsters", state.monsters), ("summons", state.summons)):
+        for i, fig in enumerate(figures):
+            if fig.cell in state.traps:
+                raise fail(f"{kind}[{i}]", f"stands on an unsprung trap {cell_xy(fig.cell)}")
 
 
 def _slot_done(state: HavenState, position: int | None) -> bool:

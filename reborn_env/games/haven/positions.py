@@ -80,6 +80,7 @@ STATE_KEYS = (
     "monster_amd",
     "scripted_picks",
 )
+TRAP_KEYS = ("traps",)  # HV-TER-2: a state field only of scenarios whose map has traps
 
 
 CHARACTER_KEYS = (
@@ -187,6 +188,14 @@ def _character(scenario: Scenario, ch: CharacterState) -> dict[str, Any]:
 def dump_state(scenario: Scenario, state: HavenState) -> dict[str, Any]:
     """``state`` of ``scenario`` as JSON-ready data, the ``state`` field of a position (valid at
     quiet points, where no turn is half done)."""
+    data = _dump_state(scenario, state)
+    if scenario.map.traps:  # HV-TER-2: only a map with traps has this field
+        data["traps"] = [_xy(c) for c in state.traps]
+    return data
+
+
+def _dump_state(scenario: Scenario, state: HavenState) -> dict[str, Any]:
+    """:func:`dump_state`'s fields common to every scenario."""
     types = scenario.monster_types
     return {
         "round": state.round,
@@ -301,7 +310,7 @@ def read_position(
 
 def state_from_dict(scenario: Scenario, data: Any) -> HavenState:
     """A validated HavenState from :func:`dump_state` data (then :func:`check_consistency`)."""
-    data = node("state", data, STATE_KEYS)
+    data = node("state", data, STATE_KEYS + (TRAP_KEYS if scenario.map.traps else ()))
     limits = limits_of(scenario)
     characters = items("characters", data["characters"], len(scenario.characters))
     if len(characters) != len(scenario.characters):
@@ -335,6 +344,7 @@ def state_from_dict(scenario: Scenario, data: Any) -> HavenState:
         ),
         win_met=flag("win_met", data["win_met"]),
         scripted_picks=_read_picks(scenario, data["scripted_picks"]),
+        traps=read_traps(scenario, data["traps"]) if scenario.map.traps else [],
     )
     state.slot = int_range("slot", data["slot"], 0, len(state.sequence))
     if state.phase == TURNS and state.slot == len(state.sequence):
@@ -554,3 +564,16 @@ def _read_picks(scenario: Scenario, value: Any) -> dict[int, list[int]]:
         for i, (agent, cls) in enumerate(zip(agents, scenario.characters, strict=True))
         if agent in value
     }
+
+
+def read_traps(scenario: Scenario, value: Any) -> list[int]:
+    """HV-TER-2: the traps not yet sprung: distinct trap cells of the map, any order; ascending."""
+    traps: list[int] = []
+    for i, xy in enumerate(items("traps", value, len(scenario.map.traps))):
+        cell = read_cell(scenario, f"traps[{i}]", xy)
+        if cell not in scenario.map.traps:
+            raise fail(f"traps[{i}]", f"{show(xy)} is not a trap of the map")
+        if cell in traps:
+            raise fail(f"traps[{i}]", f"{show(xy)} is listed twice")
+        traps.append(cell)
+    return sorted(traps)

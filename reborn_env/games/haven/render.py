@@ -23,7 +23,17 @@ from .actions import CARD_SLOTS
 from .rules.hexgrid import HEIGHT, WIDTH
 from .rules.prompts import SELECT_LEAD, SELECT_SECOND
 from .rules.state import ELEMENT_STATE_NAMES, INERT, SELECT, STRONG, CharacterState, HavenState
-from .scenario.model import ELEMENTS, ELITE, OBSTACLE, WALL, Scenario, cell_xy
+from .scenario.model import (
+    DIFFICULT,
+    ELEMENTS,
+    ELITE,
+    HAZARDOUS,
+    OBSTACLE,
+    TRAP,
+    WALL,
+    Scenario,
+    cell_xy,
+)
 
 if TYPE_CHECKING:
     from .rules.engine import HavenGame
@@ -36,6 +46,17 @@ LEGEND = (
     "key: . floor  O obstacle  # wall  $ coin ($n: n coins)  T treasure  B/C characters  "
     "W summon  m/M normal/elite marauder  s/S normal/elite slinger (+ number)"
 )
+# HV-TER-1: terrain marks, as drawn in a scenario's map; the legend line only where a map has them.
+_OVERLAY_MARKS = {TRAP: "^", HAZARDOUS: "~", DIFFICULT: "="}
+_OVERLAY_NAMES = {TRAP: "trap", HAZARDOUS: "hazardous", DIFFICULT: "difficult"}
+
+
+def terrain_legend(scn: Scenario) -> str | None:
+    """The key of the terrain kinds ``scn``'s map uses (None: it uses none)."""
+    kinds = scn.map.terrain_kinds
+    if not kinds:
+        return None
+    return "terrain: " + "  ".join(f"{_OVERLAY_MARKS[k]} {_OVERLAY_NAMES[k]}" for k in kinds)
 
 
 def render_ansi(game: HavenGame) -> str:
@@ -46,6 +67,11 @@ def render_ansi(game: HavenGame) -> str:
 def cell_tokens(state: HavenState, scn: Scenario) -> list[str]:
     """The mark of every cell (15.1 legend); a figure hides the tokens under it."""
     marks = [_TERRAIN_MARKS.get(kind, ".") for kind in scn.map.cells]
+    for kind, cells in ((HAZARDOUS, scn.map.hazardous), (DIFFICULT, scn.map.difficult)):
+        for cell in cells:
+            marks[cell] = _OVERLAY_MARKS[kind]
+    for cell in state.traps:  # HV-TER-2: only traps not yet sprung
+        marks[cell] = _OVERLAY_MARKS[TRAP]
     for cell, count in state.coins.items():
         if count > 0:
             marks[cell] = "$" if count == 1 else f"${count}"
@@ -193,6 +219,9 @@ def _status_lines(game: HavenGame) -> list[str]:
     lines.append("monster cards: " + ", ".join(cards))
     lines.append(_prompt_text(game))
     lines.append(LEGEND)
+    terrain = terrain_legend(scn)
+    if terrain is not None:
+        lines.append(terrain)
     return lines
 
 
@@ -214,6 +243,14 @@ BACKGROUND: Colour = (40, 42, 48)
 FLOOR_COLOUR: Colour = (222, 214, 192)
 OBSTACLE_COLOUR: Colour = (120, 110, 95)
 WALL_COLOUR: Colour = (18, 18, 22)
+TRAP_COLOUR: Colour = (150, 30, 110)  # HV-TER-1 terrain
+HAZARD_COLOUR: Colour = (235, 120, 60)
+DIFFICULT_COLOUR: Colour = (150, 175, 110)
+TERRAIN_COLOURS: dict[str, Colour] = {
+    TRAP: TRAP_COLOUR,
+    HAZARDOUS: HAZARD_COLOUR,
+    DIFFICULT: DIFFICULT_COLOUR,
+}
 TEXT: Colour = (236, 236, 236)
 INK: Colour = (20, 20, 24)
 COIN: Colour = (240, 190, 30)
@@ -268,6 +305,13 @@ def _cell_labels() -> np.ndarray:
 
 
 @cache
+def _diamond() -> np.ndarray:
+    """A boolean diamond mask (a trap), (2 * RADIUS + 1) px square, centred."""
+    yy, xx = np.mgrid[-RADIUS : RADIUS + 1, -RADIUS : RADIUS + 1]
+    return np.abs(yy) + np.abs(xx) <= RADIUS - 4
+
+
+@cache
 def _disc(radius: int) -> np.ndarray:
     """A boolean disc mask of the given radius, (2 * RADIUS + 1) px square, centred."""
     yy, xx = np.mgrid[-RADIUS : RADIUS + 1, -RADIUS : RADIUS + 1]
@@ -283,6 +327,9 @@ def _draw_background(scn: Scenario) -> np.ndarray:
     area = img[:MAP_H, :MAP_W]
     for cell, kind in enumerate(scn.map.cells):
         area[labels == cell] = colours.get(kind, FLOOR_COLOUR)
+    for kind, cells in ((HAZARDOUS, scn.map.hazardous), (DIFFICULT, scn.map.difficult)):
+        for cell in cells:
+            area[labels == cell] = TERRAIN_COLOURS[kind]
     return img
 
 
@@ -301,6 +348,8 @@ def render_rgb(game: HavenGame) -> np.ndarray:
     state: HavenState = game.state
     scn: Scenario = game.scenario
     img = _background(scn).copy()
+    for cell in state.traps:  # HV-TER-2: a diamond for each trap not yet sprung
+        _box(img, cell)[_diamond()] = TRAP_COLOUR
     for cell, count in state.coins.items():
         if count > 0:
             box = _box(img, cell)

@@ -10,15 +10,13 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from .area import Placement, area_targets, covering, is_ranged
 from .context import RuleContext
 from .figures import board_for, has
+from .monster_plan import Plan, Rank
+from .path_graph import PathGraph
 from .state import Figure
-
-if TYPE_CHECKING:
-    from .monster_ai import PathGraph, Plan, Rank
 
 
 def _ranks(ranking: list[tuple[Rank, Figure]]) -> defaultdict[int, tuple]:

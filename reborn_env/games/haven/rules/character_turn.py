@@ -38,7 +38,7 @@ from .context import RuleContext
 from .damage import TurnAborted, add_condition, heal, loot_cells, loot_in_reach, suffer_damage
 from .elements import consume, infuse
 from .figures import allies_of, board_for, has, label, occupant, on_map
-from .monster_ai import PathGraph
+from .path_graph import PathGraph, character_path
 from .prompts import (
     AREA_TARGET,
     ATTACK_TARGET,
@@ -54,6 +54,7 @@ from .prompts import (
     ask,
 )
 from .state import CONSUMED, READY, SPENT, CharacterState, SummonState
+from .terrain import follow, move_kind
 from .turns import abort_turn, begin_turn, end_turn
 
 Turn = Generator[Prompt, int, None]
@@ -273,9 +274,14 @@ def offer_consume(
 
 
 def move_destinations(graph: PathGraph, points: int) -> list[int]:
-    """HV-ABL-1, HV-MAP-4: cells other than its own that the character can end a Move in."""
-    endable = graph.endable
-    return [c for c, d in enumerate(graph.dist) if d is not None and 0 < d <= points and endable[c]]
+    """HV-ABL-1, HV-MAP-4, HV-TER-7: cells other than its own that the character can end a Move
+    in, at the terrain's costs."""
+    endable, start = graph.endable, graph.start
+    return [
+        c
+        for c, d in enumerate(graph.points)
+        if d is not None and d <= points and endable[c] and c != start
+    ]
 
 
 def perform_move(
@@ -284,7 +290,8 @@ def perform_move(
     """HV-ABL-1 with HV-BOX-10/11 and Swift Boots (HV-ITEM-4)."""
     if has(ch, "immobilize"):
         return False
-    graph = PathGraph(ctx, ch)
+    kind = move_kind(ability)  # HV-JMP-1, HV-FLY-1
+    graph = PathGraph(ctx, ch, kind, price_negatives=False)  # HV-TER-7: destinations by points
     consume_bonus = ability.consume.bonus if _consumable(ctx, ability) is not None else 0
     if not move_destinations(graph, ability.value + effects.move_bonus + consume_bonus):
         return False
@@ -296,8 +303,7 @@ def perform_move(
     answer = yield from ask_hex(ch, where, MOVE_DEST, cells, ability=MOVE, value=points)
     if answer == actions.NO:
         return False
-    ctx.log("MOVE", figure=label(ctx.scenario, ch), **{"from": ch.cell}, to=answer)
-    ch.cell = answer
+    yield from follow(ctx, ch, kind, character_path(ctx, graph, answer, points))
     return True
 
 

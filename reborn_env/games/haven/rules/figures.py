@@ -29,6 +29,12 @@ class Board:
         cells = scenario.map.cells
         self.walls = tuple(kind == WALL for kind in cells)
         self.floor = tuple(kind == FLOOR for kind in cells)
+        # HV-TER-1: static terrain (traps are state: HavenState.traps); ``terrain`` says whether
+        # movement needs costs at all, so a map without any keeps the plain step count.
+        hexes = scenario.map
+        self.hazardous = tuple(c in hexes.hazardous for c in range(len(cells)))
+        self.difficult = tuple(c in hexes.difficult for c in range(len(cells)))
+        self.terrain = bool(hexes.traps or hexes.hazardous or hexes.difficult)
         self.neighbours = tuple(neighbours(c) for c in range(len(cells)))
         self.range = RangeTable(self.walls)
         self.sight = SightTable(self.walls)

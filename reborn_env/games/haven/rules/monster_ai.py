@@ -1,4 +1,4 @@
-"""Deterministic focus, movement and targeting of monsters and summons (HV-AI-1..8).
+"""Deterministic focus, movement and targeting of monsters and summons (HV-AI-1..8, HV-AI-10).
 
 Pure functions of the state: nothing here changes the ctx. A *mover* is the monster or summon
 whose turn runs; its enemies are the other side (HV-STURN-2 runs summons through the same code).
@@ -6,58 +6,15 @@ whose turn runs; its enemies are the other side (HV-STURN-2 runs summons through
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from .area_ai import area_attack_hexes, area_hex_key
 from .context import RuleContext
-from .figures import all_figures, board_for, enemies_of, has, on_map, turn_position
+from .figures import board_for, enemies_of, has, on_map, turn_position
+from .monster_plan import UNREACHED, Plan, Rank
+from .path_graph import PathGraph
 from .state import Figure
-
-
-@dataclass(frozen=True)
-class Plan:
-    """What the mover's card lets it do: move points (None: no Move on the card or immobilized),
-    attack reach (None: no attack, or disarmed), number of targets and area pattern (HV-AOE-1;
-    empty for a single-target attack)."""
-
-    move: int | None
-    reach: int | None
-    ranged: bool
-    targets: int = 1
-    area: tuple[tuple[int, int], ...] = ()
-
-
-class PathGraph:
-    """HV-AI-2: passable cells (not wall, obstacle or enemy-held), endable cells (passable and
-    holding no other figure) and ``dist``, the fewest steps from the mover to every cell, for one
-    mover at one moment (HV-AI-8): it holds until a figure moves or leaves the map."""
-
-    def __init__(self, ctx: RuleContext, mover: Figure) -> None:
-        board = board_for(ctx.scenario)
-        self.board = board
-        enemy_cells = {f.cell for f in enemies_of(ctx.state, mover)}
-        other_cells = {f.cell for f in all_figures(ctx.state) if f is not mover}
-        self.passable = [board.floor[c] and c not in enemy_cells for c in range(len(board.floor))]
-        self.endable = [p and c not in other_cells for c, p in enumerate(self.passable)]
-        self.dist = self.steps_from([mover.cell])
-
-    def steps_from(self, sources: list[int]) -> list[int | None]:
-        """Fewest steps from any of ``sources`` to every cell through passable cells."""
-        dist: list[int | None] = [None] * len(self.passable)
-        queue = deque()
-        for s in sources:
-            if dist[s] is None:
-                dist[s] = 0
-                queue.append(s)
-        while queue:
-            cell = queue.popleft()
-            for nxt in self.board.neighbours[cell]:
-                if dist[nxt] is None and self.passable[nxt]:
-                    dist[nxt] = dist[cell] + 1  # type: ignore[operator]
-                    queue.append(nxt)
-        return dist
+from .terrain import negatives
 
 
 def attack_hexes(graph: PathGraph, target: Figure, reach: int) -> list[int]:
@@ -76,10 +33,6 @@ def plan_hexes(ctx: RuleContext, graph: PathGraph, plan: Plan, target: Figure) -
 def candidates(ctx: RuleContext, mover: Figure) -> list[Figure]:
     """HV-AI-1: enemies on the map that are not invisible."""
     return [f for f in enemies_of(ctx.state, mover) if not has(f, "invisible")]
-
-
-Rank = tuple[int, int, tuple[int, int, int]]  # HV-AI-4's key: (cost, proximity, turn position)
-UNREACHED = 1_000_000  # the cost of an enemy with no attack hex the mover can reach
 
 
 def focus_ranking(
@@ -117,26 +70,31 @@ def destination(
 ) -> int:
     """HV-AI-5: where the mover ends its Move. Its best attack hex of the focus within this
     turn's move (Case A); otherwise, the best one with movement unlimited, and the mover stops
-    on a shortest path to it as near to it as it can (Case B)."""
+    on a best path to it as near to it as it can (Case B). HV-AI-10: only the attack hexes whose
+    path has the fewest negative hexes count, in both cases."""
     assert plan.move is not None
-    dist = graph.dist
+    dist, cost, spent = graph.dist, graph.cost, graph.points
     reachable = [
-        c for c, d in enumerate(dist) if d is not None and d <= plan.move and graph.endable[c]
+        c for c, d in enumerate(spent) if d is not None and d <= plan.move and graph.endable[c]
     ]
     hexes = [h for h in plan_hexes(ctx, graph, plan, target) if dist[h] is not None]
     if not hexes:
         return mover.cell
+    if graph.board.terrain:
+        fewest = min(negatives(dist[h]) for h in hexes)  # type: ignore[arg-type]
+        hexes = [h for h in hexes if negatives(dist[h]) == fewest]  # type: ignore[arg-type]
     if plan.area and plan.reach is not None:  # HV-AOE-8
         key = area_hex_key(ctx, mover, plan, target, graph, ranking)
     else:
         key = _hex_key(mover, plan, target, graph, ranking)
-    in_reach = [h for h in hexes if dist[h] <= plan.move] if plan.reach is not None else []  # type: ignore[operator]
+    in_reach = [h for h in hexes if spent[h] <= plan.move] if plan.reach is not None else []  # type: ignore[operator]
     if in_reach:
         return min(in_reach, key=key)
     goal = min(hexes, key=key)
-    remaining = graph.steps_from([goal])
-    on_way = [c for c in reachable if dist[c] + remaining[c] == dist[goal]]  # type: ignore[operator]
-    return min(on_way, key=lambda c: (remaining[c], c))
+    remaining = graph.remaining(goal)
+    on_way = [c for c in reachable if cost[c] + remaining[c] == cost[goal]]  # type: ignore[operator]
+    # HV-JMP-2: a jump would rather not land on a negative hex (its landing weight); else as near.
+    return min(on_way, key=lambda c: (dist[c] - cost[c], remaining[c], c))  # type: ignore[operator]
 
 
 def _hex_key(

@@ -28,14 +28,18 @@ from .damage import TurnAborted, suffer_damage
 from .decks import monster_card
 from .elements import consume, infuse
 from .figures import board_for, has, label, on_map
-from .monster_ai import PathGraph, Plan, Rank, destination, extra_targets, focus, focus_ranking
+from .monster_ai import destination, extra_targets, focus, focus_ranking
+from .monster_plan import Plan, Rank
+from .path_graph import PathGraph
 from .prompts import Prompt
 from .state import Figure, MonsterState, SummonState
+from .terrain import follow, move_kind
 from .turns import abort_turn, begin_turn, end_turn
 
 Turn = Generator[Prompt, int, None]
 
 _SUMMON_CARD = (Ability(MOVE, 0), Ability(ATTACK, 0))  # HV-STURN-2
+_WALK = Ability(MOVE, 0)  # the kind of a card without a Move: the type's own (HV-FLY-3)
 
 
 def monster_slot(ctx: RuleContext, type_index: int) -> Turn:
@@ -113,18 +117,22 @@ def execute_card(
 ) -> Turn:
     """HV-MTURN-8..11, HV-AI-7: focus first, then each line top to bottom; nothing else."""
     base = _stats(ctx, fig, mtype)
-    graph: PathGraph | None = PathGraph(ctx, fig)  # None once a figure moved or may have left
+    # HV-FLY-3 / HV-JMP-3: focus is found with the kind of the card's first Move.
+    kinds = [move_kind(a, mtype) for a in abilities if a.kind == MOVE] or [move_kind(_WALK, mtype)]
+    # None once a figure moved, may have left, or a trap sprang
+    graph: PathGraph | None = PathGraph(ctx, fig, kinds[0])
     ranking = focus_ranking(ctx, fig, _plan(fig, abilities, base, 0), graph)
     target = focus(ranking)
     for i, ability in enumerate(abilities):
         if ability.kind == MOVE:
             plan = _plan(fig, abilities, base, i)
             if target is not None and plan.move:
-                graph = graph or PathGraph(ctx, fig)
+                kind = move_kind(ability, mtype)
+                if graph is None or graph.kind != kind:
+                    graph = PathGraph(ctx, fig, kind)
                 cell = destination(ctx, fig, plan, target, graph, ranking)
                 if cell != fig.cell:
-                    ctx.log("MOVE", figure=label(ctx.scenario, fig), **{"from": fig.cell}, to=cell)
-                    fig.cell = cell
+                    yield from follow(ctx, fig, kind, graph.path(cell))
                     graph = None
         elif ability.kind == ATTACK:
             yield from monster_attack(ctx, fig, ability, base, target, ranking)

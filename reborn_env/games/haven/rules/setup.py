@@ -52,6 +52,7 @@ def new_state(scenario: Scenario, seed: int) -> HavenState:
         coins=coins,
         treasures={t.cell: t.number for t in scenario.map.treasures},
         rng=rng,
+        traps=sorted(scenario.map.traps),  # HV-TER-2
     )
 
 

@@ -166,3 +166,5 @@ class HavenState:
     scripted_picks: dict[int, list[int]] = field(default_factory=dict)
     # HV-STATE-5: infusions of the running turn, by element index.
     pending_infusions: list[int] = field(default_factory=list)
+    # HV-TER-2: trap cells not yet sprung, ascending (a sprung trap's hex is plain floor).
+    traps: list[int] = field(default_factory=list)

@@ -27,10 +27,12 @@ from reborn_env.games.haven.scenario.model import (
     ATTACK_CONDITIONS,
     CELL_KINDS,
     CONDITION,
+    DIFFICULT,
     DOUBLE,
     ELEMENTS,
     FATES,
     FLOOR,
+    HAZARDOUS,
     HEAL,
     HEAL_SELF,
     HEIGHT,
@@ -52,6 +54,7 @@ from reborn_env.games.haven.scenario.model import (
     SHIELD,
     SUFFER_DAMAGE,
     SUMMON,
+    TRAP,
     WALL,
     WIDTH,
     WIN_CONDITIONS,
@@ -71,6 +74,7 @@ from reborn_env.games.haven.scenario.model import (
     Scenario,
     ScenarioRules,
     SummonSpec,
+    Terrain,
     Treasure,
     cell_id,
     cell_xy,
@@ -113,7 +117,7 @@ _CROSS_CHECK_KEYS = (
 
 # Section 7: the keys each ability kind takes (the first tuple is required).
 _ABILITY_KEYS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    MOVE: (("value",), ("consume",)),
+    MOVE: (("value",), ("consume", "jump", "flying")),  # jump, flying: HV-JMP-1, HV-FLY-1
     ATTACK: (("value",), ("range", "targets", "pierce", "conditions", "consume", "area")),
     HEAL: (("value",), ("range",)),
     SHIELD: (("value",), ()),
@@ -182,7 +186,7 @@ def _unique_ids(node: _Node, ids: Iterable[str], what: str) -> None:
 
 
 def _build_scenario(doc: dict[str, Any], source: str) -> Scenario:
-    top = _Node(source, "", doc).table(_TOP_KEYS, optional=("cross_check",))
+    top = _Node(source, "", doc).table(_TOP_KEYS, optional=("cross_check", *_TERRAIN_TOP_KEYS))
     items = _items(top["items"])
     summons = tuple(_summon(i, n) for i, n in top["summons"].entries().items())
     monster_types = _monster_types(top["monsters"])
@@ -193,6 +197,7 @@ def _build_scenario(doc: dict[str, Any], source: str) -> Scenario:
     hex_map = _hex_map(top, characters, monster_types)
     decks = _modifier_decks(top["modifier_decks"])
     rules = _rules(top["rules"], characters)
+    terrain = _terrain(top, hex_map)
     if "cross_check" in top:
         _cross_check(top["cross_check"], hex_map, characters, monster_types, decks)
     _check_area_bound(top["rules"], rules, characters)
@@ -207,6 +212,7 @@ def _build_scenario(doc: dict[str, Any], source: str) -> Scenario:
         character_modifier_deck=decks[0],
         monster_modifier_deck=decks[1],
         rules=rules,
+        terrain=terrain,
     )
 
 
@@ -236,6 +242,7 @@ def _ability(node: _Node, summons: Iterable[str], monster: bool) -> Ability:
         summon=entries["summon"].text(summons) if "summon" in entries else None,
         consume=_consume(entries["consume"]) if "consume" in entries else None,
         area=_area(entries, monster) if "area" in entries else (),
+        **_move_kind(entries),
     )
 
 
@@ -416,7 +423,7 @@ def _monster_types(node: _Node) -> tuple[MonsterType, ...]:
 
 
 def _monster_type(type_id: str, node: _Node) -> MonsterType:
-    entries = node.table(_MONSTER_KEYS)
+    entries = node.table(_MONSTER_KEYS, optional=("flying",))
     letter = entries["letter"].text()
     if not re.fullmatch(r"[a-z]", letter) or letter.upper() in (*_TERRAIN_TOKENS, _TREASURE):
         raise entries["letter"].error(f"{letter!r}: must be one lower-case letter other than o, t")
@@ -427,6 +434,7 @@ def _monster_type(type_id: str, node: _Node) -> MonsterType:
         normal=_stats(entries["normal"]),
         elite=_stats(entries["elite"]),
         deck=tuple(_monster_card(n) for n in entries["deck"].items(minimum=1)),
+        flying=entries["flying"].flag() if "flying" in entries else False,  # HV-FLY-1
     )
 
 
@@ -453,6 +461,7 @@ class _MapTokens:
     treasures: list[int]
     starts: dict[str, list[int]]  # map letter -> cells
     monsters: dict[tuple[str, str, int], list[int]]  # (type, rank, standee) -> cells
+    terrain: dict[str, list[int]]  # HV-TER-1: terrain kind -> cells
 
 
 def _parse_map(
@@ -462,7 +471,7 @@ def _parse_map(
     if len(rows) != HEIGHT:
         raise node.error(f"has {len(rows)} rows; the grid has {HEIGHT} rows (HV-MAP-1)")
     cells: list[str] = []
-    tokens = _MapTokens([], [], {}, {})
+    tokens = _MapTokens([], [], {}, {}, {})
     letters = {c.map_letter for c in characters}
     by_letter = {t.letter: t.id for t in types}
     for row, row_tokens in enumerate(rows):
@@ -489,6 +498,9 @@ def _read_token(
     match = _MONSTER_TOKEN.fullmatch(token)
     if token in _TERRAIN_TOKENS:
         return _TERRAIN_TOKENS[token]
+    if token in _TERRAIN_MARKS:  # HV-TER-1: a floor cell carrying terrain, nothing else on it
+        tokens.terrain.setdefault(_TERRAIN_MARKS[token], []).append(cell)
+        return FLOOR
     if token == _COIN:
         tokens.coins.append(cell)
     elif token == _TREASURE:
@@ -503,7 +515,8 @@ def _read_token(
     else:
         raise node.error(
             f"row {row}, col {col}: token {token!r} is not allowed; allowed: . (floor), "
-            f"O (obstacle), # (wall), $ (coin), T (treasure), a start letter "
+            f"O (obstacle), # (wall), ^ (trap), ~ (hazardous), = (difficult), $ (coin), "
+            f"T (treasure), a start letter "
             f"({', '.join(sorted(letters))}), or a monster letter ({', '.join(by_letter)}; upper "
             "case for elite) followed by its standee number"
         )
@@ -529,6 +542,9 @@ def _hex_map(
         treasures=treasures,
         starts=starts,
         monsters=placements,
+        traps=tuple(tokens.terrain.get(TRAP, ())),
+        hazardous=tuple(tokens.terrain.get(HAZARDOUS, ())),
+        difficult=tuple(tokens.terrain.get(DIFFICULT, ())),
     )
 
 
@@ -819,3 +835,52 @@ def _check_modifier_decks(node: _Node, decks: Sequence[Sequence[ModifierCard]]) 
                 f"{node.source}: modifier_decks.{owner}: the deck has {len(deck)} cards; "
                 f"{node.path} says {expected} (HV-AMD-1)"
             )
+
+
+# --- terrain and movement kinds (section 21, HV-TER-*, HV-FLY-*, HV-JMP-*) ----------------------
+
+_TERRAIN_MARKS = {"^": TRAP, "~": HAZARDOUS, "=": DIFFICULT}  # HV-TER-1 map tokens
+_TERRAIN_TOP_KEYS = ("terrain",)
+_TERRAIN_KEYS = ("trap_damage", "trap_conditions", "hazardous_damage")
+
+
+def _terrain(top: Mapping[str, _Node], hex_map: HexMap) -> Terrain:
+    """HV-TER-2/3: the ``[terrain]`` table, required exactly when the map shows traps or
+    hazardous terrain (difficult terrain needs no values)."""
+    needs = bool(hex_map.traps or hex_map.hazardous)
+    if "terrain" not in top:
+        if needs:
+            raise top["map"].error(
+                "shows traps (^) or hazardous terrain (~), so the scenario needs a [terrain] table "
+                "with trap_damage, trap_conditions and hazardous_damage"
+            )
+        return Terrain()
+    node = top["terrain"]
+    if not needs:
+        raise node.error(
+            "a [terrain] table is only allowed when the map shows traps (^) or hazardous "
+            "terrain (~)"
+        )
+    entries = node.table(_TERRAIN_KEYS)
+    terrain = Terrain(
+        trap_damage=entries["trap_damage"].integer(0),
+        trap_conditions=entries["trap_conditions"].texts(ATTACK_CONDITIONS),
+        hazardous_damage=entries["hazardous_damage"].integer(0),
+    )
+    if hex_map.traps and not (terrain.trap_damage or terrain.trap_conditions):
+        raise entries["trap_damage"].error(
+            "a trap must do something: trap_damage >= 1 or at least one trap condition"
+        )
+    if hex_map.hazardous and terrain.hazardous_damage < 1:
+        raise entries["hazardous_damage"].error(
+            "must be at least 1 when the map shows hazardous terrain (~)"
+        )
+    return terrain
+
+
+def _move_kind(entries: Mapping[str, _Node]) -> dict[str, bool]:
+    """HV-JMP-1, HV-FLY-1: a Move's ``jump`` / ``flying`` flags; at most one of them is true."""
+    kinds = {k: entries[k].flag() for k in ("jump", "flying") if k in entries}
+    if all(kinds.get(k) for k in ("jump", "flying")):
+        raise entries["flying"].error("a Move is either a jump or flying, not both")
+    return kinds

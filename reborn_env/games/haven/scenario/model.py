@@ -20,6 +20,25 @@ WIDTH, HEIGHT = 9, 7
 FLOOR, OBSTACLE, WALL = "floor", "obstacle", "wall"
 CELL_KINDS = (FLOOR, OBSTACLE, WALL)
 
+# --- terrain and movement kinds (section 21, HV-TER-*, HV-FLY-*, HV-JMP-*) ---------------------
+# HV-TER-1: the terrain a floor cell may carry. Such a cell is still FLOOR in ``HexMap.cells``
+# (figures stand and move there); ``HexMap.traps``/``hazardous``/``difficult`` say which it is.
+TRAP, HAZARDOUS, DIFFICULT = "trap", "hazardous", "difficult"
+TERRAIN_KINDS = (TRAP, HAZARDOUS, DIFFICULT)
+
+
+@dataclass(frozen=True)
+class Terrain:
+    """HV-TER-2/3: the scenario's ``[terrain]`` table: what springing a trap and entering a
+    hazardous hex do. All zero where the map has neither."""
+
+    trap_damage: int = 0
+    trap_conditions: tuple[str, ...] = ()
+    hazardous_damage: int = 0
+
+
+# --- end of terrain and movement kinds ---------------------------------------------------------
+
 # HV-STATE-5 / HV-ELEM-1: the six elements.
 ELEMENTS = ("fire", "ice", "air", "earth", "light", "dark")
 
@@ -128,6 +147,8 @@ class Ability:
     summon: str | None = None
     consume: Consume | None = None
     area: tuple[tuple[int, int], ...] = ()
+    jump: bool = False  # HV-JMP-1: a Move with Jump
+    flying: bool = False  # HV-FLY-1: a Move with Flying
 
 
 @dataclass(frozen=True)
@@ -223,6 +244,7 @@ class MonsterType:
     normal: MonsterStats
     elite: MonsterStats
     deck: tuple[MonsterAbilityCard, ...]
+    flying: bool = False  # HV-FLY-1: every Move of the type flies
 
     def stats(self, rank: str) -> MonsterStats:
         return self.elite if rank == ELITE else self.normal
@@ -261,6 +283,15 @@ class HexMap:
     treasures: tuple[Treasure, ...]
     starts: tuple[int, ...]
     monsters: tuple[MonsterPlacement, ...]
+    traps: tuple[int, ...] = ()  # HV-TER-1: trap cells at setup, ascending
+    hazardous: tuple[int, ...] = ()  # HV-TER-1: hazardous terrain cells, ascending
+    difficult: tuple[int, ...] = ()  # HV-TER-1: difficult terrain cells, ascending
+
+    @property
+    def terrain_kinds(self) -> tuple[str, ...]:
+        """HV-TER-1: the terrain kinds this map uses, in TERRAIN_KINDS order."""
+        cells = (self.traps, self.hazardous, self.difficult)
+        return tuple(kind for kind, where in zip(TERRAIN_KINDS, cells, strict=True) if where)
 
     def kind(self, col: int, row: int) -> str:
         return self.cells[cell_id(col, row)]
@@ -310,6 +341,7 @@ class Scenario:
     character_modifier_deck: tuple[ModifierCard, ...]  # each character has its own (HV-AMD-2)
     monster_modifier_deck: tuple[ModifierCard, ...]  # shared by all monsters (HV-AMD-2)
     rules: ScenarioRules
+    terrain: Terrain = Terrain()  # HV-TER-2/3
     character_index: dict[str, int] = field(default_factory=dict, compare=False)
     monster_type_index: dict[str, int] = field(default_factory=dict, compare=False)
 

@@ -1,0 +1,149 @@
+"""Where one mover can go and at what cost: its path graph (HV-AI-2, HV-AI-10, HV-JMP-2,
+HV-FLY-2) and the path a character's walk takes to its chosen hex (HV-TER-7).
+
+Monster AI, summons and character moves all ask it; the terrain rules it prices paths with are
+in :mod:`.terrain`.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from heapq import heappop, heappush
+
+from .context import RuleContext
+from .figures import all_figures, board_for, enemies_of
+from .state import Figure
+from .terrain import JUMP, WALK, entry_weights, is_negative, landing_weights, points, step_points
+
+
+class PathGraph:
+    """HV-AI-2: passable cells (not wall, obstacle or enemy-held; for a jump or flight any cell
+    but a wall, HV-JMP-2/HV-FLY-2), endable cells (floor holding no other figure) and ``dist``,
+    the cost of the mover's best path to every cell, for one mover at one moment (HV-AI-8): it
+    holds until a figure moves, leaves the map or springs a trap.
+
+    On a map without terrain a walk's cost is its number of steps. Otherwise (HV-AI-10) it is the
+    sum of :func:`.terrain.entry_weights` (negative hexes first when ``price_negatives``, then
+    points), and a jump's is its steps plus what its last hex adds (HV-JMP-2)."""
+
+    def __init__(
+        self, ctx: RuleContext, mover: Figure, kind: str = WALK, price_negatives: bool = True
+    ) -> None:
+        board = board_for(ctx.scenario)
+        self.board = board
+        self.kind = kind
+        self.start = mover.cell
+        other_cells = {f.cell for f in all_figures(ctx.state) if f is not mover}
+        if kind == WALK:
+            enemy_cells = {f.cell for f in enemies_of(ctx.state, mover)}
+            self.passable = [
+                board.floor[c] and c not in enemy_cells for c in range(len(board.floor))
+            ]
+        else:
+            self.passable = [not wall for wall in board.walls]
+        self.endable = [board.floor[c] and c not in other_cells for c in range(len(board.floor))]
+        terrain = board.terrain
+        self.weights = entry_weights(ctx, price_negatives) if terrain and kind == WALK else None
+        self.cost = self.steps_from([mover.cell])
+        self.dist = self.cost
+        if terrain and kind == JUMP:
+            landing = landing_weights(ctx, price_negatives)
+            self.dist = [None if d is None else d + landing[c] for c, d in enumerate(self.cost)]
+        # HV-AI-10: the movement points of each ``dist`` (itself on a map without terrain)
+        self.points = (
+            [None if d is None else points(d) for d in self.dist] if terrain else self.dist
+        )
+
+    def steps_from(self, sources: list[int]) -> list[int | None]:
+        """Least path cost from any of ``sources`` to every cell through passable cells."""
+        if self.weights is not None:
+            return self._weighted(sources, reverse=False)
+        dist: list[int | None] = [None] * len(self.passable)
+        queue = deque()
+        for s in sources:
+            if dist[s] is None:
+                dist[s] = 0
+                queue.append(s)
+        while queue:
+            cell = queue.popleft()
+            for nxt in self.board.neighbours[cell]:
+                if dist[nxt] is None and self.passable[nxt]:
+                    dist[nxt] = dist[cell] + 1  # type: ignore[operator]
+                    queue.append(nxt)
+        return dist
+
+    def remaining(self, goal: int) -> list[int | None]:
+        """The least cost of a path from every cell to ``goal`` (what the cells after it weigh)."""
+        if self.weights is None:
+            return self.steps_from([goal])
+        return self._weighted([goal], reverse=True)
+
+    def _weighted(self, sources: list[int], reverse: bool) -> list[int | None]:
+        """Dijkstra over passable cells with entry weights; ``reverse``: costs towards sources."""
+        weights = self.weights
+        assert weights is not None
+        dist: list[int | None] = [None] * len(self.passable)
+        heap = [(0, s) for s in sources]
+        for s in sources:
+            dist[s] = 0
+        while heap:
+            d, cell = heappop(heap)
+            if d != dist[cell]:
+                continue
+            for nxt in self.board.neighbours[cell]:
+                if not self.passable[nxt]:
+                    continue
+                nd = d + (weights[cell] if reverse else weights[nxt])
+                if dist[nxt] is None or nd < dist[nxt]:  # type: ignore[operator]
+                    dist[nxt] = nd
+                    heappush(heap, (nd, nxt))
+        return dist
+
+    def path(self, cell: int) -> list[int]:
+        """HV-TER-6: the hexes a walk enters on its best path to ``cell``, in order; each hex is
+        entered from its lowest-id neighbour on a best path. A jump, a flight, or a map without
+        terrain: ``[cell]``."""
+        if self.kind != WALK or not self.board.terrain:  # only the end hex matters then
+            return [cell] if cell != self.start else []
+        cost, weights = self.cost, self.weights
+        hexes = []
+        while cell != self.start:
+            hexes.append(cell)
+            entry = 1 if weights is None else weights[cell]
+            cell = min(
+                n
+                for n in self.board.neighbours[cell]
+                if cost[n] is not None and cost[n] + entry == cost[cell]  # type: ignore[operator]
+            )
+        return hexes[::-1]
+
+
+def character_path(ctx: RuleContext, graph: PathGraph, cell: int, budget: int) -> list[int]:
+    """HV-TER-7: the hexes a character's walk enters to reach ``cell`` within ``budget`` points:
+    the path with the fewest negative hexes, then the fewest points, each hex entered from its
+    lowest-id neighbour that keeps the path best. A jump or flight: ``[cell]``."""
+    if graph.kind != WALK or graph.weights is None:
+        return graph.path(cell)
+    size = len(graph.passable)
+    cost = [step_points(ctx, c) for c in range(size)]
+    bad = [int(is_negative(ctx, c)) for c in range(size)]
+    best: list[list[int | None]] = [[None] * size for _ in range(budget + 1)]
+    best[0][graph.start] = 0  # best[k][c]: fewest negatives over walks of exactly k points to c
+    for k in range(1, budget + 1):
+        for c in range(size):
+            if graph.passable[c] and k >= cost[c]:
+                before = [best[k - cost[c]][n] for n in graph.board.neighbours[c]]
+                known = [b for b in before if b is not None]
+                if known:
+                    best[k][c] = min(known) + bad[c]
+    spent = min(
+        (k for k in range(budget + 1) if best[k][cell] is not None),
+        key=lambda k: (best[k][cell], k),
+    )
+    hexes = []
+    while cell != graph.start or spent:
+        hexes.append(cell)
+        spent -= cost[cell]
+        want = best[spent + cost[cell]][cell] - bad[cell]  # type: ignore[operator]
+        cell = min(n for n in graph.board.neighbours[cell] if best[spent][n] == want)
+    return hexes[::-1]
