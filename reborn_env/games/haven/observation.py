@@ -46,6 +46,8 @@ INITIATIVE_SCALE = 99.0  # HV-INIT-1: 99 is the top of the scale
 VALUE_SCALE = 10.0  # prompt value: move points, attack or heal value, pending damage
 MAX_SLOTS = 8  # turn-sequence slots shown (2 characters + 2 monster types + summons)
 MAX_ITEMS = 2  # ITEM(0), ITEM(1) (16.3)
+PILE_CACHE_SIZE = 4096  # modifier pile compositions an observer remembers (Observer.pile_counts)
+RECORD_CACHE_SIZE = 4096  # character records an observer remembers (Observer.records)
 
 # Per-character scalar features (public for both characters, HV-STATE-1).
 CHAR_SCALARS = (
@@ -239,7 +241,7 @@ def observation_size(scn: Scenario) -> int:
 
 class Observer:
     """Builds the observations of one scenario (16.5), each block where :func:`build_layout` puts
-    it; stateless apart from lookup tables."""
+    it; stateless apart from lookup tables and caches (modifier pile counts, character records)."""
 
     def __init__(self, scn: Scenario) -> None:
         self.scn = scn
@@ -276,6 +278,26 @@ class Observer:
         self.terrain = np.zeros(N_CELLS * self.n_features, dtype=np.float32)
         for c, kind in enumerate(scn.map.cells):
             self.terrain[c * self.n_features + self.feature["terrain:" + kind]] = 1.0
+        # What never changes, written once: per seat, the vector with my agent one-hot and the
+        # terrain; each observation starts as a copy of it.
+        self.blank = []
+        for me in range(len(scn.characters)):
+            blank = np.zeros(self.size, dtype=np.float32)
+            blank[self.start["agent"] + me] = 1.0
+            blank[self.start["board"] : self.start["board"] + self.terrain.size] = self.terrain
+            self.blank.append(blank)
+        self.character_kind = [self.feature["figure:" + c.id] for c in scn.characters]
+        self.cell_condition = {c: self.feature["conditions:" + c] for c in CONDITIONS}
+        self.item_index = {s: i for i, s in enumerate(ITEM_STATES)}
+        self.monster_bonus = {
+            (t, rank): (mt.stats(rank).shield, mt.stats(rank).retaliate)
+            for t, mt in enumerate(scn.monster_types)
+            for rank in ("normal", ELITE)
+        }
+        # A modifier pile's counts per card name, by (offset, draw, discard): decks are few and
+        # change rarely, so counting each composition once pays (cleared when it grows large).
+        self.pile_counts: dict[tuple, tuple[list[int], list[float]]] = {}
+        self.records: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}  # see _character
 
     def observe(self, game: HavenGame, me: int) -> np.ndarray:
         """16.5: the observation of character ``me`` (0 bulwark, 1 conjurer) in ``game``.
@@ -285,10 +307,10 @@ class Observer:
         """
         state: HavenState = game.state
         scn = self.scn
-        v = np.zeros(self.size, dtype=np.float32)
-        ix: list[int] = [self.start["agent"] + me]
-        vx: list[float] = [1.0]
-        self._board(state, me, v)
+        v = self.blank[me].copy()  # my agent one-hot and the terrain
+        ix: list[int] = []
+        vx: list[float] = []
+        self._board(state, me, ix, vx)
         i, at = self.start["round"], self.round_at
         ix += (
             i + at["round"],
@@ -321,67 +343,79 @@ class Observer:
         for who, c in (("me", me), ("other", 1 - me)):
             ch = state.characters[c]
             lead = _pending_lead(ch, game.prompt) if c == me else None
-            self._character(state, ch, c == me, hide_piles, lead, self.start[who], ix, vx)
+            self._character(state, ch, c == me, hide_piles, lead, self.start[who], v)
         self._prompt(game.prompt, me, ix, vx)
-        v[ix] = vx
+        n = len(ix)
+        v[np.fromiter(ix, np.intp, n)] = np.fromiter(vx, np.float32, n)
         return v
 
     # --- blocks ---------------------------------------------------------------------------------
 
-    def _board(self, state: HavenState, me: int, v: np.ndarray) -> None:
-        """16.5 public board: terrain, tokens and the figure standing on each cell."""
+    def _board(self, state: HavenState, me: int, ix: list[int], vx: list[float]) -> None:
+        """16.5 public board: tokens and the figure standing on each cell (the terrain is in the
+        blank vector already)."""
         f = self.feature
         nf = self.n_features
         base = self.start["board"]
-        v[base : base + N_CELLS * nf] = self.terrain
-        board = v[base : base + N_CELLS * nf].reshape(N_CELLS, nf)
+        coins, treasure = f["coins"], f["treasure"]
         for cell, count in state.coins.items():
-            board[cell, f["coins"]] = min(count / COIN_SCALE, 1.0)
+            ix.append(base + cell * nf + coins)
+            vx.append(min(count / COIN_SCALE, 1.0))
         for cell in state.treasures:
-            board[cell, f["treasure"]] = 1.0
-        hp = self.hp_scale
+            ix.append(base + cell * nf + treasure)
+            vx.append(1.0)
+        mine, number, acted = f["mine"], f["number"], f["acted"]
         for c, ch in enumerate(state.characters):
             if ch.cell is None or ch.exhausted:
                 continue
-            row = board[ch.cell]
-            row[f[f"figure:{self.scn.characters[c].id}"]] = 1.0
-            row[f["mine"]] = float(c == me)
-            self._figure_row(row, ch.hp, ch.max_hp, ch.shield, ch.retaliate, ch.conditions, hp)
-            row[f["acted"]] = float(ch.acted)
+            row = base + ch.cell * nf
+            ix += (row + self.character_kind[c], row + mine)
+            vx += (1.0, float(c == me))
+            self._figure_row(row, ch.hp, ch.max_hp, ch.shield, ch.retaliate, ch.conditions, ix, vx)
+            ix.append(row + acted)
+            vx.append(float(ch.acted))
         for s in state.summons:
-            row = board[s.cell]
-            row[self.summon_kind[s.summon]] = 1.0
-            row[f["mine"]] = float(s.owner == me)
-            row[f["number"]] = min(s.number / NUMBER_SCALE, 1.0)
-            self._figure_row(row, s.hp, s.max_hp, 0, 0, s.conditions, hp)
-            row[f["acted"]] = float(s.acted)
+            row = base + s.cell * nf
+            ix += (row + self.summon_kind[s.summon], row + mine, row + number)
+            vx += (1.0, float(s.owner == me), min(s.number / NUMBER_SCALE, 1.0))
+            self._figure_row(row, s.hp, s.max_hp, 0, 0, s.conditions, ix, vx)
+            ix.append(row + acted)
+            vx.append(float(s.acted))
+        elite = f["elite"]
         for m in state.monsters:
-            row = board[m.cell]
-            row[self.type_kind + m.type] = 1.0
-            row[f["elite"]] = float(m.rank == ELITE)
-            row[f["number"]] = min(m.standee / NUMBER_SCALE, 1.0)
-            stats = self.scn.monster_types[m.type].stats(m.rank)
-            shield, retaliate = stats.shield + m.shield, stats.retaliate + m.retaliate
-            self._figure_row(row, m.hp, m.max_hp, shield, retaliate, m.conditions, hp)
-            row[f["acted"]] = float(m.acted)
+            row = base + m.cell * nf
+            ix += (row + self.type_kind + m.type, row + elite, row + number)
+            vx += (1.0, float(m.rank == ELITE), min(m.standee / NUMBER_SCALE, 1.0))
+            shield, retaliate = self.monster_bonus[m.type, m.rank]
+            shield, retaliate = shield + m.shield, retaliate + m.retaliate
+            self._figure_row(row, m.hp, m.max_hp, shield, retaliate, m.conditions, ix, vx)
+            ix.append(row + acted)
+            vx.append(float(m.acted))
 
     def _figure_row(
         self,
-        row: np.ndarray,
+        row: int,
         hp: int,
         max_hp: int,
         shield: int,
         retaliate: int,
         conditions: list[str],
-        scale: float,
+        ix: list[int],
+        vx: list[float],
     ) -> None:
+        """A figure's HP, bonuses and conditions in its cell's features, which start at ``row``."""
         f = self.feature
-        row[f["hp"]] = min(max(hp, 0) / scale, 1.0)
-        row[f["max_hp"]] = min(max_hp / scale, 1.0)
-        row[f["shield"]] = min(shield / BONUS_SCALE, 1.0)
-        row[f["retaliate"]] = min(retaliate / BONUS_SCALE, 1.0)
+        scale = self.hp_scale
+        ix += (row + f["hp"], row + f["max_hp"], row + f["shield"], row + f["retaliate"])
+        vx += (
+            min(max(hp, 0) / scale, 1.0),
+            min(max_hp / scale, 1.0),
+            min(shield / BONUS_SCALE, 1.0),
+            min(retaliate / BONUS_SCALE, 1.0),
+        )
         for cond in conditions:
-            row[f["conditions:" + cond]] = 1.0
+            ix.append(row + self.cell_condition[cond])
+            vx.append(1.0)
 
     def _sequence(self, state: HavenState, me: int, ix: list[int], vx: list[float]) -> None:
         """16.5: the revealed turn sequence, slot by slot: whose slot, initiative, already run."""
@@ -400,14 +434,28 @@ class Observer:
 
     def _modifier_deck(self, deck: ModifierDeck, i: int, ix: list[int], vx: list[float]) -> None:
         """A modifier deck's draw pile and discard as counts per card name (order hidden)."""
+        key = (i, tuple(deck.draw), tuple(deck.discard))
+        counted = self.pile_counts.get(key)
+        if counted is None:
+            if len(self.pile_counts) >= PILE_CACHE_SIZE:
+                self.pile_counts.clear()
+            counted = self.pile_counts[key] = self._pile_counts(deck, i)
+        ix += counted[0]
+        vx += counted[1]
+        ix.append(i + self.modifiers_at["shuffle_due"])
+        vx.append(float(deck.shuffle_due))
+
+    def _pile_counts(self, deck: ModifierDeck, i: int) -> tuple[list[int], list[float]]:
+        """The (index, value) pairs of a modifier deck's piles: counts per card name, scaled."""
         total = float(max(len(self.scn.monster_modifier_deck), 1))
         at = self.modifiers_at
+        index: list[int] = []
+        value: list[float] = []
         for pile_at, pile in ((at["draw"], deck.draw), (at["discard"], deck.discard)):
             for card, count in Counter(pile).items():
-                ix.append(i + pile_at + self.mod_index[card])
-                vx.append(min(count / total, 1.0))
-        ix.append(i + at["shuffle_due"])
-        vx.append(float(deck.shuffle_due))
+                index.append(i + pile_at + self.mod_index[card])
+                value.append(min(count / total, 1.0))
+        return index, value
 
     def _character(
         self,
@@ -417,14 +465,16 @@ class Observer:
         hide_piles: bool,
         pending_lead: int | None,
         i: int,
-        ix: list[int],
-        vx: list[float],
+        v: np.ndarray,
     ) -> None:
         """16.5 own private state (``mine``) or the other character's public state (HV-SEL-3).
 
         ``pending_lead`` is my leading pick while my ``SELECT_SECOND`` is pending (not yet stored
         in the state). During selection the other's hand size counts its picks back in, so that
         it does not tell whether the other picked cards or declared a long rest (HV-SEL-3).
+        What may be shown is gathered first; the record it gives is written once per distinct
+        content (``records``), as a character's record mostly stays the same from one decision
+        to the next.
         """
         # HV-SEL-3: during selection nothing of this round's picks is public; afterwards
         # ``revealed`` says how many (16.8 reveal_second_card_at_turn).
@@ -459,30 +509,55 @@ class Observer:
             min(ch.shield / BONUS_SCALE, 1.0),
             min(ch.retaliate / BONUS_SCALE, 1.0),
         )
-        at = self.char_at
-        ix += range(i, i + len(scalars))  # the record opens with its one-float fields
-        vx += [float(x) for x in scalars]
-        ix += [i + at["conditions"] + self.cond_index[c] for c in ch.conditions]
-        vx += [1.0] * len(ch.conditions)
         show_piles = mine or not hide_piles
         blocks = (
-            ("hand", ch.hand if mine else ()),
-            ("lead", () if lead is None else (lead,)),
-            ("second", () if second is None else (second,)),
-            ("played", ch.played if mine else [c for c in ch.played if c in public_picks]),
-            ("discard", ch.discard if show_piles else ()),
-            ("lost", ch.lost if show_piles else ()),
-            ("active", ch.active if show_piles else ()),
+            tuple(ch.hand) if mine else (),
+            () if lead is None else (lead,),
+            () if second is None else (second,),
+            tuple(ch.played) if mine else tuple(c for c in ch.played if c in public_picks),
+            tuple(ch.discard) if show_piles else (),
+            tuple(ch.lost) if show_piles else (),
+            tuple(ch.active) if show_piles else (),
         )
-        for name, cards in blocks:
+        amd = ch.amd
+        key = (i, scalars, tuple(ch.conditions), blocks, tuple(ch.items[:MAX_ITEMS]))
+        key += (tuple(amd.draw), tuple(amd.discard), amd.shuffle_due)
+        record = self.records.get(key)
+        if record is None:
+            if len(self.records) >= RECORD_CACHE_SIZE:
+                self.records.clear()
+            record = self.records[key] = self._character_record(
+                i, scalars, ch.conditions, blocks, ch.items[:MAX_ITEMS], amd
+            )
+        v[record[0]] = record[1]
+
+    def _character_record(
+        self,
+        i: int,
+        scalars: tuple[float | bool, ...],
+        conditions: list[str],
+        blocks: tuple[tuple[int, ...], ...],
+        items: list[str],
+        amd: ModifierDeck,
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """A character record's non-zero entries (indices, values): its scalars, conditions, card
+        bitmasks (``blocks`` in CHAR_CARD_BLOCKS order), items and modifier deck."""
+        at = self.char_at
+        ix = list(range(i, i + len(scalars)))  # the record opens with its one-float fields
+        vx = [float(x) for x in scalars]
+        ix += [i + at["conditions"] + self.cond_index[c] for c in conditions]
+        vx += [1.0] * len(conditions)
+        for name, cards in zip(CHAR_CARD_BLOCKS, blocks, strict=True):
             j = i + at[name]
-            ix += [j + c for c in cards if 0 <= c < CARD_SLOTS]
-            vx += [1.0] * sum(1 for c in cards if 0 <= c < CARD_SLOTS)
+            shown = [j + c for c in cards if 0 <= c < CARD_SLOTS]
+            ix += shown
+            vx += [1.0] * len(shown)
         j = i + at["items"]
-        for k, item_state in enumerate(ch.items[:MAX_ITEMS]):
-            ix.append(j + len(ITEM_STATES) * k + ITEM_STATES.index(item_state))
+        for k, item_state in enumerate(items):
+            ix.append(j + len(ITEM_STATES) * k + self.item_index[item_state])
             vx.append(1.0)
-        self._modifier_deck(ch.amd, i + at["modifiers"], ix, vx)
+        self._modifier_deck(amd, i + at["modifiers"], ix, vx)
+        return np.array(ix, dtype=np.intp), np.array(vx, dtype=np.float32)
 
     def _prompt(self, prompt: Prompt | None, me: int, ix: list[int], vx: list[float]) -> None:
         """16.5 prompt: kind and context; the other's selection prompts show their kind only."""
