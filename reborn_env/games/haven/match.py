@@ -85,9 +85,6 @@ class HavenMatch:
         self._event_dicts: list[dict[str, Any]] = []
         self._last_reveal = -1  # where the last REVEAL, which releases withheld events, is
         self._shaped: list[float] = [0.0] * len(rules.agents)
-        # Per seat, what infos last handed out, to extend while only new events come in:
-        # (cursor, held list, last reveal, events scanned, the visible ones' indices).
-        self._shown: dict[int, tuple[int, list[int], int, int, list[int]]] = {}
 
     def to_move(self) -> int | None:
         """HV-API-1: whoever must answer the pending prompt; None once the game is over."""
@@ -133,8 +130,8 @@ class HavenMatch:
     def infos(self, seat: int) -> Mapping[str, Any]:
         """HV-API-8: ``{"events": [...]}``, what ``seat`` may see since its previous step."""
         self._sync_events()
-        dicts = self._event_dicts
-        return {"events": [dicts[i] for i in self._visible_pending(seat)]}
+        events = [self._event_dicts[i] for i in self._pending(seat) if self._visible(seat, i)]
+        return {"events": events}
 
     def hand(self, seat: int) -> list[str]:
         """The cards in ``seat``'s hand (hidden from the other character), by id."""
@@ -198,21 +195,6 @@ class HavenMatch:
             self._event_dicts.append({"type": event.type, **event.data})
             if event.type == "REVEAL":
                 self._last_reveal = index
-
-    def _visible_pending(self, seat: int) -> list[int]:
-        """Indices of the pending events ``seat`` may see, oldest first. While its cursor, its
-        withheld events and the last REVEAL stay as they were, only the events logged since the
-        previous call are new, and only they are looked at."""
-        cursor, held, reveal = self._cursor[seat], self._held[seat], self._last_reveal
-        shown = self._shown.get(seat)
-        if shown is not None and shown[0] == cursor and shown[1] is held and shown[2] == reveal:
-            scanned, visible = shown[3], shown[4]
-        else:
-            scanned, visible = cursor, [i for i in held if self._visible(seat, i)]
-        end = len(self._event_dicts)
-        visible += [i for i in range(scanned, end) if self._visible(seat, i)]
-        self._shown[seat] = (cursor, held, reveal, end, visible)
-        return visible
 
     def _pending(self, seat: int) -> list[int]:
         """Indices of the events not yet handed to ``seat`` (withheld ones first, in order)."""

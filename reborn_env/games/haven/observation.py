@@ -47,7 +47,6 @@ VALUE_SCALE = 10.0  # prompt value: move points, attack or heal value, pending d
 MAX_SLOTS = 8  # turn-sequence slots shown (2 characters + 2 monster types + summons)
 MAX_ITEMS = 2  # ITEM(0), ITEM(1) (16.3)
 PILE_CACHE_SIZE = 4096  # modifier pile compositions an observer remembers (Observer.pile_counts)
-RECORD_CACHE_SIZE = 4096  # character records an observer remembers (Observer.records)
 
 # Per-character scalar features (public for both characters, HV-STATE-1).
 CHAR_SCALARS = (
@@ -241,7 +240,7 @@ def observation_size(scn: Scenario) -> int:
 
 class Observer:
     """Builds the observations of one scenario (16.5), each block where :func:`build_layout` puts
-    it; stateless apart from lookup tables and caches (modifier pile counts, character records)."""
+    it; stateless apart from lookup tables and a cache of modifier pile counts."""
 
     def __init__(self, scn: Scenario) -> None:
         self.scn = scn
@@ -297,7 +296,6 @@ class Observer:
         # A modifier pile's counts per card name, by (offset, draw, discard): decks are few and
         # change rarely, so counting each composition once pays (cleared when it grows large).
         self.pile_counts: dict[tuple, tuple[list[int], list[float]]] = {}
-        self.records: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}  # see _character
 
     def observe(self, game: HavenGame, me: int) -> np.ndarray:
         """16.5: the observation of character ``me`` (0 bulwark, 1 conjurer) in ``game``.
@@ -343,7 +341,7 @@ class Observer:
         for who, c in (("me", me), ("other", 1 - me)):
             ch = state.characters[c]
             lead = _pending_lead(ch, game.prompt) if c == me else None
-            self._character(state, ch, c == me, hide_piles, lead, self.start[who], v)
+            self._character(state, ch, c == me, hide_piles, lead, self.start[who], ix, vx)
         self._prompt(game.prompt, me, ix, vx)
         n = len(ix)
         v[np.fromiter(ix, np.intp, n)] = np.fromiter(vx, np.float32, n)
@@ -465,16 +463,14 @@ class Observer:
         hide_piles: bool,
         pending_lead: int | None,
         i: int,
-        v: np.ndarray,
+        ix: list[int],
+        vx: list[float],
     ) -> None:
         """16.5 own private state (``mine``) or the other character's public state (HV-SEL-3).
 
         ``pending_lead`` is my leading pick while my ``SELECT_SECOND`` is pending (not yet stored
         in the state). During selection the other's hand size counts its picks back in, so that
         it does not tell whether the other picked cards or declared a long rest (HV-SEL-3).
-        What may be shown is gathered first; the record it gives is written once per distinct
-        content (``records``), as a character's record mostly stays the same from one decision
-        to the next.
         """
         # HV-SEL-3: during selection nothing of this round's picks is public; afterwards
         # ``revealed`` says how many (16.8 reveal_second_card_at_turn).
@@ -509,55 +505,31 @@ class Observer:
             min(ch.shield / BONUS_SCALE, 1.0),
             min(ch.retaliate / BONUS_SCALE, 1.0),
         )
+        at = self.char_at
+        ix += range(i, i + len(scalars))  # the record opens with its one-float fields
+        vx += [float(x) for x in scalars]
+        ix += [i + at["conditions"] + self.cond_index[c] for c in ch.conditions]
+        vx += [1.0] * len(ch.conditions)
         show_piles = mine or not hide_piles
         blocks = (
-            tuple(ch.hand) if mine else (),
-            () if lead is None else (lead,),
-            () if second is None else (second,),
-            tuple(ch.played) if mine else tuple(c for c in ch.played if c in public_picks),
-            tuple(ch.discard) if show_piles else (),
-            tuple(ch.lost) if show_piles else (),
-            tuple(ch.active) if show_piles else (),
+            ("hand", ch.hand if mine else ()),
+            ("lead", () if lead is None else (lead,)),
+            ("second", () if second is None else (second,)),
+            ("played", ch.played if mine else [c for c in ch.played if c in public_picks]),
+            ("discard", ch.discard if show_piles else ()),
+            ("lost", ch.lost if show_piles else ()),
+            ("active", ch.active if show_piles else ()),
         )
-        amd = ch.amd
-        key = (i, scalars, tuple(ch.conditions), blocks, tuple(ch.items[:MAX_ITEMS]))
-        key += (tuple(amd.draw), tuple(amd.discard), amd.shuffle_due)
-        record = self.records.get(key)
-        if record is None:
-            if len(self.records) >= RECORD_CACHE_SIZE:
-                self.records.clear()
-            record = self.records[key] = self._character_record(
-                i, scalars, ch.conditions, blocks, ch.items[:MAX_ITEMS], amd
-            )
-        v[record[0]] = record[1]
-
-    def _character_record(
-        self,
-        i: int,
-        scalars: tuple[float | bool, ...],
-        conditions: list[str],
-        blocks: tuple[tuple[int, ...], ...],
-        items: list[str],
-        amd: ModifierDeck,
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """A character record's non-zero entries (indices, values): its scalars, conditions, card
-        bitmasks (``blocks`` in CHAR_CARD_BLOCKS order), items and modifier deck."""
-        at = self.char_at
-        ix = list(range(i, i + len(scalars)))  # the record opens with its one-float fields
-        vx = [float(x) for x in scalars]
-        ix += [i + at["conditions"] + self.cond_index[c] for c in conditions]
-        vx += [1.0] * len(conditions)
-        for name, cards in zip(CHAR_CARD_BLOCKS, blocks, strict=True):
+        for name, cards in blocks:
             j = i + at[name]
             shown = [j + c for c in cards if 0 <= c < CARD_SLOTS]
             ix += shown
             vx += [1.0] * len(shown)
         j = i + at["items"]
-        for k, item_state in enumerate(items):
+        for k, item_state in enumerate(ch.items[:MAX_ITEMS]):
             ix.append(j + len(ITEM_STATES) * k + self.item_index[item_state])
             vx.append(1.0)
-        self._modifier_deck(amd, i + at["modifiers"], ix, vx)
-        return np.array(ix, dtype=np.intp), np.array(vx, dtype=np.float32)
+        self._modifier_deck(ch.amd, i + at["modifiers"], ix, vx)
 
     def _prompt(self, prompt: Prompt | None, me: int, ix: list[int], vx: list[float]) -> None:
         """16.5 prompt: kind and context; the other's selection prompts show their kind only."""
