@@ -84,6 +84,7 @@ class HavenMatch:
         self._held: dict[int, list[int]] = {s: [] for s in seats}
         self._event_dicts: list[dict[str, Any]] = []
         self._last_reveal = -1  # where the last REVEAL, which releases withheld events, is
+        self._last_secret = -1  # where the last event with a secret_of is (none: -1)
         self._shaped: list[float] = [0.0] * len(rules.agents)
 
     def to_move(self) -> int | None:
@@ -130,6 +131,8 @@ class HavenMatch:
     def infos(self, seat: int) -> Mapping[str, Any]:
         """HV-API-8: ``{"events": [...]}``, what ``seat`` may see since its previous step."""
         self._sync_events()
+        if self._all_visible(seat):
+            return {"events": self._event_dicts[self._cursor[seat] :]}
         events = [self._event_dicts[i] for i in self._pending(seat) if self._visible(seat, i)]
         return {"events": events}
 
@@ -195,6 +198,13 @@ class HavenMatch:
             self._event_dicts.append({"type": event.type, **event.data})
             if event.type == "REVEAL":
                 self._last_reveal = index
+            if event.secret_of is not None:
+                self._last_secret = index
+
+    def _all_visible(self, seat: int) -> bool:
+        """Whether ``seat`` may see every event pending for it: none is withheld and none since
+        its cursor is a secret (the usual case outside selection), so none needs looking at."""
+        return not self._held[seat] and self._last_secret < self._cursor[seat]
 
     def _pending(self, seat: int) -> list[int]:
         """Indices of the events not yet handed to ``seat`` (withheld ones first, in order)."""
@@ -204,6 +214,8 @@ class HavenMatch:
         """The events ``seat`` was not shown so far (withheld): they stay pending after its step,
         while everything it was shown, and the private events it may never see, are spent."""
         self._sync_events()
+        if self._all_visible(seat):
+            return []
         events = self.state.events
         return [
             i for i in self._pending(seat) if not self._visible(seat, i) and not events[i].private

@@ -57,6 +57,7 @@ INITIATIVE_SCALE = 99.0  # HV-INIT-1: 99 is the top of the scale
 VALUE_SCALE = 10.0  # prompt value: move points, attack or heal value, pending damage
 MAX_SLOTS = 8  # turn-sequence slots shown (2 characters + 2 monster types + summons)
 MAX_ITEMS = 2  # ITEM(0), ITEM(1) (16.3)
+PILE_CACHE_SIZE = 4096  # modifier pile compositions an observer remembers (Observer.pile_counts)
 
 # Per-character scalar features (public for both characters, HV-STATE-1).
 CHAR_SCALARS = (
@@ -252,7 +253,7 @@ def observation_size(scn: Scenario) -> int:
 
 class Observer:
     """Builds the observations of one scenario (16.5), each block where :func:`build_layout` puts
-    it; stateless apart from lookup tables."""
+    it; stateless apart from lookup tables and a cache of modifier pile counts."""
 
     def __init__(self, scn: Scenario) -> None:
         self.scn = scn
@@ -293,6 +294,25 @@ class Observer:
             for c in cells:  # HV-TER-1: terrain instead of plain floor
                 self.terrain[c * self.n_features + self.feature["terrain:" + FLOOR]] = 0.0
                 self.terrain[c * self.n_features + self.feature["terrain:" + kind]] = 1.0
+        # What never changes, written once: per seat, the vector with my agent one-hot and the
+        # terrain; each observation starts as a copy of it.
+        self.blank = []
+        for me in range(len(scn.characters)):
+            blank = np.zeros(self.size, dtype=np.float32)
+            blank[self.start["agent"] + me] = 1.0
+            blank[self.start["board"] : self.start["board"] + self.terrain.size] = self.terrain
+            self.blank.append(blank)
+        self.character_kind = [self.feature["figure:" + c.id] for c in scn.characters]
+        self.cell_condition = {c: self.feature["conditions:" + c] for c in CONDITIONS}
+        self.item_index = {s: i for i, s in enumerate(ITEM_STATES)}
+        self.monster_bonus = {
+            (t, rank): (mt.stats(rank).shield, mt.stats(rank).retaliate)
+            for t, mt in enumerate(scn.monster_types)
+            for rank in ("normal", ELITE)
+        }
+        # A modifier pile's counts per card name, by (offset, draw, discard): decks are few and
+        # change rarely, so counting each composition once pays (cleared when it grows large).
+        self.pile_counts: dict[tuple, tuple[list[int], list[float]]] = {}
 
     def observe(self, game: HavenGame, me: int) -> np.ndarray:
         """16.5: the observation of character ``me`` (0 bulwark, 1 conjurer) in ``game``.
@@ -302,10 +322,10 @@ class Observer:
         """
         state: HavenState = game.state
         scn = self.scn
-        v = np.zeros(self.size, dtype=np.float32)
-        ix: list[int] = [self.start["agent"] + me]
-        vx: list[float] = [1.0]
-        self._board(state, me, v)
+        v = self.blank[me].copy()  # my agent one-hot and the terrain
+        ix: list[int] = []
+        vx: list[float] = []
+        self._board(state, me, ix, vx)
         i, at = self.start["round"], self.round_at
         ix += (
             i + at["round"],
@@ -340,68 +360,81 @@ class Observer:
             lead = _pending_lead(ch, game.prompt) if c == me else None
             self._character(state, ch, c == me, hide_piles, lead, self.start[who], ix, vx)
         self._prompt(game.prompt, me, ix, vx)
-        v[ix] = vx
+        n = len(ix)
+        v[np.fromiter(ix, np.intp, n)] = np.fromiter(vx, np.float32, n)
         return v
 
     # --- blocks ---------------------------------------------------------------------------------
 
-    def _board(self, state: HavenState, me: int, v: np.ndarray) -> None:
-        """16.5 public board: terrain, tokens and the figure standing on each cell."""
+    def _board(self, state: HavenState, me: int, ix: list[int], vx: list[float]) -> None:
+        """16.5 public board: tokens and the figure standing on each cell (the terrain is in the
+        blank vector already)."""
         f = self.feature
         nf = self.n_features
         base = self.start["board"]
-        v[base : base + N_CELLS * nf] = self.terrain
-        board = v[base : base + N_CELLS * nf].reshape(N_CELLS, nf)
+        coins, treasure = f["coins"], f["treasure"]
+        floor, trap = f["terrain:" + FLOOR], f.get("terrain:" + TRAP)
         for cell in state.traps:  # HV-TER-2: an unsprung trap; a sprung one shows as floor
-            board[cell, f["terrain:" + FLOOR]] = 0.0
-            board[cell, f["terrain:" + TRAP]] = 1.0
+            ix += (base + cell * nf + floor, base + cell * nf + trap)
+            vx += (0.0, 1.0)
         for cell, count in state.coins.items():
-            board[cell, f["coins"]] = min(count / COIN_SCALE, 1.0)
+            ix.append(base + cell * nf + coins)
+            vx.append(min(count / COIN_SCALE, 1.0))
         for cell in state.treasures:
-            board[cell, f["treasure"]] = 1.0
-        hp = self.hp_scale
+            ix.append(base + cell * nf + treasure)
+            vx.append(1.0)
+        mine, number, acted = f["mine"], f["number"], f["acted"]
         for c, ch in enumerate(state.characters):
             if ch.cell is None or ch.exhausted:
                 continue
-            row = board[ch.cell]
-            row[f[f"figure:{self.scn.characters[c].id}"]] = 1.0
-            row[f["mine"]] = float(c == me)
-            self._figure_row(row, ch.hp, ch.max_hp, ch.shield, ch.retaliate, ch.conditions, hp)
-            row[f["acted"]] = float(ch.acted)
+            row = base + ch.cell * nf
+            ix += (row + self.character_kind[c], row + mine)
+            vx += (1.0, float(c == me))
+            self._figure_row(row, ch.hp, ch.max_hp, ch.shield, ch.retaliate, ch.conditions, ix, vx)
+            ix.append(row + acted)
+            vx.append(float(ch.acted))
         for s in state.summons:
-            row = board[s.cell]
-            row[self.summon_kind[s.summon]] = 1.0
-            row[f["mine"]] = float(s.owner == me)
-            row[f["number"]] = min(s.number / NUMBER_SCALE, 1.0)
-            self._figure_row(row, s.hp, s.max_hp, 0, 0, s.conditions, hp)
-            row[f["acted"]] = float(s.acted)
+            row = base + s.cell * nf
+            ix += (row + self.summon_kind[s.summon], row + mine, row + number)
+            vx += (1.0, float(s.owner == me), min(s.number / NUMBER_SCALE, 1.0))
+            self._figure_row(row, s.hp, s.max_hp, 0, 0, s.conditions, ix, vx)
+            ix.append(row + acted)
+            vx.append(float(s.acted))
+        elite = f["elite"]
         for m in state.monsters:
-            row = board[m.cell]
-            row[self.type_kind + m.type] = 1.0
-            row[f["elite"]] = float(m.rank == ELITE)
-            row[f["number"]] = min(m.standee / NUMBER_SCALE, 1.0)
-            stats = self.scn.monster_types[m.type].stats(m.rank)
-            shield, retaliate = stats.shield + m.shield, stats.retaliate + m.retaliate
-            self._figure_row(row, m.hp, m.max_hp, shield, retaliate, m.conditions, hp)
-            row[f["acted"]] = float(m.acted)
+            row = base + m.cell * nf
+            ix += (row + self.type_kind + m.type, row + elite, row + number)
+            vx += (1.0, float(m.rank == ELITE), min(m.standee / NUMBER_SCALE, 1.0))
+            shield, retaliate = self.monster_bonus[m.type, m.rank]
+            shield, retaliate = shield + m.shield, retaliate + m.retaliate
+            self._figure_row(row, m.hp, m.max_hp, shield, retaliate, m.conditions, ix, vx)
+            ix.append(row + acted)
+            vx.append(float(m.acted))
 
     def _figure_row(
         self,
-        row: np.ndarray,
+        row: int,
         hp: int,
         max_hp: int,
         shield: int,
         retaliate: int,
         conditions: list[str],
-        scale: float,
+        ix: list[int],
+        vx: list[float],
     ) -> None:
+        """A figure's HP, bonuses and conditions in its cell's features, which start at ``row``."""
         f = self.feature
-        row[f["hp"]] = min(max(hp, 0) / scale, 1.0)
-        row[f["max_hp"]] = min(max_hp / scale, 1.0)
-        row[f["shield"]] = min(shield / BONUS_SCALE, 1.0)
-        row[f["retaliate"]] = min(retaliate / BONUS_SCALE, 1.0)
+        scale = self.hp_scale
+        ix += (row + f["hp"], row + f["max_hp"], row + f["shield"], row + f["retaliate"])
+        vx += (
+            min(max(hp, 0) / scale, 1.0),
+            min(max_hp / scale, 1.0),
+            min(shield / BONUS_SCALE, 1.0),
+            min(retaliate / BONUS_SCALE, 1.0),
+        )
         for cond in conditions:
-            row[f["conditions:" + cond]] = 1.0
+            ix.append(row + self.cell_condition[cond])
+            vx.append(1.0)
 
     def _sequence(self, state: HavenState, me: int, ix: list[int], vx: list[float]) -> None:
         """16.5: the revealed turn sequence, slot by slot: whose slot, initiative, already run."""
@@ -420,14 +453,28 @@ class Observer:
 
     def _modifier_deck(self, deck: ModifierDeck, i: int, ix: list[int], vx: list[float]) -> None:
         """A modifier deck's draw pile and discard as counts per card name (order hidden)."""
+        key = (i, tuple(deck.draw), tuple(deck.discard))
+        counted = self.pile_counts.get(key)
+        if counted is None:
+            if len(self.pile_counts) >= PILE_CACHE_SIZE:
+                self.pile_counts.clear()
+            counted = self.pile_counts[key] = self._pile_counts(deck, i)
+        ix += counted[0]
+        vx += counted[1]
+        ix.append(i + self.modifiers_at["shuffle_due"])
+        vx.append(float(deck.shuffle_due))
+
+    def _pile_counts(self, deck: ModifierDeck, i: int) -> tuple[list[int], list[float]]:
+        """The (index, value) pairs of a modifier deck's piles: counts per card name, scaled."""
         total = float(max(len(self.scn.monster_modifier_deck), 1))
         at = self.modifiers_at
+        index: list[int] = []
+        value: list[float] = []
         for pile_at, pile in ((at["draw"], deck.draw), (at["discard"], deck.discard)):
             for card, count in Counter(pile).items():
-                ix.append(i + pile_at + self.mod_index[card])
-                vx.append(min(count / total, 1.0))
-        ix.append(i + at["shuffle_due"])
-        vx.append(float(deck.shuffle_due))
+                index.append(i + pile_at + self.mod_index[card])
+                value.append(min(count / total, 1.0))
+        return index, value
 
     def _character(
         self,
@@ -496,11 +543,12 @@ class Observer:
         )
         for name, cards in blocks:
             j = i + at[name]
-            ix += [j + c for c in cards if 0 <= c < CARD_SLOTS]
-            vx += [1.0] * sum(1 for c in cards if 0 <= c < CARD_SLOTS)
+            shown = [j + c for c in cards if 0 <= c < CARD_SLOTS]
+            ix += shown
+            vx += [1.0] * len(shown)
         j = i + at["items"]
         for k, item_state in enumerate(ch.items[:MAX_ITEMS]):
-            ix.append(j + len(ITEM_STATES) * k + ITEM_STATES.index(item_state))
+            ix.append(j + len(ITEM_STATES) * k + self.item_index[item_state])
             vx.append(1.0)
         self._modifier_deck(ch.amd, i + at["modifiers"], ix, vx)
 
