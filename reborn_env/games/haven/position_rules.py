@@ -145,7 +145,7 @@ def check_consistency(scenario: Scenario, state: HavenState) -> None:
     """
     limits = limits_of(scenario)
     _check_cells(state)
-    _check_traps(state)
+    _check_traps(scenario, state)
     _check_sequence(limits, state)
     for ch in state.characters:
         _check_character(limits, state, ch)
@@ -168,14 +168,32 @@ def _check_cells(state: HavenState) -> None:
         cells[cell] = name
 
 
-def _check_traps(state: HavenState) -> None:
-    """HV-TER-2: no figure stands on a trap not yet sprung (entering it springs it)."""
+def fliers(scenario: Scenario, state: HavenState) -> set[int]:
+    """HV-FLY-2: ids of the figures that may stand on an unsprung trap, having flown there: each
+    monster of a flying type, and each character with a flying Move on a card."""
+    flying_types = {t for t, mtype in enumerate(scenario.monster_types) if mtype.flying}
+    flying_classes = {
+        c
+        for c, cls in enumerate(scenario.characters)
+        for card in cls.cards
+        for box in (card.top, card.bottom)
+        if any(a.flying for a in box.abilities)
+    }
+    return {id(m) for m in state.monsters if m.type in flying_types} | {
+        id(ch) for ch in state.characters if ch.index in flying_classes
+    }
+
+
+def _check_traps(scenario: Scenario, state: HavenState) -> None:
+    """HV-TER-2: no figure stands on a trap not yet sprung (entering it springs it) unless it may
+    have flown there (HV-FLY-2)."""
+    flown = fliers(scenario, state)
     for ch in state.characters:
-        if ch.cell is not None and ch.cell in state.traps:
+        if ch.cell is not None and ch.cell in state.traps and id(ch) not in flown:
             raise fail(f"characters[{ch.index}]", f"stands on an unsprung trap {cell_xy(ch.cell)}")
     for kind, figures in (("monsters", state.monsters), ("summons", state.summons)):
         for i, fig in enumerate(figures):
-            if fig.cell in state.traps:
+            if fig.cell in state.traps and id(fig) not in flown:
                 raise fail(f"{kind}[{i}]", f"stands on an unsprung trap {cell_xy(fig.cell)}")
 
 

@@ -32,6 +32,7 @@ from ..helpers import (
     NO,
     OTHER,
     PRINTED,
+    TOP,
     cell,
     conditions,
     events_of,
@@ -400,6 +401,28 @@ def test_ter_2_a_position_with_a_sprung_trap_round_trips(tmp_path):
         HavenGame.from_position(bad, scenario)
 
 
+def test_fly_2_only_a_figure_that_can_fly_stands_on_an_unsprung_trap(tmp_path):
+    """HV-FLY-2, HV-TER-2: a Marauder of a flying type may stand on the unsprung trap (5,0) in a
+    position (it flew there, the trap stays); the same Marauder of a walking type, or the
+    Conjurer, whose cards have no flying Move, may not."""
+    flying = [('letter = "m"\n', 'letter = "m"\nflying = true\n')]
+    for edits, accepted in ((flying, True), ((), False)):
+        scenario = terrain_scenario(tmp_path, drawn(trap=((5, 0),)), edits=edits)
+        position = json.loads(json.dumps(bulwark_moves(scenario).to_position()))
+        position["state"]["monsters"][0]["cell"] = [5, 0]
+        if accepted:
+            game = HavenGame.from_position(position, scenario)
+            assert game.state.traps == [cell(5, 0)] and pos(game, "marauder#1") == cell(5, 0)
+            check_invariants(game)
+        else:
+            with pytest.raises(PositionError, match=r"monsters\[0\].*unsprung trap"):
+                HavenGame.from_position(position, scenario)
+    position["state"]["monsters"][0]["cell"] = [8, 4]
+    position["state"]["characters"][1]["cell"] = [5, 0]
+    with pytest.raises(PositionError, match=r"characters\[1\].*unsprung trap"):
+        HavenGame.from_position(position, scenario)
+
+
 def test_ter_8_the_board_shows_current_terrain_with_the_maps_kinds_only(tmp_path):
     """HV-TER-8, 16.5: the terrain one-hot lists floor, obstacle, wall and the kinds the map
     uses (Raider Camp: the first three only). A trap shows until it springs, then the hex is
@@ -511,3 +534,27 @@ def test_ter_2_random_games_on_a_terrain_map_keep_invariants_and_round_trip(tmp_
         check_invariants(game)
         sprung += 4 - len(game.state.traps)
     assert sprung > 0
+
+
+def test_ter_9_a_summon_is_not_placed_on_terrain(tmp_path):
+    """HV-TER-9: the Conjurer at (3,4) summons (C03 top). Of its empty floor neighbours (2,3),
+    (2,5), (3,5) (HV-ABL-7), a trap on (2,3) and difficult terrain on (3,5) leave only (2,5); a
+    hazard there too leaves none, and the summon fails (the box asks nothing)."""
+    fixture = {
+        "characters": {
+            "conjurer": {"cell": [3, 4], "played": ["C03", "C01"]},
+            "bulwark": {"cell": [2, 4]},
+        },
+        "sequence": ["conjurer", "marauder"],
+        "monsters": [mon("marauder", 1, 4, 4)],
+        "monster_cards": {"marauder": "MA3"},
+    }
+    picture = drawn(trap=((2, 3),), difficult=((3, 5),))
+    game = game_of(terrain_scenario(tmp_path, picture), fixture)
+    play(game, ("WINDOW_0", BOX(LEAD, TOP, PRINTED)))
+    expect(game, "SUMMON_HEX", "conjurer", legal={HEX(2, 5), NO})
+    picture = drawn(trap=((2, 3),), difficult=((3, 5),), hazardous=((2, 5),))
+    game = game_of(terrain_scenario(tmp_path, picture), fixture)
+    play(game, ("WINDOW_0", BOX(LEAD, TOP, PRINTED)))
+    assert game.prompt is None or game.prompt.kind != "SUMMON_HEX"
+    assert events_of(game, "SUMMON") == []

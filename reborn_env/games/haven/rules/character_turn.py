@@ -54,7 +54,7 @@ from .prompts import (
     ask,
 )
 from .state import CONSUMED, READY, SPENT, CharacterState, SummonState
-from .terrain import follow, move_kind
+from .terrain import follow, move_kind, on_terrain
 from .turns import abort_turn, begin_turn, end_turn
 
 Turn = Generator[Prompt, int, None]
@@ -429,10 +429,13 @@ def perform_heal(
 def perform_summon(
     ctx: RuleContext, ch: CharacterState, ability: Ability, where: BoxContext
 ) -> Generator[Prompt, int, bool]:
-    """HV-ABL-7: the summon appears in an empty floor hex next to the summoner."""
+    """HV-ABL-7: the summon appears in an empty floor hex next to the summoner; HV-TER-9: not
+    on a trap, hazardous or difficult terrain."""
     board = board_for(ctx.scenario)
     empty = [
-        c for c in board.neighbours[ch.cell] if board.floor[c] and occupant(ctx.state, c) is None
+        c
+        for c in board.neighbours[ch.cell]
+        if board.floor[c] and occupant(ctx.state, c) is None and not on_terrain(ctx, c)
     ]
     if not empty:
         return False

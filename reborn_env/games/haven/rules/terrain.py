@@ -48,6 +48,12 @@ def is_negative(ctx: RuleContext, cell: int) -> bool:
     return cell in ctx.state.traps or board_for(ctx.scenario).hazardous[cell]
 
 
+def on_terrain(ctx: RuleContext, cell: int) -> bool:
+    """HV-TER-9: the hex holds an unsprung trap, hazardous or difficult terrain (not empty)."""
+    board = board_for(ctx.scenario)
+    return cell in ctx.state.traps or board.hazardous[cell] or board.difficult[cell]
+
+
 def step_points(ctx: RuleContext, cell: int) -> int:
     """HV-TER-4: entering difficult terrain on a walk costs 2 movement points, any other hex 1."""
     return 2 if board_for(ctx.scenario).difficult[cell] else 1
