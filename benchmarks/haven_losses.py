@@ -51,7 +51,7 @@ def team_losses(
 
     env = make_env(env_name, **(env_kwargs or {}))
     bots = {
-        a: load_bot(spec, env_name, seed=seed + k, greedy=True)
+        a: load_bot(spec, env_name, seed + k, True, (env_kwargs or {}).get("scenario"))
         for k, a in enumerate(env.possible_agents)
     }
     out = Losses()

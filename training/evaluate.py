@@ -65,7 +65,8 @@ def evaluate(
 
     payload = load_checkpoint(checkpoint_path)
     env_name, env_kwargs = checkpoint_env(checkpoint_path, payload)
-    make_opponent(opponent, env_name, seed + 1, greedy)  # OpponentError if it names no bot
+    # OpponentError if it names no bot
+    make_opponent(opponent, env_name, seed + 1, greedy, env_kwargs.get("scenario"))
     return play_vector_match(
         env_name,
         env_kwargs,
@@ -186,17 +187,21 @@ def evaluate_team(
             return PolicyBot(payload, greedy=greedy, seed=seed + next(count))
 
     else:
+        scenario = (env_kwargs or {}).get("scenario")
 
         def make_bot() -> Bot:
-            return load_bot(spec, env_name, seed=seed + next(count), greedy=greedy)
+            return load_bot(spec, env_name, seed + next(count), greedy, scenario)
 
     kwargs = dict(env_kwargs or {})
     return play_team(lambda: make_env(env_name, **kwargs), make_bot, games, seed, label)
 
 
-def make_opponent(spec: str, env_name: str, seed: int, greedy: bool = False) -> Bot:
-    """The bot named by ``spec`` to play ``env_name``: random, heuristic or a policy file
-    (``reborn_env.bots.loading.load_bot``); :class:`OpponentError` if it names none."""
+def make_opponent(
+    spec: str, env_name: str, seed: int, greedy: bool = False, scenario: str | None = None
+) -> Bot:
+    """The bot named by ``spec`` to play ``env_name`` (on ``scenario``): random, heuristic or a
+    policy file (``reborn_env.bots.loading.load_bot``); :class:`OpponentError` if it names
+    none."""
     from reborn_env.bots.loading import load_bot
 
     if spec not in ("random", "heuristic") and not os.path.isfile(spec):
@@ -204,7 +209,7 @@ def make_opponent(spec: str, env_name: str, seed: int, greedy: bool = False) -> 
             f"opponent {spec!r}: not 'random', 'heuristic' or an existing policy file"
         )
     try:
-        return load_bot(spec, env_name, seed=seed, greedy=greedy)
+        return load_bot(spec, env_name, seed=seed, greedy=greedy, scenario=scenario)
     except CheckpointError:
         raise
     except ValueError as err:

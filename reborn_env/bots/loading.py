@@ -39,23 +39,29 @@ GENERIC_BOTS = {"ismcts": f"{__package__}.ismcts:from_spec"}
 
 
 def load_bot(
-    spec: str, env_name: str | None = None, seed: int | None = None, greedy: bool = False
+    spec: str,
+    env_name: str | None = None,
+    seed: int | None = None,
+    greedy: bool = False,
+    scenario: str | None = None,
 ) -> Bot:
     """The bot named by ``spec`` to play ``env_name``, a registered game (None: the default
     game, ``registry.default_name()``); ``ValueError`` for a spec naming none.
 
     ``seed`` seeds the bot's choices (``None``: fresh entropy); ``greedy`` makes a policy play its
-    most likely action instead of sampling (scripted bots ignore it). A policy file that is
-    missing, unreadable or for another env raises the loader's error, a ``ValueError`` too.
+    most likely action instead of sampling (scripted bots ignore it). ``scenario`` (None: the
+    game's default) is the one the game's own bots read the observation of; a policy reads any
+    that fits it. A policy file that is missing, unreadable or for another env raises the
+    loader's error, a ``ValueError`` too.
     """
     if env_name is None:
         env_name = registry.default_name()
     if spec == "random":
         return RandomBot(seed)
     if spec == "heuristic":
-        return _heuristic_bot(env_name, seed)
+        return _heuristic_bot(env_name, seed, scenario)
     if env_name in registry.names() and spec in registry.get(env_name).bots:
-        return registry.get(env_name).make_bot(spec, seed)
+        return registry.get(env_name).make_bot(spec, seed, scenario)
     name, _, options = spec.partition(":")
     if name in GENERIC_BOTS:
         return registry.resolve(GENERIC_BOTS[name])(options, env_name, seed)
@@ -84,7 +90,7 @@ def is_torchscript_archive(path: str | os.PathLike[str]) -> bool:
         return any(name.endswith("/constants.pkl") for name in archive.namelist())
 
 
-def _heuristic_bot(env_name: str, seed: int | None) -> Bot:
+def _heuristic_bot(env_name: str, seed: int | None, scenario: str | None = None) -> Bot:
     """The scripted bot the game registers as ``"heuristic"``; the error lists the games that
     have one."""
     games = [name for name in registry.names() if "heuristic" in registry.get(name).bots]
@@ -92,7 +98,7 @@ def _heuristic_bot(env_name: str, seed: int | None) -> Bot:
         raise ValueError(
             f"no heuristic bot for env {env_name!r}; there is one for {', '.join(games)}"
         )
-    return registry.get(env_name).make_bot("heuristic", seed)
+    return registry.get(env_name).make_bot("heuristic", seed, scenario)
 
 
 def _checkpoint_bot(path: str, env_name: str, seed: int | None, greedy: bool) -> Bot:

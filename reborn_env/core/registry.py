@@ -71,12 +71,15 @@ class GameSpec:
 
         return AECVectorEnv(self.make_env, num_envs, seed, **options)
 
-    def make_bot(self, kind: str, seed: int | None = None) -> Any:
-        """This game's bot of ``kind`` (e.g. ``"heuristic"``); ValueError listing the kinds."""
+    def make_bot(self, kind: str, seed: int | None = None, scenario: str | None = None) -> Any:
+        """This game's bot of ``kind`` (e.g. ``"heuristic"``) for ``scenario`` (None: the
+        default one); ValueError listing the kinds."""
         if kind not in self.bots:
             raise ValueError(
                 f"no {kind!r} bot for {self.name}; it has {', '.join(self.bots) or 'none'}"
             )
+        if scenario is not None:
+            return resolve(self.bots[kind])(seed=seed, scenario=scenario)
         return resolve(self.bots[kind])(seed=seed)
 
     def agent_colours(self) -> list[tuple[int, int, int]]:

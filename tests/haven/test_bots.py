@@ -41,11 +41,13 @@ def test_load_bot_names_the_scripted_bot_for_haven():
     assert isinstance(load_bot("heuristic", "haven_v0", seed=1), HavenScriptedBot)
 
 
-def test_scripted_bot_plays_legal_actions_by_its_rules_over_full_games():
-    """Eight whole games, one bot playing both characters: every action is legal (the env raises
-    on an illegal one) and no prompt falls through to the random fallback."""
-    env = haven_v0.env()
-    bot = HavenScriptedBot(seed=0)
+@pytest.mark.parametrize("scenario", ["raider_camp", "mire_crossing"])
+def test_scripted_bot_plays_legal_actions_by_its_rules_over_full_games(scenario):
+    """Eight whole games of each bundled scenario (section 15, section 22), one bot playing both
+    characters: every action is legal (the env raises on an illegal one) and no prompt falls
+    through to the random fallback."""
+    env = haven_v0.env(scenario=scenario)
+    bot = HavenScriptedBot(scenario, seed=0)
     decisions = 0
     for game in range(8):
         env.reset(seed=SEED + game)
