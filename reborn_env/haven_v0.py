@@ -15,7 +15,8 @@ for agent in env.agent_iter():
 | --- | --- |
 | Agents | `"bulwark"` (index 0, melee tank), `"conjurer"` (index 1, ranged caster, summoner) |
 | Action space | `Discrete(87)`, one integer per answer to a prompt of spec section 16.2 |
-| Observation | `Dict(observation=Box(0, 1, (2132,), float32), action_mask=Box(0, 1, (87,)))` |
+| Observation | `Dict(observation=Box(0, 1, (n,), float32), action_mask=Box(0, 1, (87,)))` |
+| n | 2132 on Raider Camp, 2408 on Mire Crossing (the layout is built per scenario) |
 | Rewards | shared: +1 win, -1 loss, 0 truncated, at the end (HV-API-6); optional shaping |
 | Import | `from reborn_env import haven_v0` |
 
@@ -90,10 +91,11 @@ agent's previous step; the other character's selection events are withheld until
 (HV-API-7); exhausted characters stay in `agents`, never selected, until then (HV-EXH-4).
 
 **Arguments.** `render_mode` (`"human"`, `"ansi"`, `"rgb_array"`), `scenario` (bundled name or a
-`.toml` path, default `"raider_camp"`), `illegal_action` (`"raise"` or `"penalize"`), and the config
-keys of 16.8: `allow_damage_negation` (True), `auto_forced` (True), `hide_other_piles` (False),
-`reward_shaping` (False; +0.02 per monster HP lost, -0.02 per character HP lost, shared),
-`max_rounds` (30), `reveal_second_card_at_turn` (False).
+`.toml` path, default `"raider_camp"`; `"mire_crossing"`, spec section 22, adds traps, hazardous
+and difficult terrain, flying and jumping moves and area attacks), `illegal_action` (`"raise"`
+or `"penalize"`), and the config keys of 16.8: `allow_damage_negation` (True), `auto_forced`
+(True), `hide_other_piles` (False), `reward_shaping` (False; +0.02 per monster HP lost, -0.02 per
+character HP lost, shared), `max_rounds` (30), `reveal_second_card_at_turn` (False).
 
 **Positions and fixtures.** `env.unwrapped.get_state()` returns the position as JSON-ready data and
 `set_state(d)` restores it; `reset(options={"position": d})` starts a game there, and
