@@ -1,0 +1,39 @@
+"""Every config in configs/ loads with the loader of its trainer: its keys known, its values in
+range, its env built with its env_kwargs (so a config naming a scenario the game does not bundle,
+or sizes that disagree, fails here rather than minutes into a run)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from training.config import load_config
+from training.nfsp_config import load_nfsp_config
+from training.rllib_config import load_rllib_config
+
+CONFIGS = sorted((Path(__file__).resolve().parents[2] / "configs").glob("*.yaml"))
+
+
+def loader_of(path: Path):
+    """The trainer a config file is for, by the suffix of its name (``_nfsp``, ``_rllib``)."""
+    if path.stem.endswith("_nfsp"):
+        return load_nfsp_config
+    if path.stem.endswith("_rllib"):
+        return load_rllib_config
+    return load_config
+
+
+def test_there_are_configs():
+    assert len(CONFIGS) >= 6, CONFIGS
+
+
+@pytest.mark.parametrize("path", CONFIGS, ids=lambda p: p.name)
+def test_every_shipped_config_loads(path: Path):
+    config = loader_of(path)(path)
+    assert config.env, path
+    scenario = getattr(config, "env_kwargs", {}).get("scenario")
+    if scenario is not None:
+        from reborn_env.core import registry
+
+        assert scenario in registry.get(config.env).scenario_names()
