@@ -15,8 +15,8 @@ for agent in env.agent_iter():
 | --- | --- |
 | Agents | `"bulwark"` (index 0, melee tank), `"conjurer"` (index 1, ranged caster, summoner) |
 | Action space | `Discrete(87)`, one integer per answer to a prompt of spec section 16.2 |
-| Observation | `Dict(observation=Box(0, 1, (n,), float32), action_mask=Box(0, 1, (87,)))` |
-| n | 2132 on Raider Camp, 2408 on Mire Crossing (the layout is built per scenario) |
+| Observation | `Dict(observation=Box(0, 1, (2132,), float32), action_mask=Box(0, 1, (87,)))` |
+| | on Mire Crossing `(2408,)`: the layout is built per scenario |
 | Rewards | shared: +1 win, -1 loss, 0 truncated, at the end (HV-API-6); optional shaping |
 | Import | `from reborn_env import haven_v0` |
 

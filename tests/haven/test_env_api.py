@@ -96,9 +96,11 @@ def test_pettingzoo_render_test_passes():
 # --- Card promises -------------------------------------------------------------------------------
 
 
-def test_metadata_spaces_and_agents():
-    """HV-API-1, 16.3, 16.5: agents, Discrete(87), Dict observation with an int8 mask."""
-    env = haven_v0.env()
+@pytest.mark.parametrize("scenario", ["raider_camp", "mire_crossing"])
+def test_metadata_spaces_and_agents(scenario):
+    """HV-API-1, 16.3, 16.5: agents, Discrete(87), Dict observation with an int8 mask, on each
+    bundled scenario (section 15, section 22), whose sizes the env card gives."""
+    env = haven_v0.env(scenario=scenario)
     assert env.metadata["name"] == "haven_v0"
     assert env.metadata["is_parallelizable"] is False
     assert set(env.metadata["render_modes"]) == {"human", "ansi", "rgb_array"}
