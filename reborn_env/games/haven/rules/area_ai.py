@@ -14,7 +14,7 @@ from collections.abc import Callable
 from .area import Placement, area_targets, covering, is_ranged
 from .context import RuleContext
 from .figures import board_for, has
-from .monster_plan import Plan, Rank
+from .monster_plan import Plan, Rank, hex_order
 from .path_graph import PathGraph
 from .state import Figure
 
@@ -73,23 +73,13 @@ def area_hex_key(
     graph: PathGraph,
     ranking: list[tuple[Rank, Figure]],
 ) -> Callable[[int], tuple]:
-    """HV-AOE-8, HV-AI-5's order for an area attack: the focus without disadvantage, the most
-    other enemies in the best placement from the hex, the best-ranked of them, the fewest of them
-    with disadvantage, the fewest steps, the lowest cell id."""
-    board = graph.board
+    """HV-AOE-8: HV-AI-5's order (:func:`.monster_plan.hex_order`) for an area attack, the other
+    enemies from a hex being those of its best placement there."""
     hampered = is_ranged(plan.area) and not has(mover, "muddle")
     rank = _ranks(ranking)
 
-    def key(h: int) -> tuple:
+    def placed(h: int) -> list[tuple[tuple, Figure]]:
         found = best_placement(ctx, mover, h, plan, target, ranking)
-        others = found[1] if found else []
-        return (
-            int(hampered and board.distance(h, target.cell) <= 1),
-            -len(others),
-            tuple(rank[id(f)] for f in others),
-            sum(1 for f in others if hampered and board.distance(h, f.cell) <= 1),
-            graph.dist[h],
-            h,
-        )
+        return [(rank[id(f)], f) for f in found[1]] if found else []
 
-    return key
+    return hex_order(graph, hampered, target, placed)

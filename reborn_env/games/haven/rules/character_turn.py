@@ -307,6 +307,20 @@ def perform_move(
     return True
 
 
+def attack_values(
+    ctx: RuleContext, ch: CharacterState, ability: Ability, effects: TurnEffects, where: BoxContext
+) -> Generator[Prompt, int, tuple[int, tuple[str, ...], bool]]:
+    """An attack's value, conditions and advantage: Seer's Lens's advantage is used up by it
+    (HV-ITEM-4), and an offered Consume adds its bonus and conditions (HV-ABL-10)."""
+    advantage = effects.advantage
+    effects.advantage = False
+    value, conditions = ability.value, ability.conditions
+    if (yield from offer_consume(ctx, ch, ability, where)):
+        value += ability.consume.bonus  # type: ignore[union-attr]
+        conditions = conditions + ability.consume.conditions  # type: ignore[union-attr]
+    return value, conditions, advantage
+
+
 def perform_attack(
     ctx: RuleContext, ch: CharacterState, ability: Ability, effects: TurnEffects, where: BoxContext
 ) -> Generator[Prompt, int, bool]:
@@ -317,12 +331,7 @@ def perform_attack(
     reach = ability.range or 1
     if has(ch, "disarm") or not valid_targets(ctx, ch, reach):
         return False
-    advantage = effects.advantage
-    effects.advantage = False
-    value, conditions = ability.value, ability.conditions
-    if (yield from offer_consume(ctx, ch, ability, where)):
-        value += ability.consume.bonus  # type: ignore[union-attr]
-        conditions = conditions + ability.consume.conditions  # type: ignore[union-attr]
+    value, conditions, advantage = yield from attack_values(ctx, ch, ability, effects, where)
     spec = AttackSpec(value, reach, ability.range > 0, ability.pierce, conditions, advantage)
     attacked: list[object] = []
     cells: list[int] = []
@@ -372,12 +381,7 @@ def perform_area_attack(
     reach = ability.range or 1
     if has(ch, "disarm") or not target_sets(ctx, ch, ability.area, reach):
         return False
-    advantage = effects.advantage
-    effects.advantage = False
-    value, conditions = ability.value, ability.conditions
-    if (yield from offer_consume(ctx, ch, ability, where)):
-        value += ability.consume.bonus  # type: ignore[union-attr]
-        conditions = conditions + ability.consume.conditions  # type: ignore[union-attr]
+    value, conditions, advantage = yield from attack_values(ctx, ch, ability, effects, where)
     sets = target_sets(ctx, ch, ability.area, reach)
     chosen: list[int] = []
     while legal := area_options(sets, chosen):

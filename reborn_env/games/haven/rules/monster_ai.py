@@ -11,7 +11,7 @@ from collections.abc import Callable
 from .area_ai import area_attack_hexes, area_hex_key
 from .context import RuleContext
 from .figures import board_for, enemies_of, has, on_map, turn_position
-from .monster_plan import UNREACHED, Plan, Rank
+from .monster_plan import UNREACHED, Plan, Rank, hex_order
 from .path_graph import PathGraph
 from .state import Figure
 from .terrain import negatives
@@ -104,10 +104,9 @@ def _hex_key(
     graph: PathGraph,
     ranking: list[tuple[Rank, Figure]],
 ) -> Callable[[int], tuple]:
-    """HV-AI-5's order of attack hexes, best first: the focus without disadvantage, the most
-    extra targets, the best-ranked of them (HV-AI-4 from the start hex), the fewest of them with
-    disadvantage, the fewest steps, the lowest cell id. Without an attack on the card (or
-    disarmed) only the last two count."""
+    """HV-AI-5's order of attack hexes (:func:`.monster_plan.hex_order`), the extra targets
+    from a hex being the best-ranked others in range and sight (HV-AI-4 from the start hex).
+    Without an attack on the card (or disarmed) only the steps and the cell id count."""
     board = graph.board
     if plan.reach is None:
         return lambda h: (graph.dist[h], h)
@@ -115,20 +114,11 @@ def _hex_key(
     hampered = plan.ranged and not has(mover, "muddle")  # HV-COND-7: muddled is hampered anyway
     others = [(key, f) for key, f in ranking if f is not target]
 
-    def key(h: int) -> tuple:
-        chosen = [(k, f) for k, f in others if board.in_range_and_sight(h, f.cell, reach)][
-            : plan.targets - 1
-        ]
-        return (
-            int(hampered and board.distance(h, target.cell) <= 1),
-            -len(chosen),
-            tuple(k for k, _ in chosen),
-            sum(1 for _, f in chosen if hampered and board.distance(h, f.cell) <= 1),
-            graph.dist[h],
-            h,
-        )
+    def chosen(h: int) -> list[tuple[Rank, Figure]]:
+        in_reach = [(k, f) for k, f in others if board.in_range_and_sight(h, f.cell, reach)]
+        return in_reach[: plan.targets - 1]
 
-    return key
+    return hex_order(graph, hampered, target, chosen)
 
 
 def extra_targets(
