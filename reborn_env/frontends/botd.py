@@ -13,9 +13,11 @@ A bad request never stops the server: it gets ``{"ok": false, "error": ...}`` sa
 wrong and what is allowed, and the game is left as it was. Requests are bounded (line length,
 nesting, digits per number) before they are parsed, replies quote client input only cut short,
 and a client names scenarios, it never sends a path: the server opens only its game's packaged
-scenarios and those of its own ``--scenario-dir``. Only replies go to stdout; anything else
-(logs, stray prints) goes to stderr. A command-line mistake is one ``error: ...`` line on
-stderr and exit status 2.
+scenarios and those of its own ``--scenario-dir``. Each scenario is played by the bot made for
+it when a ``new_game`` first names it (a game's own bots read one scenario's observation); a
+policy whose sizes do not fit the scenario is an error reply. Only replies go to stdout;
+anything else (logs, stray prints) goes to stderr. A command-line mistake is one ``error: ...``
+line on stderr and exit status 2.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from reborn_env.core.errors import IllegalActionError, PositionError
 from reborn_env.core.game_env import GameEnv as raw_env
 from reborn_env.core.public_view import env_view
 from reborn_env.frontends.play import is_over, returns_of
+from reborn_env.frontends.scenario_bots import misfit
 
 PROTOCOL = 1
 
@@ -276,7 +279,13 @@ def scenario_choices(env_name: str, directory: str | None = None) -> dict[str, s
 
 
 class BotServer:
-    """Serves one bot: a game it may keep, a raw observation it may be given, and the requests."""
+    """Serves one bot: a game it may keep, a raw observation it may be given, and the requests.
+
+    ``bot`` plays the game's default scenario; ``make_bot(scenario)`` (a ``scenario`` argument
+    of ``self.scenarios``) makes the bot for another one when a ``new_game`` first names it, as
+    a game's own bots read one scenario's observation. Without ``make_bot``, ``bot`` plays every
+    scenario (a bot that reads no scenario: random, or a policy, whose sizes are checked).
+    """
 
     def __init__(
         self,
@@ -284,12 +293,15 @@ class BotServer:
         spec: str,
         env_name: str | None = None,
         scenarios: dict[str, str] | None = None,
+        make_bot: Callable[[str], Bot] | None = None,
     ) -> None:
         self.bot = bot
         self.spec = spec
         self.env_name = env_name or registry.default_name()
         self.game = registry.get(self.env_name)
         self.scenarios = scenarios if scenarios is not None else packaged_scenarios(self.env_name)
+        self.make_bot = make_bot
+        self.bots: dict[str, Bot] = {self.game.default_scenario: bot}  # scenario name -> its bot
         self.env: raw_env | None = None
         self.scenario: str | None = None  # the name of the game's scenario
         self.template = self.game.make_env()  # sizes and names for raw observations
@@ -376,8 +388,9 @@ class BotServer:
             raise RequestError(
                 f"'seat' (the bot's agent) must be one of {env.possible_agents}, got {quote(seat)}"
             )
+        bot = self._bot_for(scenario, env, seat)
         env.reset(seed=seed)
-        self.env, self.scenario, self.seat, self.pending = env, scenario, seat, None
+        self.env, self.scenario, self.seat, self.pending, self.bot = env, scenario, seat, None, bot
         self.bot.reset()
         return self._game_reply(env)
 
@@ -462,6 +475,26 @@ class BotServer:
             return self.game.make_env(scenario=self.scenarios[scenario])
         except (ValueError, OSError) as err:  # a --scenario-dir file changed since the start
             raise RequestError(f"scenario {scenario!r}: {err}") from None
+
+    def _bot_for(self, scenario: str, env: raw_env, seat: str) -> Bot:
+        """The bot for ``scenario`` (made the first time it is named, then kept); RequestError
+        for one that does not load for it, or a policy whose sizes do not fit its env."""
+        bot = self.bots.get(scenario)
+        if bot is None:
+            if self.make_bot is None:
+                bot = self.bots[self.game.default_scenario]
+            else:
+                try:
+                    bot = self.make_bot(self.scenarios[scenario])
+                except (ValueError, OSError) as err:
+                    raise RequestError(
+                        f"the bot {quote(self.spec)} does not load for scenario {scenario!r}: {err}"
+                    ) from None
+            self.bots[scenario] = bot
+        problem = misfit(bot, env, seat, scenario)
+        if problem:
+            raise RequestError(f"the bot {quote(self.spec)} does not fit: {problem}")
+        return bot
 
     def _require_game(self) -> raw_env:
         if self.env is None:
@@ -591,11 +624,12 @@ def _parser() -> argparse.ArgumentParser:
 def _load_server(args: argparse.Namespace) -> BotServer:
     """The server the command line asks for; UsageError for a bot or scenario that is no good."""
     scenarios = scenario_choices(args.env, args.scenario_dir)
+    load = partial(load_bot, args.bot, env_name=args.env, seed=args.seed, greedy=args.greedy)
     try:
-        bot = load_bot(args.bot, env_name=args.env, seed=args.seed, greedy=args.greedy)
+        bot = load()
     except (ValueError, OSError) as err:
         raise UsageError(f"cannot load bot {args.bot!r}: {err or type(err).__name__}") from None
-    return BotServer(bot, args.bot, args.env, scenarios)
+    return BotServer(bot, args.bot, args.env, scenarios, make_bot=lambda s: load(scenario=s))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -6,6 +6,7 @@ reborn_env.frontends.play --replay FILE [--step | --no-page]`` (in a terminal a 
 Enter between moves, as a pager does; ``--no-page`` prints it all). ``--env`` is any registered
 game (reborn_env.core.registry; default the first bundled one in name order,
 ``registry.default_name()``); the scenario and your seat default to the ones the game registers;
+the bot is made for that scenario (a policy whose sizes do not fit it is refused);
 ``--greedy`` makes a policy bot play its likeliest move. In a competitive game the bot is your
 opponent; in a cooperative one it plays the rest of your team. Why: the quickest way for a person
 to try the rules, check a bot's play by hand, and keep a game (reborn_env.frontends.game_log) that
@@ -49,6 +50,7 @@ from reborn_env.frontends.game_log import (
     replay,
     save_log,
 )
+from reborn_env.frontends.scenario_bots import misfit
 
 USAGE_ERROR = 2  # exit status of a user error, argparse's for a bad command line
 MAX_SEED = 2**63 - 1  # every bot's generator (numpy, torch) takes it
@@ -210,9 +212,15 @@ def play(args: argparse.Namespace) -> int:
         )
     seed = secrets.randbits(31) if args.seed is None else args.seed
     try:
-        bot = load_bot(args.opponent, env_name=args.env, seed=seed, greedy=args.greedy)
+        bot = load_bot(
+            args.opponent, env_name=args.env, seed=seed, greedy=args.greedy, scenario=scenario
+        )
     except (ValueError, OSError) as err:
         return fail(f"cannot load the bot {args.opponent!r}: {err}")
+    bot_seat = next((a for a in env.possible_agents if a != seat), seat)
+    problem = misfit(bot, env, bot_seat, scenario)
+    if problem:
+        return fail(f"the bot {args.opponent!r} cannot play {scenario!r}: {problem}")
     if args.save_log:
         problem = log_target_problem(args.save_log)
         if problem:

@@ -5,11 +5,13 @@ what a seat may see) are plain Python, tested without a socket. :meth:`Session.h
 decoded client message and returns the replies; a bad message raises :class:`ClientError`, whose
 text says what was wrong and what is allowed, and leaves the session as it was.
 
-Messages (docs/web.md): ``new`` (mode ``play`` or ``watch``, ``env``, ``seat``, ``bot``,
-``bot2``, ``seed``), ``move`` (``action``), ``step`` (one bot move while watching, one log move
-while replaying), ``goto`` (``index``: a replay's position), ``replay`` (``log``: a game log's
-content, never a path), ``log`` (the game so far, for download). A client names bots only from
-the list the server offers (:func:`bot_choices`), so it can never make the server read a file.
+Messages (docs/web.md): ``new`` (mode ``play`` or ``watch``, ``env``, ``scenario``, ``seat``,
+``bot``, ``bot2``, ``seed``), ``move`` (``action``), ``step`` (one bot move while watching, one
+log move while replaying), ``goto`` (``index``: a replay's position), ``replay`` (``log``: a
+game log's content, never a path), ``log`` (the game so far, for download). A client names bots
+only from the list the server offers (:func:`bot_choices`) and scenarios only from the game's
+bundled ones (``GameSpec.scenario_names``; a log's too), so it can never make the server read a
+file.
 """
 
 from __future__ import annotations
@@ -26,7 +28,9 @@ from reborn_env.bots import Bot, decide
 from reborn_env.bots.loading import load_bot
 from reborn_env.core import registry
 from reborn_env.core.public_view import env_view, offers_views
+from reborn_env.frontends.botd import quote
 from reborn_env.frontends.game_log import GameLogError, check_log, new_log, record_move
+from reborn_env.frontends.scenario_bots import misfit
 
 MODES = ("play", "watch")
 MAX_SEED = 2**31 - 1
@@ -58,6 +62,18 @@ def drawable_games() -> list[str]:
     return [name for name in registry.names() if registry.get(name).board_view]
 
 
+def scenario_env(env_name: str, scenario: Any, where: str) -> Any:
+    """A new env of ``env_name``'s bundled scenario ``scenario`` (a name the client gave, in
+    ``where``); ClientError listing the bundled names for anything else (a path included)."""
+    spec = registry.get(env_name)
+    names = spec.scenario_names()
+    if not isinstance(scenario, str) or scenario not in names:
+        raise ClientError(
+            f"{where} {quote(scenario)}: choose one of {env_name}'s scenarios: {', '.join(names)}"
+        )
+    return spec.make_env(scenario=scenario)
+
+
 def _is_over(env: Any) -> bool:
     return any(env.terminations.values()) or any(env.truncations.values())
 
@@ -81,6 +97,7 @@ class Session:
         self.env: Any = None
         self.mode = ""
         self.env_name = ""
+        self.scenario = ""
         self.seat = ""
         self.bots: dict[str, Bot] = {}
         self.log: dict[str, Any] = {}
@@ -119,6 +136,8 @@ class Session:
                     "agents": agents,
                     "seat": spec.seat or agents[0],
                     "cooperative": spec.cooperative,
+                    "scenarios": spec.scenario_names(),
+                    "scenario": spec.default_scenario,
                     "bots": bot_choices(name, self.server_bot, self.server_env),
                 }
             )
@@ -134,7 +153,8 @@ class Session:
             games = ", ".join(drawable_games())
             raise ClientError(f"no game {env_name!r} to draw; the games are {games}")
         spec = registry.get(env_name)
-        env = spec.make_env()
+        scenario = _field(message, "scenario", str, spec.default_scenario)
+        env = scenario_env(env_name, scenario, "scenario")
         seat = _field(message, "seat", str, spec.seat or env.possible_agents[0])
         if seat not in env.possible_agents:
             raise ClientError(f"seat {seat!r}: choose one of {', '.join(env.possible_agents)}")
@@ -153,13 +173,17 @@ class Session:
         for i, agent in enumerate(others):
             name = names[1] if i % 2 and names[1] else names[0]
             try:
-                bots[agent] = load_bot(name, env_name=env_name, seed=seed + i)
+                bots[agent] = load_bot(name, env_name=env_name, seed=seed + i, scenario=scenario)
             except (ValueError, OSError) as err:
                 raise ClientError(f"bot {name!r} does not load: {err}") from None
+            problem = misfit(bots[agent], env, agent, scenario)
+            if problem:
+                raise ClientError(f"bot {name!r} cannot play {scenario!r}: {problem}")
         env.reset(seed=seed)
         for bot in bots.values():
             bot.reset()
         self.env, self.mode, self.env_name, self.seat, self.bots = env, mode, env_name, seat, bots
+        self.scenario = scenario
         self.log, self.top = new_log(env, env_name), []
         if mode == "play":
             self._bots_to_seat()
@@ -206,6 +230,7 @@ class Session:
     def _replay(self, message: Mapping[str, Any]) -> list[dict[str, Any]]:
         env, log = _checked_replay(message.get("log"))
         self.env, self.mode, self.env_name = env, "replay", log["env"]
+        self.scenario = log["start"]["scenario"]
         self.seat = self.seat if self.seat in env.possible_agents else env.possible_agents[0]
         seat = _field(message, "seat", str, self.seat)
         if seat not in env.possible_agents:
@@ -259,6 +284,7 @@ class Session:
             "kind": "state",
             "mode": self.mode,
             "env": self.env_name,
+            "scenario": self.scenario,
             "seat": self.seat,
             "to_move": mover,
             "view": view_of(env.unwrapped.match, seat_index, legal),
@@ -302,7 +328,7 @@ def _checked_replay(log: Any) -> tuple[Any, dict[str, Any]]:
         raise ClientError(f"log 'env' {name!r}: the games are {', '.join(drawable_games())}")
     if not isinstance(start, Mapping) or not isinstance(moves, list):
         raise ClientError("log 'start' must be a position (an object) and 'moves' a list")
-    env = registry.get(name).make_env()
+    env = scenario_env(name, start.get("scenario"), "log 'start' scenario")
     try:
         env.reset(options={"position": dict(start)})
     except (ValueError, KeyError, TypeError) as err:

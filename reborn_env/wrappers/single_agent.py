@@ -32,6 +32,7 @@ from ..core import registry
 from ..core.errors import IllegalActionError
 from ..core.game_env import RENDER_MODES
 from ..core.public_view import env_view
+from ..frontends.scenario_bots import misfit
 
 ILLEGAL_ACTION_MODES = ("raise", "penalize")
 
@@ -41,9 +42,10 @@ class SingleAgentEnv(gymnasium.Env):
     ``opponent``.
 
     * ``game``: a registered game's name (None: ``registry.default_name()``), built with
-      ``env_kwargs`` (e.g. ``{"scenario": ...}``). Its AEC env must give PettingZoo's action-mask
-      observations, ``{"observation": Box, "action_mask": Box}``, with a ``Discrete`` action space
-      (every env of reborn_env does).
+      ``env_kwargs`` (e.g. ``{"scenario": ...}``: a spec-string opponent is made for that
+      scenario). Its AEC env must give PettingZoo's action-mask observations,
+      ``{"observation": Box, "action_mask": Box}``, with a ``Discrete`` action space (every env
+      of reborn_env does).
     * ``agent``: the seat the single agent plays (None: the game's first seat).
     * ``opponent``: a :class:`~reborn_env.bots.Bot`, or a spec string for
       :func:`~reborn_env.bots.loading.load_bot` (``"random"``, ``"heuristic"``, a policy file).
@@ -133,7 +135,7 @@ class SingleAgentEnv(gymnasium.Env):
         self.metadata = dict(self.aec.metadata)
         self.illegal_action = illegal_action
         self._own_opponent = isinstance(opponent, str) and opponent == "random"
-        self.opponent: Bot = self._opponent_of(opponent)
+        self.opponent: Bot = self._opponent_of(opponent, kwargs.get("scenario"))
         self._mask = np.zeros(action_space.n, dtype=bool)
         self._done = True  # no episode until reset()
 
@@ -187,9 +189,10 @@ class SingleAgentEnv(gymnasium.Env):
 
     # --- Internals ------------------------------------------------------------------------------
 
-    def _opponent_of(self, opponent: Bot | str) -> Bot:
+    def _opponent_of(self, opponent: Bot | str, scenario: Any) -> Bot:
         """The bot ``opponent`` names: itself, a RandomBot (reseeded at each reset) or the bot
-        ``load_bot`` makes of a spec string for this game (seed 0)."""
+        ``load_bot`` makes of a spec string for this game and ``scenario`` (seed 0): a game's
+        own bot reads that scenario's observation, a policy must fit its sizes (ValueError)."""
         if isinstance(opponent, Bot):
             return opponent
         if not isinstance(opponent, str):
@@ -199,7 +202,14 @@ class SingleAgentEnv(gymnasium.Env):
             )
         if opponent == "random":
             return RandomBot()
-        return load_bot(opponent, self.game, seed=0)
+        named = scenario if isinstance(scenario, str) else None
+        bot = load_bot(opponent, self.game, seed=0, scenario=named)
+        shown = named or registry.get(self.game).default_scenario
+        for seat in self.aec.possible_agents:
+            problem = None if seat == self.agent else misfit(bot, self.aec, seat, shown)
+            if problem:
+                raise ValueError(f"opponent {opponent!r}: {problem}")
+        return bot
 
     def _flags(self) -> tuple[bool, bool]:
         aec, agent = self.aec, self.agent

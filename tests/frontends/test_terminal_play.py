@@ -43,14 +43,16 @@ def test_each_held_tile_or_card_is_explained_where_a_choice_is_asked(
 def test_greedy_reaches_the_policy_bot(monkeypatch, capsys) -> None:
     seen = {}
 
-    def fake_load_bot(spec, env_name=None, seed=None, greedy=False):
-        seen["greedy"] = greedy
+    def fake_load_bot(spec, env_name=None, seed=None, greedy=False, scenario=None):
+        seen.update(greedy=greedy, scenario=scenario)
         raise ValueError("stop here")
 
     monkeypatch.setattr(play, "load_bot", fake_load_bot)
+    default = registry.get(registry.default_name()).default_scenario  # the bot is made for it
     assert play.main(["--opponent", "x.pt", "--greedy"]) == 2
-    assert seen == {"greedy": True}
-    assert play.main(["--opponent", "x.pt"]) == 2 and seen == {"greedy": False}
+    assert seen == {"greedy": True, "scenario": default}
+    assert play.main(["--opponent", "x.pt"]) == 2
+    assert seen == {"greedy": False, "scenario": default}
     assert "stop here" in capsys.readouterr().err
 
 

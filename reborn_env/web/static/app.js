@@ -190,7 +190,7 @@ function show(state) {
   drawLegend(view);
   const status = $("status");
   status.replaceChildren();
-  status.appendChild(el("div", `${state.mode}: ${view.title}, you see ${view.seat}'s view`));
+  status.appendChild(el("div", `${state.mode}: ${view.title} (${state.scenario}), you see ${view.seat}'s view`));
   for (const line of view.status) status.appendChild(el("div", line));
   status.appendChild(el("div", state.over ? `game over: ${state.result}` : `to move: ${state.to_move}`));
   const moves = $("moves");
@@ -229,6 +229,7 @@ function show(state) {
     $("position-text").textContent = `move ${state.replay.index} of ${state.replay.total}`;
   }
   document.body.dataset.over = state.over ? "yes" : "no";
+  document.body.dataset.scenario = state.scenario;
   document.body.dataset.moves = String(state.history.length);
 }
 
@@ -246,13 +247,17 @@ function fill(select, values, chosen) {
 
 function gameChanged() {
   const game = games.find((g) => g.env === $("env").value);
+  fill($("scenario"), game.scenarios, game.scenario);
   fill($("seat"), game.agents, game.seat);
   fill($("bot"), game.bots);
   fill($("bot2"), game.bots);
 }
 
 function newGame() {
-  const message = { kind: "new", mode: $("mode").value, env: $("env").value, seat: $("seat").value, bot: $("bot").value };
+  const message = {
+    kind: "new", mode: $("mode").value, env: $("env").value, scenario: $("scenario").value,
+    seat: $("seat").value, bot: $("bot").value,
+  };
   if (message.mode === "watch") message.bot2 = $("bot2").value;
   if ($("seed").value !== "") message.seed = Number($("seed").value);
   paused = false;
