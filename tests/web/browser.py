@@ -65,10 +65,13 @@ def browser_page(url: str) -> Iterator[Any]:
             browser.close()
 
 
-def start_game(page: Any, env: str, seed: int) -> None:
-    """Start a game of ``env`` against the random bot from the page's own controls."""
+def start_game(page: Any, env: str, seed: int, scenario: str | None = None) -> None:
+    """Start a game of ``env`` (its ``scenario``; None: the menu's default) against the random
+    bot from the page's own controls."""
     page.select_option("#mode", "play")
     page.select_option("#env", env)
+    if scenario is not None:
+        page.select_option("#scenario", scenario)
     page.select_option("#bot", "random")
     page.fill("#seed", str(seed))
     page.click("#new")

@@ -7,7 +7,8 @@ import time
 
 import pytest
 
-from reborn_env.web.session import drawable_games
+from reborn_env.core import registry
+from reborn_env.web.session import Session, drawable_games
 
 from .browser import (
     browser_page,
@@ -19,6 +20,16 @@ from .browser import (
 )
 
 GAMES = drawable_games()
+# one game's first scenario other than its default, if any game bundles two
+OTHER_SCENARIO = next(
+    (
+        (name, scenario)
+        for name in GAMES
+        for scenario in registry.get(name).scenario_names()
+        if scenario != registry.get(name).default_scenario
+    ),
+    None,
+)
 
 
 @pytest.fixture(scope="module")
@@ -40,6 +51,28 @@ def test_a_whole_game_by_clicking_with_a_screenshot(page, name: str, tmp_path) -
     page.screenshot(path=str(shot), full_page=True)
     assert shot.stat().st_size > 10_000
     print(f"{name}: {len(clicked)} clicks in {time.monotonic() - start:.1f} s, {shot}")
+
+
+def test_a_scenario_from_the_menu_is_played_to_the_end_with_its_terrain_in_the_legend(
+    page, tmp_path
+) -> None:
+    """The scenario menu lists the game's bundled scenarios; a non-default one is played by
+    clicking to the end, and the legend shows each key of its board view (its terrain too)."""
+    assert OTHER_SCENARIO is not None, "no game bundles a second scenario to play here"
+    name, scenario = OTHER_SCENARIO
+    page.select_option("#env", name)
+    menu = page.locator("#scenario option").all_text_contents()
+    assert menu == registry.get(name).scenario_names()
+    start_game(page, name, seed=3, scenario=scenario)
+    wait_until(page, lambda: page.get_attribute("body", "data-scenario") == scenario, scenario)
+    assert f"({scenario})" in page.text_content("#status")
+    view = Session().handle({"kind": "new", "env": name, "scenario": scenario, "seed": 3})[0]
+    shown = page.locator("#legend li").all_text_contents()
+    assert shown == [row.get("symbol", "") + row["text"] for row in view["view"]["legend"]]
+    clicked = play_by_clicking(page)
+    assert page.get_attribute("body", "data-over") == "yes" and clicked
+    assert page.get_attribute("body", "data-scenario") == scenario
+    page.screenshot(path=str(tmp_path / f"{name}_{scenario}.png"), full_page=True)
 
 
 def test_watch_pause_step_download_and_replay_the_log(page, tmp_path) -> None:
