@@ -370,7 +370,7 @@ def test_aoe_bad_pattern_refused_on_load(tmp_path, area, extra, message):
 def test_aoe_10_prompt_bound_must_cover_the_area_attacks(tmp_path):
     """HV-AOE-10, 15.10: with these area cards Raider Camp's 40 prompts a round is too few (the
     triangle box may pose 3 AREA_TARGET prompts and 2 more retaliations: 40 + 2 x 7 = 54)."""
-    with pytest.raises(ScenarioError, match=r"at least 54 = 40 \+ 2 x 7"):
+    with pytest.raises(ScenarioError, match=r"at least 54 = 40 \+ 14 for area attacks"):
         aoe_scenario(tmp_path, EDITS[:4])
 
 

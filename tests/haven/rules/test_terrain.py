@@ -70,9 +70,16 @@ def drawn(**tokens: tuple[tuple[int, int], ...]) -> str:
     return "\n" + "\n".join(("   " if r % 2 else " ") + "   ".join(t) for r, t in enumerate(rows))
 
 
-def terrain_scenario(folder: Path, picture: str, terrain: str | None = TERRAIN, edits=()):
-    """Raider Camp on ``picture`` with a ``[terrain]`` table and text ``edits``, loaded."""
+def terrain_scenario(
+    folder: Path, picture: str, terrain: str | None = TERRAIN, edits=(), prompts: int = 61
+):
+    """Raider Camp on ``picture`` with a ``[terrain]`` table and text ``edits``, loaded; it
+    declares ``prompts`` a round (HV-TER-8: 61 covers walks onto traps and hazards)."""
     text = (Path(loader.__file__).parent / "data" / "raider_camp.toml").read_text()
+    text = text.replace(
+        "max_prompts_per_agent_round = 40\nmax_agent_steps = 2240",
+        f"max_prompts_per_agent_round = {prompts}\nmax_agent_steps = {28 * 2 * prompts}",
+    )
     start = text.index("map = '''")
     end = text.index("'''", start + 9) + 3
     text = text[:start] + f"map = '''{picture}\n'''" + text[end:]
@@ -558,3 +565,17 @@ def test_ter_9_a_summon_is_not_placed_on_terrain(tmp_path):
     play(game, ("WINDOW_0", BOX(LEAD, TOP, PRINTED)))
     assert game.prompt is None or game.prompt.kind != "SUMMON_HEX"
     assert events_of(game, "SUMMON") == []
+
+
+def test_ter_8_the_prompt_bound_must_cover_walks_onto_traps_and_hazards(tmp_path):
+    """HV-TER-8, 15.10: with a trap on the map Raider Camp's 40 prompts a round is too few: the
+    Bulwark's walks can enter 7 negative hexes a round (B07's top Move 2 and B05's bottom Move 3,
+    plus Swift Boots' 2), 3 prompts each: 40 + 21 = 61. Declared 61 (and its step bound), it loads;
+    difficult terrain alone needs nothing more."""
+    needs = r"at least 61 = 40 \+ 0 for area attacks .* \+ 21 for walks"
+    with pytest.raises(ScenarioError, match=needs):
+        terrain_scenario(tmp_path, drawn(trap=((3, 0),)), prompts=60)
+    scenario = terrain_scenario(tmp_path, drawn(hazardous=((3, 0),)))
+    assert scenario.rules.bounds.max_prompts_per_agent_round == 61
+    flat = terrain_scenario(tmp_path, drawn(difficult=((3, 0),)), terrain=None, prompts=40)
+    assert flat.map.difficult == (cell(3, 0),)

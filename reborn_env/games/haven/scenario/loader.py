@@ -200,7 +200,7 @@ def _build_scenario(doc: dict[str, Any], source: str) -> Scenario:
     terrain = _terrain(top, hex_map)
     if "cross_check" in top:
         _cross_check(top["cross_check"], hex_map, characters, monster_types, decks)
-    _check_area_bound(top["rules"], rules, characters)
+    _check_prompt_bound(top["rules"], rules, characters, hex_map)
     return Scenario(
         name=top["name"].text(),
         title=top["title"].text(),
@@ -732,22 +732,52 @@ def _area_box_extra(box: Box) -> int:
     return max(0, prompts - 2) + 3 * retaliations
 
 
-def _check_area_bound(
-    node: _Node, rules: ScenarioRules, characters: Sequence[CharacterClass]
+def _walk_entries(box: Box) -> int:
+    """HV-TER-8: the most negative hexes a box's own Moves can enter: one per point of a walk
+    (its Consume bonus included), one for a jump (its last hex), none for a flight."""
+    total = 0
+    for a in box.abilities:
+        if a.kind == MOVE and not a.flying:
+            total += 1 if a.jump else a.value + (a.consume.bonus if a.consume else 0)
+    return total
+
+
+def _round_walk_entries(cls: CharacterClass) -> int:
+    """HV-TER-8: the most negative hexes a character's walks can enter in a round: the top box of
+    one card and the bottom box of another (HV-BOX-1; a bottom may be the default Move 2,
+    HV-BOX-5), plus every item's Move bonus (HV-ITEM-4)."""
+    default_bottom = 2
+    best = max(
+        (
+            _walk_entries(a.top) + max(_walk_entries(b.bottom), default_bottom)
+            for i, a in enumerate(cls.cards)
+            for j, b in enumerate(cls.cards)
+            if i != j
+        ),
+        default=default_bottom,
+    )
+    return best + sum(item.value for item in cls.items if item.effect == NEXT_MOVE_BONUS)
+
+
+def _check_prompt_bound(
+    node: _Node, rules: ScenarioRules, characters: Sequence[CharacterClass], hex_map: HexMap
 ) -> None:
-    """HV-AOE-10: with area attacks a round may pose more prompts than 15.10's 40; the declared
-    ``max_prompts_per_agent_round`` must cover two such boxes of the worst character."""
+    """HV-AOE-10, HV-TER-8: with area attacks, traps or hazards a round may pose more prompts
+    than 15.10's 40; the declared ``max_prompts_per_agent_round`` must cover two area boxes of the
+    worst character and 3 prompts for every negative hex its walks can enter in a round."""
     boxes = [b for c in characters for k in c.cards for b in (k.top, k.bottom)]
     extras = [_area_box_extra(b) for b in boxes if any(a.area for a in b.abilities)]
-    if not extras:
-        return
-    need = _BASE_PROMPT_BOUND + 2 * max(extras)
+    area = 2 * max(extras, default=0)
+    negative = bool(hex_map.traps or hex_map.hazardous)
+    walks = 3 * max(map(_round_walk_entries, characters)) if negative else 0
+    need = _BASE_PROMPT_BOUND + area + walks
     declared = rules.bounds.max_prompts_per_agent_round
     if declared < need:
         field = node.child("bounds").child("max_prompts_per_agent_round")
         raise field.error(
-            f"{declared} is too few for this content's area attacks: at least {need} "
-            f"= {_BASE_PROMPT_BOUND} + 2 x {max(extras)} (15.10, HV-AOE-10)"
+            f"{declared} is too few for this content: at least {need} = {_BASE_PROMPT_BOUND} + "
+            f"{area} for area attacks (2 x the largest extra, HV-AOE-10) + {walks} for walks "
+            f"onto traps and hazards (3 x the most such hexes a round, HV-TER-8) (15.10)"
         )
 
 
