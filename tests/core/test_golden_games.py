@@ -12,6 +12,8 @@ shipped policy (issue 12) plays other games, so its hashes are recorded again, d
 written, except where an issue changes a rule on purpose: then that game's are recorded again with
 ``python -m tests.core.test_golden_games record-rules NAME`` in the commit that changes the rule,
 and the rule's own tests say what changed (issue 16: haven's monster movement, HV-AI-5/6).
+A game's other bundled scenarios have their own entries, ``NAME:SCENARIO`` (issue 16: haven's
+Mire Crossing, with its own shipped policy), so a future fast path is held to them too.
 """
 
 from __future__ import annotations
@@ -32,8 +34,16 @@ ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = json.loads((Path(__file__).with_name("golden_games.json")).read_text())
 POLICY_FILE = Path(__file__).with_name("golden_policy_games.json")
 GOLDEN_POLICIES = json.loads(POLICY_FILE.read_text())
-ENVS = {"earth_reborn_v0": earth_reborn_v0.env, "haven_v0": haven_v0.env}
-POLICIES = {"earth_reborn_v0": "earth_reborn_ppo.pt", "haven_v0": "haven_ppo.pt"}
+ENVS = {
+    "earth_reborn_v0": earth_reborn_v0.env,
+    "haven_v0": haven_v0.env,
+    "haven_v0:mire_crossing": lambda: haven_v0.env(scenario="mire_crossing"),
+}
+POLICIES = {
+    "earth_reborn_v0": "earth_reborn_ppo.pt",
+    "haven_v0": "haven_ppo.pt",
+    "haven_v0:mire_crossing": "haven_mire_ppo.pt",
+}
 RULE_PAIRS = ("random-random", "heuristic-heuristic")
 POLICY_PAIRS = ("policy-policy", "heuristic-policy")
 PAIRS = RULE_PAIRS + POLICY_PAIRS
@@ -41,8 +51,10 @@ SEEDS = (0, 1, 2)
 
 
 def _bot(name: str, kind: str, seed: int):
+    """The bot ``kind`` for the game (and scenario) ``name``, greedy."""
     spec = str(ROOT / "checkpoints" / POLICIES[name]) if kind == "policy" else kind
-    return load_bot(spec, name, seed=seed, greedy=True)
+    game, _, scenario = name.partition(":")
+    return load_bot(spec, game, seed=seed, greedy=True, scenario=scenario or None)
 
 
 def game_hash(name: str, pair: str, seed: int) -> str:
