@@ -14,6 +14,7 @@ from __future__ import annotations
 import copy
 from collections import Counter
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import Any
 
 from reborn_env.games.haven import actions
@@ -28,7 +29,31 @@ from reborn_env.games.haven.rules.state import (
     MonsterState,
     SummonState,
 )
-from reborn_env.games.haven.scenario.model import ELEMENTS
+from reborn_env.games.haven.scenario import loader
+from reborn_env.games.haven.scenario.loader import load_scenario
+from reborn_env.games.haven.scenario.model import ELEMENTS, Scenario
+
+DEFAULT_FILE = Path(loader.__file__).parent / "data" / "raider_camp.toml"
+
+
+def default_text() -> str:
+    """The default scenario's file (section 15), for tests that load an edited copy."""
+    return DEFAULT_FILE.read_text()
+
+
+def with_map(text: str, picture: str) -> str:
+    """``text`` (a scenario file) with its ``map`` string replaced by ``picture``."""
+    start = text.index("map = '''")
+    end = text.index("'''", start + 9) + 3
+    return text[:start] + f"map = '''{picture}'''" + text[end:]
+
+
+def load_text(folder: Path, name: str, text: str) -> Scenario:
+    """``text`` written to ``folder/name.toml`` and loaded as a scenario (checked as any file)."""
+    path = folder / f"{name}.toml"
+    path.write_text(text)
+    return load_scenario(str(path))
+
 
 AGENTS = ("bulwark", "conjurer")
 BULWARK, CONJURER = 0, 1

@@ -32,7 +32,6 @@ from reborn_env.games.haven.rules.engine import HavenConfig, HavenGame, new_game
 from reborn_env.games.haven.rules.figures import board_for
 from reborn_env.games.haven.rules.hexgrid import hex_distance, neighbours
 from reborn_env.games.haven.rules.prompts import AREA_TARGET, PROMPT_KINDS
-from reborn_env.games.haven.scenario import loader
 from reborn_env.games.haven.scenario.loader import load_scenario
 from tests.haven.helpers import (
     BOX,
@@ -42,9 +41,11 @@ from tests.haven.helpers import (
     PRINTED,
     TOP,
     cell,
+    default_text,
     events_of,
     expect,
     hp,
+    load_text,
     mon,
     play,
     pos,
@@ -80,7 +81,7 @@ EDITS = (
 
 def scenario_text(edits=EDITS) -> str:
     """Raider Camp's file with ``edits`` (old, new) applied, each once."""
-    text = (Path(loader.__file__).parent / "data" / "raider_camp.toml").read_text()
+    text = default_text()
     for old, new in edits:
         assert old in text, old
         text = text.replace(old, new, 1)
@@ -89,9 +90,7 @@ def scenario_text(edits=EDITS) -> str:
 
 def aoe_scenario(folder: Path, edits=EDITS):
     """Raider Camp with the area cards of the module docstring, written to ``folder``, loaded."""
-    path = folder / "aoe.toml"
-    path.write_text(scenario_text(edits))
-    return load_scenario(str(path))
+    return load_text(folder, "aoe", scenario_text(edits))
 
 
 def aoe_game(folder: Path, fixture: dict):

@@ -9,8 +9,6 @@ from pathlib import Path
 import pytest
 
 from reborn_env.games.haven.rules.engine import HavenConfig, new_game
-from reborn_env.games.haven.scenario import loader
-from reborn_env.games.haven.scenario.loader import load_scenario
 from tests.haven.helpers import (
     BOTTOM,
     BOX,
@@ -24,11 +22,13 @@ from tests.haven.helpers import (
     cell,
     coins,
     conditions,
+    default_text,
     drive,
     events_of,
     expect,
     hp,
     index_of,
+    load_text,
     marauder_turn_game,
     mon,
     monster,
@@ -37,6 +37,7 @@ from tests.haven.helpers import (
     pos,
     turn_starts,
     wisp,
+    with_map,
 )
 
 # =================================================================================================
@@ -512,14 +513,9 @@ POCKET_WALLS = [[6, 2], [6, 3], [1, 0], [0, 1], [0, 2], [2, 2], [0, 3], [2, 3]]
 
 def pocket_scenario(folder: Path):
     """Raider Camp on :data:`POCKET_MAP` (HV-MAP-1), written to ``folder`` and loaded."""
-    text = (Path(loader.__file__).parent / "data" / "raider_camp.toml").read_text()
-    start = text.index("map = '''")
-    end = text.index("'''", start + 9) + 3
-    text = text[:start] + f"map = '''{POCKET_MAP}'''" + text[end:]
+    text = with_map(default_text(), POCKET_MAP)
     text = text.replace("walls = [[6, 2], [6, 3]]", f"walls = {POCKET_WALLS}")
-    path = folder / "pocket.toml"
-    path.write_text(text)
-    return load_scenario(str(path))
+    return load_text(folder, "pocket", text)
 
 
 def test_ai_5_ranged_monster_plans_past_the_adjacent_hex(tmp_path):

@@ -21,7 +21,6 @@ from reborn_env.games.haven.bots import HavenScriptedBot
 from reborn_env.games.haven.invariants import check_invariants
 from reborn_env.games.haven.observation import layout_for, observer_for
 from reborn_env.games.haven.rules.engine import HavenConfig, HavenGame, new_game
-from reborn_env.games.haven.scenario import loader
 from reborn_env.games.haven.scenario.loader import ScenarioError, load_scenario
 
 from ..helpers import (
@@ -35,12 +34,15 @@ from ..helpers import (
     TOP,
     cell,
     conditions,
+    default_text,
     events_of,
     expect,
     hp,
+    load_text,
     mon,
     play,
     pos,
+    with_map,
 )
 
 # The default map (15.1); tests draw terrain tokens on its empty floor cells with ``drawn``.
@@ -75,22 +77,17 @@ def terrain_scenario(
 ):
     """Raider Camp on ``picture`` with a ``[terrain]`` table and text ``edits``, loaded; it
     declares ``prompts`` a round (HV-TER-8: 61 covers walks onto traps and hazards)."""
-    text = (Path(loader.__file__).parent / "data" / "raider_camp.toml").read_text()
-    text = text.replace(
+    text = default_text().replace(
         "max_prompts_per_agent_round = 40\nmax_agent_steps = 2240",
         f"max_prompts_per_agent_round = {prompts}\nmax_agent_steps = {28 * 2 * prompts}",
     )
-    start = text.index("map = '''")
-    end = text.index("'''", start + 9) + 3
-    text = text[:start] + f"map = '''{picture}\n'''" + text[end:]
+    text = with_map(text, picture + "\n")
     for old, new in edits:
         assert old in text
         text = text.replace(old, new)
     if terrain is not None:
         text += "\n[terrain]\n" + terrain
-    path = folder / "terrain.toml"
-    path.write_text(text)
-    return load_scenario(str(path))
+    return load_text(folder, "terrain", text)
 
 
 def game_of(scenario, fixture, config=NO_NEGATION) -> HavenGame:
