@@ -36,10 +36,11 @@ def test_shipped_policy_beats_the_random_bot_in_both_seats():
         assert record.wins >= 9, f"{seat}: {result.score_line()}"
 
 
-def test_shipped_policy_beats_the_heuristic_bot_overall():
+def test_shipped_policy_beats_the_heuristic_bot_in_both_seats():
     """100 seeded games per seat in the game vector, greedy (the model card has 1,000 a seat):
-    measured when shipped, 96.7% as NORAD and 38.1% as Salemite over 1,000 games a seat; here it
-    must win most games overall and nearly every game as NORAD."""
+    measured when shipped, 96.7% as NORAD and 83.7% as Salemite over 1,000 games a seat, and
+    98/100 and 84/100 on these deals; here it must win 85% overall and 70% in each seat, issue
+    12's targets, with the margin of these 100 deals below what it won on them."""
     from training.vector_match import play_vector_match, player
 
     payload = load_checkpoint(SHIPPED)
@@ -47,5 +48,6 @@ def test_shipped_policy_beats_the_heuristic_bot_overall():
     result = play_vector_match(
         env, kwargs, player(payload, env, 0, greedy=True), player("heuristic", env, 1), 100, 31
     )
-    assert result.overall.wins > 110, result.score_line()
-    assert result.seats["norad"].wins >= 85, result.score_line()
+    assert result.overall.wins >= 170, result.score_line()
+    assert result.seats["norad"].wins >= 90, result.score_line()
+    assert result.seats["salemite"].wins >= 75, result.score_line()
