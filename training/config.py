@@ -115,7 +115,8 @@ class TrainConfig:
     torch_threads: int = 1
     """threads torch may use"""
     snapshot_every: int = 10
-    """updates between adding the current policy to the opponent pool (competitive mode)"""
+    """updates between adding the current policy to the opponent pool (competitive mode); 0:
+    never, so the pool holds only the snapshot taken when imitation ends (as RLlib's config)"""
     pool_size: int = 8
     """most snapshots kept in the opponent pool (oldest dropped first)"""
     latest_opponent_prob: float = 0.5
@@ -515,7 +516,7 @@ _VALUE_RULES: dict[str, tuple[Callable[[Any], bool], str | Callable[[], str]]] =
     "torch_threads": _integer_rule(1, MAX_TORCH_THREADS),
     "network": (lambda v: v in NETWORKS, f"must be one of {_names(list(NETWORKS))}"),
     "record_embed": _integer_rule(1, MAX_HIDDEN_WIDTH),
-    "snapshot_every": _POSITIVE,
+    "snapshot_every": (lambda v: 0 <= v <= MAX_INT, "must be an integer >= 0 (0: never)"),
     "pool_size": _integer_rule(1, MAX_POOL_SIZE),
     "latest_opponent_prob": _PROBABILITY,
     "opponent_sampling": (

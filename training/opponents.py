@@ -1,7 +1,7 @@
 """Who plays the learner's other seat in self-play: the current policy, a past snapshot or a bot.
 
 The pool keeps the latest ``pool_size`` snapshots of the policy (taken every ``snapshot_every``
-updates, and once after the imitation warm start); each new game draws its opponent
+updates, 0: never, and once after the imitation warm start); each new game draws its opponent
 (:meth:`OpponentPool.draw`) for the seat the learner took. An opponent is named by a key:
 ``"self"`` (the current policy), ``"pool<id>"`` (the snapshot numbered ``id``, numbers counting up
 as snapshots are taken) or ``"bot:<name>"`` (a scripted or saved bot of ``bot_opponents``, one

@@ -145,7 +145,11 @@ def train(
             trainer.update += 1
         trainer.wall_time = time.perf_counter() - begun
         log_update(writer, trainer, stats)
-        if trainer.seating.uses_pool and trainer.update % cfg.snapshot_every == 0:
+        if (
+            trainer.seating.uses_pool
+            and cfg.snapshot_every
+            and trainer.update % cfg.snapshot_every == 0
+        ):
             trainer.opponents.add_snapshot(trainer.model)
         line = progress_line(trainer, stats)
         out_of_time = 0 < cfg.max_minutes * 60 <= trainer.wall_time

@@ -210,3 +210,13 @@ def test_restarts_begin_games_from_positions_of_earlier_games():
     assert not off.restart(venv, 0, rng)
     assert pool.restart(venv, 3, rng)
     assert venv.get_state(3) in pool.positions
+
+
+def test_snapshot_every_zero_means_never_and_negative_is_refused():
+    """0 keeps the pool at the snapshot imitation leaves (the shipped run's field); a negative
+    interval is a config error that says what is allowed."""
+    from training.config import ConfigError
+
+    assert TrainConfig(total_steps=64, snapshot_every=0).snapshot_every == 0
+    with pytest.raises(ConfigError, match=r"snapshot_every.*>= 0 \(0: never\)"):
+        TrainConfig(total_steps=64, snapshot_every=-1)

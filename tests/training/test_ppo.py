@@ -257,3 +257,13 @@ def test_the_records_torso_reads_every_record_with_the_same_weights():
     assert network_options(None) == {} and network_options({"torso": "mlp"}) == {}
     with pytest.raises(ValueError, match="network entry"):
         network_options({"torso": "records", "record_sets": [[1, 2]], "record_embed": 4})
+
+
+def test_snapshot_every_zero_adds_no_snapshot_during_training(one_legal, tmp_path):
+    """``snapshot_every: 0`` (the shipped Earth Reborn run's fixed field): four updates add
+    nothing to the pool, where ``snapshot_every: 1`` adds one an update."""
+    never = train(_config(tmp_path / "a", snapshot_every=0), log_dir=str(tmp_path / "runs"))
+    every = train(_config(tmp_path / "b", snapshot_every=1), log_dir=str(tmp_path / "runs"))
+    assert never.update == every.update == 4
+    assert len(never.opponents.snapshots) == 0
+    assert len(every.opponents.snapshots) == 2  # pool_size 2 keeps the last two of four
