@@ -41,22 +41,28 @@ def test_the_core_is_built_wherever_its_sources_and_a_compiler_are() -> None:
     assert (fast.core is None) == (fast.IMPORT_ERROR is not None) == (not fast.AVAILABLE)
 
 
-def test_setup_compiles_every_c_source_into_one_optional_extension(tmp_path: Path) -> None:
-    """setup.py: the extension fast._core from every src/*.c, its headers as dependencies,
-    -O3, C11 and threads, optional; nothing at all while src/ holds no C file."""
+def test_setup_compiles_each_games_c_sources_into_one_optional_extension(tmp_path: Path) -> None:
+    """setup.py: per game, the extension fast._core from every fast/src/*.c, its headers as
+    dependencies, -O3, C11 and threads, optional; nothing for a game whose src/ holds no C file."""
     setup = runpy.run_path(str(ROOT / "setup.py"), run_name="setup")
-    src = tmp_path / "reborn_env" / "games" / "earth_reborn" / "fast" / "src"
+    games = tmp_path / "reborn_env" / "games"
+    src = games / "alpha" / "fast" / "src"
     src.mkdir(parents=True)
+    (games / "beta" / "fast" / "src").mkdir(parents=True)
     assert setup["core_extensions"](tmp_path) == []
     for name in ("b.c", "a.c", "core.h", "notes.txt"):
         (src / name).write_text("")
     (extension,) = setup["core_extensions"](tmp_path)
-    assert extension.name == "reborn_env.games.earth_reborn.fast._core"
-    folder = "reborn_env/games/earth_reborn/fast/src"
+    assert extension.name == "reborn_env.games.alpha.fast._core"
+    folder = "reborn_env/games/alpha/fast/src"
     assert extension.sources == [f"{folder}/a.c", f"{folder}/b.c"]
     assert extension.depends == [f"{folder}/core.h"]
+    assert extension.include_dirs == [folder]
     assert extension.optional
     assert {"-O3", "-std=c11", "-pthread"} <= set(extension.extra_compile_args)
+    (games / "beta" / "fast" / "src" / "x.c").write_text("")
+    names = [e.name for e in setup["core_extensions"](tmp_path)]
+    assert names == ["reborn_env.games.alpha.fast._core", "reborn_env.games.beta.fast._core"]
 
 
 @pytest.fixture
