@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 import subprocess
 import sys
 
@@ -18,6 +19,8 @@ import pytest
 from reborn_env.core.errors import IllegalActionError, PositionError
 from reborn_env.games.haven import actions
 from reborn_env.games.haven.rules.engine import HavenConfig, HavenGame, new_game
+from reborn_env.games.haven.rules.setup import new_state
+from reborn_env.games.haven.scenario.loader import load_scenario
 
 
 def _played(game: HavenGame, count: int) -> HavenGame:
@@ -164,3 +167,48 @@ def test_the_haven_rules_engine_imports_no_rl_library():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+class _EagerGame(HavenGame):
+    """The reference for lazy quiet points: a game that writes its state down at every one."""
+
+    def _mark_quiet(self) -> None:
+        self._capture_at = len(self._history)
+        super()._mark_quiet()
+
+
+@pytest.mark.parametrize("scenario", ["raider_camp", "mire_crossing"])
+def test_positions_replayed_from_the_anchor_equal_positions_written_at_each_quiet_point(scenario):
+    """HV-STATE-7: a position is the last quiet point and the answers since. The game writes
+    down only its anchor and replays to the last quiet point when asked; asked at every decision
+    of random play, or once after many, it gives what a game writing every quiet point gives."""
+    scn = load_scenario(scenario)
+    for seed in range(3):
+        rng = random.Random(seed)
+        lazy, sparse = new_game(scn, seed=seed), new_game(scn, seed=seed)
+        eager = _EagerGame(scn, new_state(scn, seed), HavenConfig())
+        for step in range(400):
+            if lazy.prompt is None:
+                break
+            assert lazy.to_position() == eager.to_position()
+            if step % 97 == 96:
+                assert sparse.to_position() == eager.to_position()
+            action = rng.choice(lazy.legal_actions())
+            for game in (lazy, sparse, eager):
+                game.apply(action)
+        assert lazy.to_position() == sparse.to_position() == eager.to_position()
+
+
+def test_a_game_changed_other_than_by_its_rules_cannot_be_saved():
+    """A position is replayed from the anchor (HV-STATE-7): a state altered from outside since
+    then is found out and refused with a clear error, and the game is left as it was."""
+    game = _played(new_game(seed=5), 12)
+    game.to_position()
+    game.state.characters[0].gold += 3
+    round_now = game.state.round
+    while game.state.round == round_now:  # to the next round's start, a quiet point
+        _played(game, 1)
+    before = copy.deepcopy(game.state)
+    with pytest.raises(RuntimeError, match="changed other than by its rules"):
+        game.to_position()
+    assert game.state == before

@@ -4,10 +4,15 @@ The rules are written as generators that ``yield`` a :class:`~.prompts.Prompt` w
 decides (16.2) and receive the answer, so rules code reads like the rulebook. Each rule is given
 the game's :class:`~.context.RuleContext` (scenario, options, state, event log), never this
 driver. :class:`HavenGame` runs them: it answers forced prompts itself (HV-API-4), refuses illegal
-actions before anything changes (HV-API-5) and remembers the last *quiet point* (the start of a
-round, of a turn-sequence slot, or of cleanup), where the state is plain data, plus the answers
-given since. A position (``reborn_env.games.haven.positions``) is exactly that pair, so it saves
-and loads exactly at any decision.
+actions before anything changes (HV-API-5) and knows the last *quiet point* (the start of a round,
+of a turn-sequence slot, or of cleanup), where the state is plain data, and the answers given
+since. A position (``reborn_env.games.haven.positions``) is exactly that pair, so it saves and
+loads exactly at any decision.
+
+Writing the state down at every quiet point would cost more than the rules between two of them,
+so the game keeps one written-down quiet point (its *anchor*) and every answer since; a position
+asked for later replays those answers from the anchor, in a twin game, up to the last quiet point,
+which becomes the new anchor (so asking at every decision replays each answer once).
 """
 
 from __future__ import annotations
@@ -38,8 +43,11 @@ class HavenGame:
     def __init__(self, scenario: Scenario, state: HavenState, config: HavenConfig) -> None:
         self.context = RuleContext(scenario, state, config)
         self.prompt: Prompt | None = None
-        self._quiet: dict[str, Any] = {}
-        self._answers: list[int] = []
+        self._anchor: dict[str, Any] | None = None  # a quiet point's state as position data
+        self._anchor_at = 0  # how many answers of the history came before the anchor
+        self._history: list[int] = []  # every answer given to this object
+        self._quiet_at = 0  # how many came before the last quiet point
+        self._capture_at: int | None = None  # a twin's quiet point to write down (_materialize)
         self._proc = self._run()
         self._advance(None)
 
@@ -90,7 +98,7 @@ class HavenGame:
                 f"{shown!r} is not legal at prompt {prompt.kind} of "
                 f"{self.scenario.characters[prompt.agent].id}; legal: {legal}"
             )
-        self._answers.append(action)
+        self._history.append(action)
         self._advance(action)
 
     def card_ids(self, ch: CharacterState, cards: list[int]) -> list[str]:
@@ -103,7 +111,11 @@ class HavenGame:
 
     def to_position(self) -> dict[str, Any]:
         """The game as JSON-ready data: the last quiet point and the answers since."""
-        return position_of(self.scenario, self.config, self._quiet, self._answers)
+        if self._anchor_at != self._quiet_at:
+            self._materialize()
+        assert self._anchor is not None  # written at the first quiet point, in __init__
+        answers = self._history[self._quiet_at :]
+        return position_of(self.scenario, self.config, self._anchor, answers)
 
     @classmethod
     def from_position(cls, data: Any, scenario: Scenario | None = None) -> HavenGame:
@@ -128,7 +140,7 @@ class HavenGame:
                 self.apply(answer)
             except IllegalActionError as err:
                 raise fail(f"answers[{i}]", str(err)) from None
-            if len(self._answers) != i + 1:
+            if self._quiet_at != 0:
                 raise fail(
                     f"answers[{i}]",
                     "reaches the next quiet point; a position holds only the answers "
@@ -179,9 +191,31 @@ class HavenGame:
         self._mark_quiet()
 
     def _mark_quiet(self) -> None:
-        """A quiet point: the state as position data, and no answer since."""
-        self._quiet = dump_state(self.scenario, self.state)
-        self._answers = []
+        """A quiet point: no answer since. The first one is the anchor, written down at once; a
+        twin of :meth:`_materialize` writes down the one it is to capture."""
+        self._quiet_at = len(self._history)
+        if self._anchor is None or self._quiet_at == self._capture_at:
+            self._anchor = dump_state(self.scenario, self.state)
+            self._anchor_at = self._quiet_at
+
+    def _materialize(self) -> None:
+        """Make the last quiet point the anchor: a twin game started at the anchor replays the
+        answers since and writes its state down at that quiet point. The twin must end where
+        this game is; a game whose state was changed other than by its rules cannot be saved."""
+        assert self._anchor is not None
+        start = position_of(self.scenario, self.config, self._anchor, [])
+        twin = HavenGame(*read_position(start, self.scenario)[:3])
+        twin._capture_at = self._quiet_at - self._anchor_at
+        for answer in self._history[self._anchor_at :]:
+            twin.apply(answer)
+        if twin._anchor_at != twin._capture_at or dump_state(
+            self.scenario, twin.state
+        ) != dump_state(self.scenario, self.state):
+            raise RuntimeError(
+                "this haven game was changed other than by its rules since its last saved quiet "
+                "point, so no position can be written; change games through positions or fixtures"
+            )
+        self._anchor, self._anchor_at = twin._anchor, self._quiet_at
 
 
 def new_game(
