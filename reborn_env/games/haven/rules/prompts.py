@@ -8,8 +8,7 @@ environment hands out in ``infos[agent]["events"]``. Rules pose a prompt with :f
 from __future__ import annotations
 
 from collections.abc import Generator
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 # 16.2, in table order (the observation's one-hot follows it).
 PROMPT_KINDS = (
@@ -52,9 +51,9 @@ AREA_TARGET = "AREA_TARGET"
 AREA_PROMPT_KINDS = (AREA_TARGET,)
 
 
-@dataclass(frozen=True)
-class Prompt:
-    """The pending decision (HV-API-2) and its context for the observation (16.5).
+class Prompt(NamedTuple):
+    """The pending decision (HV-API-2) and its context for the observation (16.5); immutable,
+    and a named tuple because a game poses several per decision.
 
     ``card``/``half`` name the card box being executed (-1 when none; at ``SELECT_SECOND`` the
     first pick, at a second ``PICK_DISCARD`` the card picked first), ``ability`` the ability's
@@ -76,15 +75,14 @@ class Prompt:
     element: int = -1
 
 
-@dataclass(frozen=True)
-class Event:
+class Event(NamedTuple):
     """One log line (HV-API-8). ``secret_of`` names the character whose selection it tells about;
     such events are withheld from the other agents until the next ``REVEAL`` (HV-SEL-3), or for
     good when ``private`` (the second pick under ``reveal_second_card_at_turn``, which a public
     ``REVEAL`` event names when its owner's turn starts)."""
 
     type: str
-    data: dict[str, Any] = field(default_factory=dict)
+    data: dict[str, Any]
     secret_of: int | None = None
     private: bool = False
 
