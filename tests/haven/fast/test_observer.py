@@ -511,6 +511,20 @@ def test_an_index_out_of_its_range_is_a_value_error_not_a_stray_write(
     assert not out.any()
 
 
+def test_numpy_integers_are_integers(observed: tuple[FastObserver, HavenGame]) -> None:
+    """A seat or a state value given as a numpy integer reads as the int it is, as in Python."""
+    compiled, game = observed
+    state = copy.deepcopy(game.state)
+    state.characters[0].gold, state.round = np.int64(12), np.int32(3)
+    state.coins = {np.int64(c): np.int64(n) for c, n in state.coins.items()}
+    numpy_game = SimpleNamespace(state=state, prompt=game.prompt, config=game.config)
+    out = np.empty(compiled.size, np.float32)
+    for seat in (np.int64(0), np.int8(1)):
+        want = observer_for(game.scenario).observe(numpy_game, seat)  # type: ignore[arg-type]
+        compiled.observe_into(numpy_game, seat, out)
+        assert out.tobytes() == want.tobytes()
+
+
 def test_observe_returns_a_new_array_each_time(observed: tuple[FastObserver, HavenGame]) -> None:
     compiled, game = observed
     first = compiled.observe(game, 0)

@@ -114,17 +114,11 @@ def core_spec(obs: Observer) -> dict[str, Any]:
         "select_lead": SELECT_LEAD,
         "select_second": SELECT_SECOND,
     }
-    for name in ("coins", "treasure", "mine", "elite", "number", "hp", "max_hp"):
-        spec["feature_" + name] = f[name]
-    for name in ("shield", "retaliate", "acted"):
-        spec["feature_" + name] = f[name]
-    for name in ("conditions", "hand", "lead", "second", "played", "discard", "lost"):
-        spec["char_" + name] = ch[name]
-    for name in ("active", "items", "modifiers"):
-        spec["char_" + name] = ch[name]
-    for name in ("kind", "whose", "card", "half", "ability", "value", "element", "targets"):
-        spec["prompt_" + name] = pr[name]
-    spec["prompt_rest_card"] = pr["rest_card"]
+    features = ("coins", "treasure", "mine", "elite", "number", "hp", "max_hp", "shield")
+    spec.update({f"feature_{n}": f[n] for n in (*features, "retaliate", "acted")})
+    zones = ("conditions", "hand", "lead", "second", "played", "discard", "lost", "active")
+    spec.update({f"char_{n}": ch[n] for n in (*zones, "items", "modifiers")})
+    spec.update({f"prompt_{n}": pr[n] for n in pr})  # kind, whose, card, ... rest_card
     return spec
 
 

@@ -169,16 +169,23 @@ static void observer_dealloc(Observer *o)
 
 /* --- Readers of Python values ---------------------------------------------------------------- */
 
-/* An int as a long long; one too large saturates (every caller checks a range). */
+/* An int (or any integer, e.g. numpy's, by __index__) as a long long; one too large saturates
+ * (every caller checks a range). */
 static int as_ll(PyObject *v, long long *out, PyObject *name)
 {
+    PyObject *index = NULL;
     if (!PyLong_Check(v)) {
-        PyErr_Format(PyExc_TypeError, "haven observer: %U must be an int, not %.100s", name,
-                     Py_TYPE(v)->tp_name);
-        return -1;
+        if (!PyIndex_Check(v) || !(index = PyNumber_Index(v))) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_TypeError, "haven observer: %U must be an int, not %.100s", name,
+                         Py_TYPE(v)->tp_name);
+            return -1;
+        }
+        v = index;
     }
     int overflow;
     *out = PyLong_AsLongLongAndOverflow(v, &overflow);
+    Py_XDECREF(index);
     if (overflow)
         *out = overflow > 0 ? LLONG_MAX : LLONG_MIN;
     return *out == -1 && PyErr_Occurred() ? -1 : 0;
