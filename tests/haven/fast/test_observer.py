@@ -525,6 +525,31 @@ def test_numpy_integers_are_integers(observed: tuple[FastObserver, HavenGame]) -
         assert out.tobytes() == want.tobytes()
 
 
+def test_an_observation_made_while_another_is_being_made_spoils_neither(
+    observed: tuple[FastObserver, HavenGame],
+) -> None:
+    """observe_into builds in a scratch vector; a call made from inside another (here from a
+    state attribute read by the first) builds in a buffer of its own."""
+    compiled, game = observed
+    inner = np.empty(compiled.size, np.float32)
+
+    class Reentrant:
+        def __init__(self, state: Any) -> None:
+            self.__dict__["inner"] = state
+
+        def __getattr__(self, name: str) -> Any:
+            if name == "phase":
+                compiled.observe_into(game, 1, inner)
+            return getattr(self.__dict__["inner"], name)
+
+    outer = np.empty(compiled.size, np.float32)
+    nested = SimpleNamespace(state=Reentrant(game.state), prompt=game.prompt, config=game.config)
+    compiled.observe_into(nested, 0, outer)
+    py = observer_for(game.scenario)
+    assert outer.tobytes() == py.observe(game, 0).tobytes()
+    assert inner.tobytes() == py.observe(game, 1).tobytes()
+
+
 def test_observe_returns_a_new_array_each_time(observed: tuple[FastObserver, HavenGame]) -> None:
     compiled, game = observed
     first = compiled.observe(game, 0)
