@@ -508,7 +508,9 @@ static int board(Observer *o, Out *out, PyObject *state, long long me, PyObject 
     Py_DECREF(traps);
 
     PyObject *coins = PyObject_GetAttr(state, S.coins);
-    PyObject *items = !coins ? NULL : PyDict_Check(coins) ? Py_NewRef(coins) : PyMapping_Items(coins);
+    PyObject *items = !coins                ? NULL
+                      : PyDict_Check(coins) ? Py_NewRef(coins)
+                                            : PyMapping_Items(coins);
     Py_XDECREF(coins);
     if (!items)
         return -1;
@@ -1023,7 +1025,8 @@ static int prompt_block(Observer *o, Out *out, PyObject *prompt, long long me)
     })
     Py_DECREF(targets);
     if (mine && (attr_ll(prompt, S.rest_card, &rest) ||
-                 (0 <= rest && rest < o->card_slots && put(out, i + o->prompt_rest_card + rest, 1.0))))
+                 (0 <= rest && rest < o->card_slots &&
+                  put(out, i + o->prompt_rest_card + rest, 1.0))))
         return -1;
     return 0;
 }
