@@ -364,6 +364,11 @@ class Observer:
         v[np.fromiter(ix, np.intp, n)] = np.fromiter(vx, np.float32, n)
         return v
 
+    def observe_into(self, game: HavenGame, me: int, out: np.ndarray) -> None:
+        """:meth:`observe` written into ``out`` (``size`` floats), as the compiled twin's
+        ``observe_into`` does (``reborn_env.games.haven.fast.observer``)."""
+        out[:] = self.observe(game, me)
+
     # --- blocks ---------------------------------------------------------------------------------
 
     def _board(self, state: HavenState, me: int, ix: list[int], vx: list[float]) -> None:

@@ -1,0 +1,155 @@
+"""The compiled observation encoder of haven (16.5): :class:`FastObserver`, the C twin of
+:class:`~reborn_env.games.haven.observation.Observer`.
+
+The Python ``Observer`` stays the definition: :func:`core_spec` reads its offsets, feature
+indices, blank vectors and name tables, and ``_core.observer`` builds the C encoder from them,
+so the layout is written once. Both observers have ``size``, ``layout``, ``observe(game, me)``
+and ``observe_into(game, me, out)``, and give bit-identical vectors (tests/haven/fast).
+:func:`best_observer_for` gives the compiled one where the core is built, the Python one
+elsewhere.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ....core.per_scenario import PerScenario
+from .. import observation
+from ..actions import CARD_SLOTS, N_CELLS
+from ..observation import CHAR_SCALARS, SLOT_ENTITIES, Observer, observer_for
+from ..rules.prompts import SELECT_LEAD, SELECT_SECOND
+from ..rules.state import CHARACTER_SLOT, ITEM_STATES, SELECT, SUMMON_SLOT
+from ..scenario.model import ELEMENTS, ELITE, FLOOR, TRAP, Scenario
+from . import AVAILABLE, IMPORT_ERROR, core
+
+if TYPE_CHECKING:
+    from ..rules.engine import HavenGame
+
+
+class CoreUnavailableError(RuntimeError):
+    """A :class:`FastObserver` was asked for and the compiled core is not built."""
+
+
+def core_spec(obs: Observer) -> dict[str, Any]:
+    """What ``_core.observer`` needs, read off the Python observer (keys: see observer.c)."""
+    f, scn = obs.feature, obs.scn
+    rnd, seq, deck, mods = obs.round_at, obs.sequence_at, obs.deck_at, obs.modifiers_at
+    ch, pr = obs.char_at, obs.prompt_at
+    layout = obs.layout
+    spec: dict[str, Any] = {
+        "size": obs.size,
+        "blank": tuple(b.tobytes() for b in obs.blank),
+        "n_cells": N_CELLS,
+        "board": obs.start["board"],
+        "n_features": obs.n_features,
+        "feature_trap": f.get("terrain:" + TRAP),  # None on a map without traps
+        "feature_floor": f["terrain:" + FLOOR],
+        "character_kind": list(obs.character_kind),
+        "summon_kind": dict(obs.summon_kind),
+        "type_kind": obs.type_kind,
+        "cell_condition": dict(obs.cell_condition),
+        "monster_bonus": [
+            {rank: obs.monster_bonus[t, rank] for rank in ("normal", ELITE)}
+            for t in range(len(scn.monster_types))
+        ],
+        "elite": ELITE,
+        "hp_scale": obs.hp_scale,
+        "coin_scale": observation.COIN_SCALE,
+        "number_scale": observation.NUMBER_SCALE,
+        "bonus_scale": observation.BONUS_SCALE,
+        "gold_scale": observation.GOLD_SCALE,
+        "initiative_scale": observation.INITIATIVE_SCALE,
+        "value_scale": observation.VALUE_SCALE,
+        "revealed_scale": 2.0,
+        "card_slots": CARD_SLOTS,
+        "round": obs.start["round"],
+        "round_round": rnd["round"],
+        "round_phase": rnd["phase"],
+        "round_outcome": rnd["outcome"],
+        "round_win_met": rnd["win_met"],
+        "round_cap": scn.rules.round_cap,
+        "phase_index": dict(obs.phase_index),
+        "outcome_index": dict(obs.outcome_index),
+        "select": SELECT,
+        "elements": obs.start["elements"],
+        "n_elements": len(ELEMENTS),
+        "n_element_states": observation._N_ELEMENT_STATES,
+        "pending_infusions": obs.start["pending_infusions"],
+        "sequence": obs.start["turn_sequence"],
+        "slot_width": obs.slot_width,
+        "max_slots": observation.MAX_SLOTS,
+        "slot_entity": seq["entity"],
+        "slot_initiative": seq["initiative"],
+        "slot_done": seq["done"],
+        "n_slot_entities": len(SLOT_ENTITIES),
+        "n_entities": layout["turn_sequence"]["entity"].count,
+        "character_slot": CHARACTER_SLOT,
+        "summon_slot": SUMMON_SLOT,
+        "monster_decks": obs.start["monster_decks"],
+        "deck_width": obs.deck_width,
+        "deck_current": deck["current"],
+        "deck_discard": deck["discard"],
+        "deck_draw": deck["draw"],
+        "deck_size": obs.deck_size,
+        "card_index": [dict(cards) for cards in obs.card_index],
+        "monster_modifiers": obs.start["monster_modifiers"],
+        "modifier_draw": mods["draw"],
+        "modifier_discard": mods["discard"],
+        "modifier_shuffle": mods["shuffle_due"],
+        "modifier_index": dict(obs.mod_index),
+        "n_modifier_names": len(obs.mod_names),
+        "modifier_total": float(max(len(scn.monster_modifier_deck), 1)),
+        "me": obs.start["me"],
+        "other": obs.start["other"],
+        "char_scalars": [ch[name] for name in CHAR_SCALARS],
+        "cond_index": dict(obs.cond_index),
+        "item_index": dict(obs.item_index),
+        "n_item_states": len(ITEM_STATES),
+        "max_items": observation.MAX_ITEMS,
+        "prompt": obs.start["prompt"],
+        "prompt_index": dict(obs.prompt_index),
+        "ability_index": dict(obs.ability_index),
+        "select_lead": SELECT_LEAD,
+        "select_second": SELECT_SECOND,
+    }
+    features = ("coins", "treasure", "mine", "elite", "number", "hp", "max_hp", "shield")
+    spec.update({f"feature_{n}": f[n] for n in (*features, "retaliate", "acted")})
+    zones = ("conditions", "hand", "lead", "second", "played", "discard", "lost", "active")
+    spec.update({f"char_{n}": ch[n] for n in (*zones, "items", "modifiers")})
+    spec.update({f"prompt_{n}": pr[n] for n in pr})  # kind, whose, card, ... rest_card
+    return spec
+
+
+class FastObserver:
+    """The observations of one scenario (16.5) from the compiled core: the same vectors as
+    :class:`~reborn_env.games.haven.observation.Observer`, built in C."""
+
+    def __init__(self, scn: Scenario) -> None:
+        if core is None:
+            raise CoreUnavailableError(
+                f"haven's compiled core is not built ({IMPORT_ERROR}); use observer_for"
+            )
+        reference = observer_for(scn)
+        self.scn = scn
+        self.layout = reference.layout
+        self.size = reference.size
+        self.core = core.observer(core_spec(reference))
+        # observe_into(game, me, out): the C method itself, no Python frame in between.
+        self.observe_into = self.core.observe_into
+
+    def observe(self, game: HavenGame, me: int) -> np.ndarray:
+        """16.5: the observation of character ``me`` in ``game``, a new float32 array."""
+        out = np.empty(self.size, dtype=np.float32)
+        self.core.observe_into(game, me, out)
+        return out
+
+
+fast_observer_for = PerScenario(FastObserver)
+"""fast_observer_for(scenario): one compiled observer per scenario object."""
+
+
+def best_observer_for(scn: Scenario) -> FastObserver | Observer:
+    """The compiled observer of ``scn`` where the core is built, the Python one otherwise."""
+    return fast_observer_for(scn) if AVAILABLE else observer_for(scn)
