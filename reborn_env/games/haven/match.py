@@ -17,7 +17,7 @@ import numpy as np
 from ...core.contract import RUNNING, TERMINATED, TRUNCATED
 from ...core.errors import IllegalActionError
 from . import actions, render
-from .observation import observer_for
+from .fast.observer import best_observer_for
 from .rules.engine import HavenConfig, HavenGame, new_game
 from .scenario.loader import load_scenario
 
@@ -46,7 +46,7 @@ class HavenRules:
     def __init__(self, scenario: str = "raider_camp", **config: Any) -> None:
         self.config = make_config(**config)
         self.scenario = load_scenario(scenario)
-        self.observer = observer_for(self.scenario)
+        self.observer = best_observer_for(self.scenario)  # the compiled one where it is built
         # HV-API-1, 16.3, 16.5: the characters; Discrete(87); the observation and its mask
         self.agents = tuple(c.id for c in self.scenario.characters)
         self.n_actions = actions.N_ACTIONS
@@ -112,6 +112,12 @@ class HavenMatch:
         if self.rules.config.reward_shaping:
             self._shaped = [self._shaping(game.events[before:])] * len(self.rules.agents)
 
+    def play(self, action: int) -> tuple[str, int | None, Sequence[float] | None, bool]:
+        """The contract's ``Plays``: :meth:`apply`, then status, who answers next and shaping."""
+        self.apply(action)
+        status = self.status()
+        return status, self.to_move() if status == RUNNING else None, self.shaped_rewards(), True
+
     def status(self) -> str:
         outcome = self.state.outcome
         if outcome == "running":
@@ -127,6 +133,15 @@ class HavenMatch:
 
     def observe(self, seat: int) -> np.ndarray:
         return self.rules.observer.observe(self.state, seat)
+
+    def observe_into(self, seat: int, observation: np.ndarray, mask: np.ndarray) -> None:
+        """The contract's ``WritesArrays``: 16.5 into ``observation``, the legal actions into
+        ``mask`` when ``seat`` is to answer."""
+        self.rules.observer.observe_into(self.state, seat, observation)
+        if self.to_move() == seat:
+            legal = self.state.legal_actions()
+            if legal:
+                mask[list(legal)] = 1
 
     def infos(self, seat: int) -> Mapping[str, Any]:
         """HV-API-8: ``{"events": [...]}``, what ``seat`` may see since its previous step."""

@@ -12,6 +12,7 @@ kind of scenarios with area attacks), 16.8 (hide_other_piles, reveal_second_card
 from __future__ import annotations
 
 import copy
+import pickle
 import random
 from collections.abc import Iterator
 from types import SimpleNamespace
@@ -20,6 +21,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from reborn_env import haven_v0
 from reborn_env.games.haven import fast
 from reborn_env.games.haven.fast import observer as fast_observer
 from reborn_env.games.haven.fast.observer import (
@@ -557,3 +559,18 @@ def test_observe_returns_a_new_array_each_time(observed: tuple[FastObserver, Hav
     again = compiled.observe(game, 0)
     assert not np.shares_memory(first, again) and np.all(again <= 1.0)
     assert again.dtype == np.float32 and again.shape == (compiled.size,)
+
+
+def test_an_environment_with_the_compiled_observer_pickles_and_copies() -> None:
+    """16.5: an environment not yet reset pickles and deep-copies (as vector wrappers and
+    worker pools do) with its compiled observer, which is built again from the scenario and
+    observes as the original does."""
+    env = haven_v0.env()
+    assert type(env.rules.observer).__name__ == ("FastObserver" if fast.AVAILABLE else "Observer")
+    twins = [pickle.loads(pickle.dumps(env)), copy.deepcopy(env)]
+    for e in (env, *twins):
+        e.reset(seed=11)
+    first = env.observe(env.agent_selection)["observation"]
+    for twin in twins:
+        assert type(twin.rules.observer) is type(env.rules.observer)
+        assert np.array_equal(twin.observe(twin.agent_selection)["observation"], first)

@@ -145,6 +145,11 @@ class FastObserver:
         self.core.observe_into(game, me, out)
         return out
 
+    def __reduce__(self) -> tuple[type[FastObserver], tuple[Scenario]]:
+        """Pickled (or deep-copied, with the environment that holds it) as its scenario: the C
+        encoder is built again from it."""
+        return FastObserver, (self.scn,)
+
 
 fast_observer_for = PerScenario(FastObserver)
 """fast_observer_for(scenario): one compiled observer per scenario object."""
