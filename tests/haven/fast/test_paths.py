@@ -475,6 +475,47 @@ def test_path_costs_refuses_bad_input_by_name() -> None:
     )
 
 
+class _Emptier:
+    """A cell id or truth value that empties the list holding it as it is read."""
+
+    def __init__(self, holder: list) -> None:
+        self.holder = holder
+
+    def __index__(self) -> int:
+        self.holder.clear()
+        return 0
+
+    def __bool__(self) -> bool:
+        self.holder.clear()
+        return True
+
+
+def test_a_list_changed_while_it_is_read_is_an_error_not_a_crash() -> None:
+    """Reading a value can run Python code that changes the list being read: the core notices
+    instead of reading past the list's new end."""
+    board = small_board()
+    calls = {
+        "enemies": lambda v: fast.core.path_graph(board, 0, v, [], True, None, None),
+        "others": lambda v: fast.core.path_graph(board, 0, [], v, True, None, None),
+        "weights": lambda v: fast.core.path_graph(board, 0, [], [], True, v, None),
+        "landing": lambda v: fast.core.path_graph(board, 0, [], [], True, None, v),
+        "passable": lambda v: fast.core.path_costs(board, v, [0], None, False),
+        "sources": lambda v: fast.core.path_costs(board, [True] * 3, v, None, False),
+    }
+    for name, call in calls.items():
+        values: list = [0, 0, 0]
+        values[0] = _Emptier(values)
+        with pytest.raises(RuntimeError, match=f"{name} changed size while it was read"):
+            call(values)
+    rows: list = [[1], [0, 2], [1]]
+    rows[0] = [_Emptier(rows[2])]
+    with pytest.raises(RuntimeError, match=r"neighbours\[2\] changed size"):
+        fast.core.PathBoard(rows, [True] * 3, [False] * 3)
+    rows = [[1], [0, 2], [1]]
+    rows[0] = [_Emptier(rows)]  # the rows are all taken before any cell is read
+    assert fast.core.PathBoard(rows, [True] * 3, [False] * 3).cells == 3
+
+
 class _Boom:
     """A value whose truth cannot be told."""
 
@@ -491,6 +532,7 @@ def test_nothing_is_written_out_of_bounds_under_the_debug_allocator() -> None:
         "t.test_the_searches_give_the_reference_costs_on_random_tables()\n"
         "t.test_path_graph_gives_the_reference_lists_on_random_tables()\n"
         "t.test_path_costs_refuses_bad_input_by_name()\n"
+        "t.test_a_list_changed_while_it_is_read_is_an_error_not_a_crash()\n"
         "for change, error, words in t.BAD_GRAPH_INPUT:\n"
         "    try:\n"
         "        t.graph_with(**change)\n"

@@ -82,6 +82,17 @@ static PyObject *as_fast(PyObject *v, const char *what)
     return PySequence_Fast(v, message);
 }
 
+/* Item i of seq (from as_fast) as a new reference, while seq still holds len items: Python code
+ * run as a value is read (an __index__, a __bool__) may change a list under the reader. */
+static PyObject *item_ref(PyObject *seq, Py_ssize_t len, Py_ssize_t i, const char *what)
+{
+    if (PySequence_Fast_GET_SIZE(seq) != len) {
+        PyErr_Format(PyExc_RuntimeError, "%s changed size while it was read", what);
+        return NULL;
+    }
+    return Py_NewRef(PySequence_Fast_GET_ITEM(seq, i));
+}
+
 /* A sequence of exactly n truth values into out[0..n). */
 static int read_flags(PyObject *v, int n, unsigned char *out, const char *what)
 {
@@ -95,10 +106,10 @@ static int read_flags(PyObject *v, int n, unsigned char *out, const char *what)
         Py_DECREF(seq);
         return -1;
     }
-    PyObject **items = PySequence_Fast_ITEMS(seq);
     for (Py_ssize_t i = 0; i < len; i++) {
-        PyObject *x = items[i];
-        int t = x == Py_True ? 1 : x == Py_False ? 0 : PyObject_IsTrue(x);
+        PyObject *x = item_ref(seq, len, i, what);
+        int t = !x ? -1 : x == Py_True ? 1 : x == Py_False ? 0 : PyObject_IsTrue(x);
+        Py_XDECREF(x);
         if (t < 0) {
             Py_DECREF(seq);
             return -1;
@@ -123,9 +134,11 @@ static int read_values(PyObject *v, int n, long long lo, long long hi, long long
         Py_DECREF(seq);
         return -1;
     }
-    PyObject **items = PySequence_Fast_ITEMS(seq);
     for (Py_ssize_t i = 0; i < len; i++) {
-        if (read_int(items[i], lo, hi, &out[i], what, i) < 0) {
+        PyObject *x = item_ref(seq, len, i, what);
+        int r = x ? read_int(x, lo, hi, &out[i], what, i) : -1;
+        Py_XDECREF(x);
+        if (r < 0) {
             Py_DECREF(seq);
             return -1;
         }
@@ -141,10 +154,12 @@ static int mark_cells(PyObject *v, int n, unsigned char *mark, const char *what)
     if (!seq)
         return -1;
     Py_ssize_t len = PySequence_Fast_GET_SIZE(seq);
-    PyObject **items = PySequence_Fast_ITEMS(seq);
     for (Py_ssize_t i = 0; i < len; i++) {
         long long c;
-        if (read_int(items[i], 0, n - 1, &c, what, i) < 0) {
+        PyObject *x = item_ref(seq, len, i, what);
+        int r = x ? read_int(x, 0, n - 1, &c, what, i) : -1;
+        Py_XDECREF(x);
+        if (r < 0) {
             Py_DECREF(seq);
             return -1;
         }
@@ -178,7 +193,6 @@ static int read_neighbours(PathBoard *self, PyObject *neighbours)
     }
     self->n = (int)n;
     self->start = PyMem_Malloc(sizeof(int) * (size_t)(n + 1));
-    PyObject **items = PySequence_Fast_ITEMS(rows);
     PyObject **row_seqs = PyMem_Calloc((size_t)n, sizeof(PyObject *));
     int ok = self->start && row_seqs;
     if (!ok)
@@ -187,7 +201,9 @@ static int read_neighbours(PathBoard *self, PyObject *neighbours)
     for (Py_ssize_t c = 0; ok && c < n; c++) {
         char what[48];
         snprintf(what, sizeof what, "neighbours[%zd]", c);
-        row_seqs[c] = as_fast(items[c], what);
+        PyObject *row = item_ref(rows, n, c, "neighbours");
+        row_seqs[c] = row ? as_fast(row, what) : NULL;
+        Py_XDECREF(row);
         if (!row_seqs[c]) {
             ok = 0;
             break;
@@ -211,11 +227,13 @@ static int read_neighbours(PathBoard *self, PyObject *neighbours)
     for (Py_ssize_t c = 0; ok && c < n; c++) {
         char what[48];
         snprintf(what, sizeof what, "neighbours[%zd]", c);
-        Py_ssize_t len = PySequence_Fast_GET_SIZE(row_seqs[c]);
-        PyObject **cells = PySequence_Fast_ITEMS(row_seqs[c]);
+        Py_ssize_t len = self->start[c + 1] - self->start[c]; /* as counted above */
         for (Py_ssize_t k = 0; k < len; k++) {
             long long x;
-            if (read_int(cells[k], 0, n - 1, &x, what, k) < 0) {
+            PyObject *cell = item_ref(row_seqs[c], len, k, what);
+            int r = cell ? read_int(cell, 0, n - 1, &x, what, k) : -1;
+            Py_XDECREF(cell);
+            if (r < 0) {
                 ok = 0;
                 break;
             }
@@ -622,10 +640,12 @@ PyObject *haven_path_costs(PyObject *module, PyObject *const *args, Py_ssize_t n
         Py_DECREF(sources);
         return NULL;
     }
-    PyObject **items = PySequence_Fast_ITEMS(sources);
     for (Py_ssize_t i = 0; i < n_sources; i++) {
         long long c;
-        if (read_int(items[i], 0, n - 1, &c, "sources", i) < 0)
+        PyObject *x = item_ref(sources, n_sources, i, "sources");
+        int r = x ? read_int(x, 0, n - 1, &c, "sources", i) : -1;
+        Py_XDECREF(x);
+        if (r < 0)
             goto done;
         s.sources[i] = (int)c;
     }
