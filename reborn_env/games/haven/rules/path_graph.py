@@ -136,20 +136,20 @@ class PathGraph:
             raise RuntimeError(
                 f"PathGraph(fast=True) needs haven's compiled core: {compiled.IMPORT_ERROR}"
             )
-        self._core = compiled_board(ctx.scenario)
+        self._compiled = compiled_board(ctx.scenario)
         state, kind = ctx.state, self.kind
         others = [f.cell for f in all_figures(state) if f is not mover]
         enemies = [f.cell for f in enemies_of(state, mover)] if kind == WALK else []
         landing = None
         self.weights = None
         if self.board.terrain and kind in (WALK, JUMP):
-            weights, jump_landing = self._core.weights_of(ctx, price_negatives)
+            weights, jump_landing = self._compiled.weights_of(ctx, price_negatives)
             if kind == WALK:
                 self.weights = weights
             elif kind == JUMP:
                 landing = jump_landing
         lists = compiled.core.path_graph(  # type: ignore[union-attr]
-            self._core.core, self.start, enemies, others, kind == WALK, self.weights, landing
+            self._compiled.core, self.start, enemies, others, kind == WALK, self.weights, landing
         )
         self.passable, self.endable, self.cost, self.dist, self.points = lists
 
@@ -184,7 +184,7 @@ class PathGraph:
     def _compiled_costs(self, sources: list[int], reverse: bool) -> list[int | None]:
         """:meth:`steps_from` (or, ``reverse``, :meth:`remaining`) by the compiled core."""
         return compiled.core.path_costs(  # type: ignore[union-attr]
-            self._core.core, self.passable, sources, self.weights, reverse
+            self._compiled.core, self.passable, sources, self.weights, reverse
         )
 
     def _weighted(self, sources: list[int], reverse: bool) -> list[int | None]:
