@@ -2,10 +2,11 @@
  * whole-board work in rules/path_graph.py, which is the reference and says what each value
  * means. Every input is checked here, and a bad one is an exception (ValueError for a wrong
  * length or a cell, weight or modulus out of range, TypeError for a value that is no integer or
- * sequence), before anything is computed: nothing is read or written out of bounds.
+ * sequence, RuntimeError for a list that Python code run while it was read changed), before
+ * anything is computed: nothing is read or written out of bounds.
  *
- * Costs are exact integers: a weight is 0..HP_MAX_WEIGHT and a board at most HP_MAX_CELLS
- * cells, so no path sum overflows int64. Breadth-first search and Dijkstra give the least cost
+ * Costs are exact integers: a weight is 0..HP_MAX_WEIGHT, a landing weight at most that in
+ * size and a board at most HP_MAX_CELLS cells, so no path sum overflows int64. Breadth-first search and Dijkstra give the least cost
  * of every cell, which does not depend on the order cells are visited in, so ties cannot make
  * the lists differ from the Python's.
  */
