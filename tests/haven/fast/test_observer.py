@@ -102,13 +102,18 @@ def test_the_core_is_built_wherever_its_sources_and_a_compiler_are() -> None:
 def test_best_observer_is_the_compiled_one_when_built_and_the_python_one_otherwise(
     scn: Scenario, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """16.5: one observer per scenario object from each factory; without the core the Python
-    reference stands in, and asking for the compiled one is a clear error."""
+    """16.5: one observer per scenario object from each factory; with ``REBORN_ENV_BACKEND=python``
+    or without the core the Python reference stands in, and asking for the compiled one without
+    the core is a clear error."""
+    monkeypatch.delenv(fast.BACKEND_VARIABLE, raising=False)
     if fast.AVAILABLE:
         best = best_observer_for(scn)
         assert isinstance(best, FastObserver) and best is fast_observer_for(scn)
         assert best.size == observer_for(scn).size and best.layout is observer_for(scn).layout
-    monkeypatch.setattr(fast_observer, "AVAILABLE", False)
+    monkeypatch.setenv(fast.BACKEND_VARIABLE, "python")
+    assert best_observer_for(scn) is observer_for(scn)
+    monkeypatch.delenv(fast.BACKEND_VARIABLE)
+    monkeypatch.setattr(fast, "AVAILABLE", False)
     monkeypatch.setattr(fast_observer, "core", None)
     assert best_observer_for(scn) is observer_for(scn)
     with pytest.raises(fast_observer.CoreUnavailableError, match="not built"):
@@ -566,7 +571,7 @@ def test_an_environment_with_the_compiled_observer_pickles_and_copies() -> None:
     worker pools do) with its compiled observer, which is built again from the scenario and
     observes as the original does."""
     env = haven_v0.env()
-    assert type(env.rules.observer).__name__ == ("FastObserver" if fast.AVAILABLE else "Observer")
+    assert type(env.rules.observer).__name__ == ("FastObserver" if fast.use_core() else "Observer")
     twins = [pickle.loads(pickle.dumps(env)), copy.deepcopy(env)]
     for e in (env, *twins):
         e.reset(seed=11)

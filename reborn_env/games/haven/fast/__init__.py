@@ -2,8 +2,10 @@
 
 ``_core`` is the C extension that setup.py builds from ``src/*.c`` when a compiler is there
 (optional: the package still installs without it). ``AVAILABLE`` says whether it imported;
-``IMPORT_ERROR`` keeps why not. Its observation encoder is wrapped by :mod:`.observer`, which
-falls back on the Python :class:`~reborn_env.games.haven.observation.Observer` without it.
+``IMPORT_ERROR`` keeps why not; ``core`` is the module or None. Its observation encoder is wrapped
+by :mod:`.observer` (the Python :class:`~reborn_env.games.haven.observation.Observer` is the
+reference), its path costs by :mod:`..rules.path_graph` (its Python searches are). This module
+imports no rules module, so the rules can import it.
 """
 
 from __future__ import annotations
@@ -32,6 +34,17 @@ core, IMPORT_ERROR = _import_core()
 
 AVAILABLE = core is not None
 SOURCES = Path(__file__).with_name("src")
+BACKEND_VARIABLE = "REBORN_ENV_BACKEND"  # the variable Earth Reborn's backend reads too
+
+
+def use_core() -> bool:
+    """Whether haven runs its compiled pieces: when the core is built, unless
+    ``$REBORN_ENV_BACKEND`` is ``python`` (``fast`` or unset: the default; anything else is an
+    error, as for Earth Reborn), so a whole run can be made on the reference."""
+    backend = os.environ.get(BACKEND_VARIABLE) or "fast"
+    if backend not in ("fast", "python"):
+        raise ValueError(f"${BACKEND_VARIABLE} must be one of fast, python, got {backend!r}")
+    return backend == "fast" and AVAILABLE
 
 
 def build_expected() -> bool:

@@ -22,7 +22,7 @@ from ..observation import CHAR_SCALARS, SLOT_ENTITIES, Observer, observer_for
 from ..rules.prompts import SELECT_LEAD, SELECT_SECOND
 from ..rules.state import CHARACTER_SLOT, ITEM_STATES, SELECT, SUMMON_SLOT
 from ..scenario.model import ELEMENTS, ELITE, FLOOR, TRAP, Scenario
-from . import AVAILABLE, IMPORT_ERROR, core
+from . import IMPORT_ERROR, core, use_core
 
 if TYPE_CHECKING:
     from ..rules.engine import HavenGame
@@ -156,5 +156,6 @@ fast_observer_for = PerScenario(FastObserver)
 
 
 def best_observer_for(scn: Scenario) -> FastObserver | Observer:
-    """The compiled observer of ``scn`` where the core is built, the Python one otherwise."""
-    return fast_observer_for(scn) if AVAILABLE else observer_for(scn)
+    """The compiled observer of ``scn`` where the core is built and wanted (:func:`use_core`),
+    the Python one otherwise."""
+    return fast_observer_for(scn) if use_core() else observer_for(scn)

@@ -1,0 +1,676 @@
+/* Haven's path costs (HV-AI-2, HV-AI-10, HV-JMP-2, HV-FLY-2): the compiled twin of PathGraph's
+ * whole-board work in rules/path_graph.py, which is the reference and says what each value
+ * means. Every input is checked here, and a bad one is an exception (ValueError for a wrong
+ * length or a cell, weight or modulus out of range, TypeError for a value that is no integer or
+ * sequence, RuntimeError for a list that Python code run while it was read changed), before
+ * anything is computed: nothing is read or written out of bounds.
+ *
+ * Costs are exact integers: a weight is 0..HP_MAX_WEIGHT, a landing weight at most that in
+ * size and a board at most HP_MAX_CELLS cells, so no path sum overflows int64. Breadth-first search and Dijkstra give the least cost
+ * of every cell, which does not depend on the order cells are visited in, so ties cannot make
+ * the lists differ from the Python's.
+ */
+#include "paths.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#define HP_MAX_CELLS (1 << 24)
+#define HP_MAX_WEIGHT 2147483647LL /* 2**31 - 1 */
+#define HP_UNREACHED (-1)
+
+/* --- PathBoard ---------------------------------------------------------------------------- */
+
+typedef struct {
+    PyObject_HEAD
+    int n;             /* cells */
+    int edges;         /* neighbour entries in all */
+    int *start;        /* n + 1 offsets into nbr: the neighbours of c are nbr[start[c]..] */
+    int *nbr;
+    unsigned char *floor;
+    unsigned char *walls;
+    long long modulus; /* points = dist mod modulus (HV-AI-10); 0: points are dist */
+} PathBoard;
+
+/* Names value i of `what` in an error message: "what[i]", or "what" when i < 0. */
+static void label_of(char *label, size_t size, const char *what, Py_ssize_t i)
+{
+    if (i >= 0)
+        snprintf(label, size, "%s[%zd]", what, i);
+    else
+        snprintf(label, size, "%s", what);
+}
+
+/* value as an integer in lo..hi: an int or anything with __index__, never a bool. */
+static int read_int(PyObject *v, long long lo, long long hi, long long *out, const char *what,
+                    Py_ssize_t i)
+{
+    char label[96];
+    int overflow = 0;
+    long long x;
+    if (PyLong_CheckExact(v)) {
+        x = PyLong_AsLongLongAndOverflow(v, &overflow);
+    } else {
+        if (PyBool_Check(v) || !PyIndex_Check(v)) {
+            label_of(label, sizeof label, what, i);
+            PyErr_Format(PyExc_TypeError, "%s must be an integer, got %R", label, v);
+            return -1;
+        }
+        PyObject *index = PyNumber_Index(v);
+        if (!index)
+            return -1;
+        x = PyLong_AsLongLongAndOverflow(index, &overflow);
+        Py_DECREF(index);
+    }
+    if (x == -1 && PyErr_Occurred())
+        return -1;
+    if (overflow || x < lo || x > hi) {
+        label_of(label, sizeof label, what, i);
+        PyErr_Format(PyExc_ValueError, "%s must be in %lld..%lld, got %R", label, lo, hi, v);
+        return -1;
+    }
+    *out = x;
+    return 0;
+}
+
+/* A list or tuple (or any iterable, copied) as a new reference, with a TypeError naming it. */
+static PyObject *as_fast(PyObject *v, const char *what)
+{
+    if (PyList_CheckExact(v) || PyTuple_CheckExact(v))
+        return Py_NewRef(v);
+    char message[96];
+    snprintf(message, sizeof message, "%s must be a sequence", what);
+    return PySequence_Fast(v, message);
+}
+
+/* Item i of seq (from as_fast) as a new reference, while seq still holds len items: Python code
+ * run as a value is read (an __index__, a __bool__) may change a list under the reader. */
+static PyObject *item_ref(PyObject *seq, Py_ssize_t len, Py_ssize_t i, const char *what)
+{
+    if (PySequence_Fast_GET_SIZE(seq) != len) {
+        PyErr_Format(PyExc_RuntimeError, "%s changed size while it was read", what);
+        return NULL;
+    }
+    return Py_NewRef(PySequence_Fast_GET_ITEM(seq, i));
+}
+
+/* A sequence of exactly n truth values into out[0..n). */
+static int read_flags(PyObject *v, int n, unsigned char *out, const char *what)
+{
+    PyObject *seq = as_fast(v, what);
+    if (!seq)
+        return -1;
+    Py_ssize_t len = PySequence_Fast_GET_SIZE(seq);
+    if (len != n) {
+        PyErr_Format(PyExc_ValueError, "%s must hold one value per cell (%d), got %zd", what, n,
+                     len);
+        Py_DECREF(seq);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < len; i++) {
+        PyObject *x = item_ref(seq, len, i, what);
+        int t = !x ? -1 : x == Py_True ? 1 : x == Py_False ? 0 : PyObject_IsTrue(x);
+        Py_XDECREF(x);
+        if (t < 0) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        out[i] = (unsigned char)t;
+    }
+    Py_DECREF(seq);
+    return 0;
+}
+
+/* A sequence of exactly n integers in lo..hi into out[0..n). */
+static int read_values(PyObject *v, int n, long long lo, long long hi, long long *out,
+                       const char *what)
+{
+    PyObject *seq = as_fast(v, what);
+    if (!seq)
+        return -1;
+    Py_ssize_t len = PySequence_Fast_GET_SIZE(seq);
+    if (len != n) {
+        PyErr_Format(PyExc_ValueError, "%s must hold one value per cell (%d), got %zd", what, n,
+                     len);
+        Py_DECREF(seq);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < len; i++) {
+        PyObject *x = item_ref(seq, len, i, what);
+        int r = x ? read_int(x, lo, hi, &out[i], what, i) : -1;
+        Py_XDECREF(x);
+        if (r < 0) {
+            Py_DECREF(seq);
+            return -1;
+        }
+    }
+    Py_DECREF(seq);
+    return 0;
+}
+
+/* Marks mark[c] = 1 for every cell c of the sequence v (each a cell id of 0..n-1). */
+static int mark_cells(PyObject *v, int n, unsigned char *mark, const char *what)
+{
+    PyObject *seq = as_fast(v, what);
+    if (!seq)
+        return -1;
+    Py_ssize_t len = PySequence_Fast_GET_SIZE(seq);
+    for (Py_ssize_t i = 0; i < len; i++) {
+        long long c;
+        PyObject *x = item_ref(seq, len, i, what);
+        int r = x ? read_int(x, 0, n - 1, &c, what, i) : -1;
+        Py_XDECREF(x);
+        if (r < 0) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        mark[c] = 1;
+    }
+    Py_DECREF(seq);
+    return 0;
+}
+
+static void PathBoard_dealloc(PathBoard *self)
+{
+    PyMem_Free(self->start);
+    PyMem_Free(self->nbr);
+    PyMem_Free(self->floor);
+    PyMem_Free(self->walls);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* Reads the neighbour table: a sequence of n sequences of cell ids. */
+static int read_neighbours(PathBoard *self, PyObject *neighbours)
+{
+    PyObject *rows = as_fast(neighbours, "neighbours");
+    if (!rows)
+        return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(rows);
+    if (n < 1 || n > HP_MAX_CELLS) {
+        PyErr_Format(PyExc_ValueError, "neighbours must list 1..%d cells, got %zd", HP_MAX_CELLS,
+                     n);
+        Py_DECREF(rows);
+        return -1;
+    }
+    self->n = (int)n;
+    self->start = PyMem_Malloc(sizeof(int) * (size_t)(n + 1));
+    PyObject **row_seqs = PyMem_Calloc((size_t)n, sizeof(PyObject *));
+    int ok = self->start && row_seqs;
+    if (!ok)
+        PyErr_NoMemory();
+    long long edges = 0;
+    for (Py_ssize_t c = 0; ok && c < n; c++) {
+        char what[48];
+        snprintf(what, sizeof what, "neighbours[%zd]", c);
+        PyObject *row = item_ref(rows, n, c, "neighbours");
+        row_seqs[c] = row ? as_fast(row, what) : NULL;
+        Py_XDECREF(row);
+        if (!row_seqs[c]) {
+            ok = 0;
+            break;
+        }
+        self->start[c] = (int)edges;
+        edges += PySequence_Fast_GET_SIZE(row_seqs[c]);
+        if (edges > INT32_MAX / 2) {
+            PyErr_SetString(PyExc_ValueError, "neighbours lists too many neighbours");
+            ok = 0;
+        }
+    }
+    if (ok) {
+        self->start[n] = (int)edges;
+        self->edges = (int)edges;
+        self->nbr = PyMem_Malloc(sizeof(int) * (size_t)(edges > 0 ? edges : 1));
+        if (!self->nbr) {
+            PyErr_NoMemory();
+            ok = 0;
+        }
+    }
+    for (Py_ssize_t c = 0; ok && c < n; c++) {
+        char what[48];
+        snprintf(what, sizeof what, "neighbours[%zd]", c);
+        Py_ssize_t len = self->start[c + 1] - self->start[c]; /* as counted above */
+        for (Py_ssize_t k = 0; k < len; k++) {
+            long long x;
+            PyObject *cell = item_ref(row_seqs[c], len, k, what);
+            int r = cell ? read_int(cell, 0, n - 1, &x, what, k) : -1;
+            Py_XDECREF(cell);
+            if (r < 0) {
+                ok = 0;
+                break;
+            }
+            self->nbr[self->start[c] + k] = (int)x;
+        }
+    }
+    if (row_seqs) {
+        for (Py_ssize_t c = 0; c < n; c++)
+            Py_XDECREF(row_seqs[c]);
+        PyMem_Free(row_seqs);
+    }
+    Py_DECREF(rows);
+    return ok ? 0 : -1;
+}
+
+static PyObject *PathBoard_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"neighbours", "floor", "walls", "modulus", NULL};
+    PyObject *neighbours, *floor, *walls, *modulus = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOO|O:PathBoard", keywords, &neighbours,
+                                     &floor, &walls, &modulus))
+        return NULL;
+    PathBoard *self = (PathBoard *)type->tp_alloc(type, 0);
+    if (!self)
+        return NULL;
+    long long mod = 0;
+    if (modulus && read_int(modulus, 0, HP_MAX_WEIGHT, &mod, "modulus", -1) < 0)
+        goto fail;
+    self->modulus = mod;
+    if (read_neighbours(self, neighbours) < 0)
+        goto fail;
+    self->floor = PyMem_Malloc((size_t)self->n);
+    self->walls = PyMem_Malloc((size_t)self->n);
+    if (!self->floor || !self->walls) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    if (read_flags(floor, self->n, self->floor, "floor") < 0 ||
+        read_flags(walls, self->n, self->walls, "walls") < 0)
+        goto fail;
+    return (PyObject *)self;
+fail:
+    Py_DECREF(self);
+    return NULL;
+}
+
+static PyObject *PathBoard_get_cells(PathBoard *self, void *closure)
+{
+    (void)closure;
+    return PyLong_FromLong(self->n);
+}
+
+static PyObject *PathBoard_get_modulus(PathBoard *self, void *closure)
+{
+    (void)closure;
+    return PyLong_FromLongLong(self->modulus);
+}
+
+static PyGetSetDef PathBoard_getset[] = {
+    {"cells", (getter)PathBoard_get_cells, NULL, "The number of cells of the map.", NULL},
+    {"modulus", (getter)PathBoard_get_modulus, NULL,
+     "What points are taken modulo (terrain.NEGATIVE; 0: points are dist).", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+PyTypeObject HavenPathBoard_Type = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "reborn_env.games.haven.fast._core.PathBoard",
+    .tp_basicsize = sizeof(PathBoard),
+    .tp_dealloc = (destructor)PathBoard_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "PathBoard(neighbours, floor, walls, modulus=0): one haven map's static data for "
+              "path_graph and path_costs: neighbours[c] the cell ids next to c (HV-MAP-2), "
+              "floor[c] and walls[c] its kind, modulus what points are taken modulo "
+              "(terrain.NEGATIVE on a map with terrain, HV-AI-10; 0 without).",
+    .tp_getset = PathBoard_getset,
+    .tp_new = PathBoard_new,
+};
+
+/* --- The searches ------------------------------------------------------------------------- */
+
+/* Breadth-first steps from the sources through passable cells (PathGraph.steps_from without
+ * weights). dist[] starts at HP_UNREACHED; queue has room for n cells. */
+static void bfs(const PathBoard *b, const unsigned char *passable, const int *sources,
+                int n_sources, long long *dist, int *queue)
+{
+    int head = 0, tail = 0;
+    for (int i = 0; i < n_sources; i++) {
+        int s = sources[i];
+        if (dist[s] == HP_UNREACHED) {
+            dist[s] = 0;
+            queue[tail++] = s;
+        }
+    }
+    while (head < tail) {
+        int cell = queue[head++];
+        long long next_d = dist[cell] + 1;
+        for (int k = b->start[cell]; k < b->start[cell + 1]; k++) {
+            int nxt = b->nbr[k];
+            if (dist[nxt] == HP_UNREACHED && passable[nxt]) {
+                dist[nxt] = next_d;
+                queue[tail++] = nxt;
+            }
+        }
+    }
+}
+
+typedef struct {
+    long long d;
+    int cell;
+} Entry;
+
+static int entry_less(Entry a, Entry b)
+{
+    return a.d < b.d || (a.d == b.d && a.cell < b.cell);
+}
+
+static void heap_push(Entry *heap, int *size, Entry e)
+{
+    int i = (*size)++;
+    while (i > 0) {
+        int parent = (i - 1) / 2;
+        if (!entry_less(e, heap[parent]))
+            break;
+        heap[i] = heap[parent];
+        i = parent;
+    }
+    heap[i] = e;
+}
+
+static Entry heap_pop(Entry *heap, int *size)
+{
+    Entry top = heap[0], last = heap[--(*size)];
+    int i = 0, n = *size;
+    for (;;) {
+        int child = 2 * i + 1;
+        if (child >= n)
+            break;
+        if (child + 1 < n && entry_less(heap[child + 1], heap[child]))
+            child++;
+        if (!entry_less(heap[child], last))
+            break;
+        heap[i] = heap[child];
+        i = child;
+    }
+    if (n > 0)
+        heap[i] = last;
+    return top;
+}
+
+/* Dijkstra through passable cells with entry weights (PathGraph._weighted): entering cell x
+ * costs weights[x]; reverse: the costs towards the sources, a step from nxt into cell costing
+ * weights[cell]. Weights are >= 0, so each cell is settled once, and as no (d, cell) entry is
+ * pushed twice the heap never holds more than n + edges entries. */
+static void dijkstra(const PathBoard *b, const unsigned char *passable, const int *sources,
+                     int n_sources, const long long *weights, int reverse, long long *dist,
+                     Entry *heap)
+{
+    int size = 0;
+    for (int i = 0; i < n_sources; i++) {
+        int s = sources[i];
+        if (dist[s] != 0) {
+            dist[s] = 0;
+            heap_push(heap, &size, (Entry){0, s});
+        }
+    }
+    while (size > 0) {
+        Entry e = heap_pop(heap, &size);
+        int cell = e.cell;
+        if (e.d != dist[cell])
+            continue;
+        for (int k = b->start[cell]; k < b->start[cell + 1]; k++) {
+            int nxt = b->nbr[k];
+            if (!passable[nxt])
+                continue;
+            long long nd = e.d + (reverse ? weights[cell] : weights[nxt]);
+            if (dist[nxt] == HP_UNREACHED || nd < dist[nxt]) {
+                dist[nxt] = nd;
+                heap_push(heap, &size, (Entry){nd, nxt});
+            }
+        }
+    }
+}
+
+/* --- Results as Python lists -------------------------------------------------------------- */
+
+static PyObject *flag_list(const unsigned char *flags, int n)
+{
+    PyObject *list = PyList_New(n);
+    if (!list)
+        return NULL;
+    for (int c = 0; c < n; c++)
+        PyList_SET_ITEM(list, c, Py_NewRef(flags[c] ? Py_True : Py_False));
+    return list;
+}
+
+/* [None for an unreached cell, else dist[c] + add[c] (add may be NULL), mod modulus if > 0]. */
+static PyObject *cost_list(const long long *dist, const long long *add, long long modulus,
+                           int n)
+{
+    PyObject *list = PyList_New(n);
+    if (!list)
+        return NULL;
+    for (int c = 0; c < n; c++) {
+        PyObject *item;
+        if (dist[c] == HP_UNREACHED) {
+            item = Py_NewRef(Py_None);
+        } else {
+            long long x = dist[c] + (add ? add[c] : 0);
+            if (modulus > 0)
+                x = ((x % modulus) + modulus) % modulus; /* Python's %: never negative */
+            item = PyLong_FromLongLong(x);
+            if (!item) {
+                Py_DECREF(list);
+                return NULL;
+            }
+        }
+        PyList_SET_ITEM(list, c, item);
+    }
+    return list;
+}
+
+/* --- Scratch memory of one call ----------------------------------------------------------- */
+
+typedef struct {
+    void *block;
+    long long *dist, *weights, *landing;
+    int *sources, *queue;
+    Entry *heap;
+    unsigned char *passable, *endable, *mark;
+} Scratch;
+
+/* One block for everything a call needs on a board of n cells and `edges` neighbour entries. */
+static int scratch_alloc(Scratch *s, int n, int edges, int n_sources)
+{
+    size_t n_ = (size_t)n, heap = n_ + (size_t)edges + 1;
+    size_t sources = (size_t)(n_sources > 0 ? n_sources : 1);
+    size_t bytes = sizeof(long long) * 3 * n_ + sizeof(Entry) * heap + sizeof(int) * (n_ + sources)
+                   + 3 * n_;
+    char *p = PyMem_Malloc(bytes);
+    if (!p) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    s->block = p;
+    s->dist = (long long *)p;
+    s->weights = s->dist + n_;
+    s->landing = s->weights + n_;
+    s->heap = (Entry *)(s->landing + n_);
+    s->queue = (int *)(s->heap + heap);
+    s->sources = s->queue + n_;
+    s->passable = (unsigned char *)(s->sources + sources);
+    s->endable = s->passable + n_;
+    s->mark = s->endable + n_;
+    return 0;
+}
+
+static PathBoard *as_board(PyObject *v)
+{
+    if (!PyObject_TypeCheck(v, &HavenPathBoard_Type)) {
+        PyErr_Format(PyExc_TypeError, "board must be a PathBoard, got %R", v);
+        return NULL;
+    }
+    if (((PathBoard *)v)->n < 1) { /* cannot happen: PathBoard() checks it */
+        PyErr_SetString(PyExc_ValueError, "board has no cells");
+        return NULL;
+    }
+    return (PathBoard *)v;
+}
+
+/* --- path_graph --------------------------------------------------------------------------- */
+
+const char haven_path_graph_doc[] =
+    "path_graph(board, start, enemies, others, walk, weights, landing)\n"
+    "--\n\n"
+    "One mover's PathGraph lists (HV-AI-2, HV-AI-10, HV-JMP-2, HV-FLY-2) as the reference in\n"
+    "rules/path_graph.py builds them: (passable, endable, cost, dist, points).\n\n"
+    "start: the mover's cell; enemies: the cells of its enemies (they block a walk); others:\n"
+    "the cells of every other figure (not endable); walk: a walk (passable: floor not held by\n"
+    "an enemy) or not (a jump or flight: any cell but a wall); weights: None (cost = steps,\n"
+    "breadth first) or each cell's entry weight (Dijkstra); landing: None or what each cell\n"
+    "adds to a jump's cost when it lands there (dist = cost + landing); points: dist modulo\n"
+    "board.modulus, or dist itself when it is 0. dist is cost and points is dist (the same\n"
+    "list) when nothing is added. Unreached cells are None.";
+
+PyObject *haven_path_graph(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 7) {
+        PyErr_Format(PyExc_TypeError,
+                     "path_graph takes 7 arguments (board, start, enemies, others, walk, "
+                     "weights, landing), got %zd",
+                     nargs);
+        return NULL;
+    }
+    PathBoard *b = as_board(args[0]);
+    if (!b)
+        return NULL;
+    int n = b->n;
+    long long start;
+    if (read_int(args[1], 0, n - 1, &start, "start", -1) < 0)
+        return NULL;
+    int walk = PyObject_IsTrue(args[4]);
+    if (walk < 0)
+        return NULL;
+    PyObject *weights = args[5], *landing = args[6];
+    Scratch s;
+    if (scratch_alloc(&s, n, b->edges, 1) < 0)
+        return NULL;
+    PyObject *passable = NULL, *endable = NULL, *cost = NULL, *dist = NULL, *points = NULL;
+    PyObject *result = NULL;
+
+    /* HV-AI-2: a walk passes floor not held by an enemy; HV-JMP-2/HV-FLY-2: any non-wall. */
+    memset(s.mark, 0, (size_t)n);
+    if (mark_cells(args[2], n, s.mark, "enemies") < 0) /* checked for a jump too, unused */
+        goto done;
+    for (int c = 0; c < n; c++)
+        s.passable[c] = walk ? b->floor[c] && !s.mark[c] : !b->walls[c];
+    memset(s.mark, 0, (size_t)n);
+    /* HV-AI-2: endable: floor holding no other figure. */
+    if (mark_cells(args[3], n, s.mark, "others") < 0)
+        goto done;
+    for (int c = 0; c < n; c++)
+        s.endable[c] = b->floor[c] && !s.mark[c];
+    if (weights != Py_None &&
+        read_values(weights, n, 0, HP_MAX_WEIGHT, s.weights, "weights") < 0)
+        goto done;
+    if (landing != Py_None &&
+        read_values(landing, n, -HP_MAX_WEIGHT, HP_MAX_WEIGHT, s.landing, "landing") < 0)
+        goto done;
+
+    for (int c = 0; c < n; c++)
+        s.dist[c] = HP_UNREACHED;
+    s.sources[0] = (int)start;
+    if (weights == Py_None)
+        bfs(b, s.passable, s.sources, 1, s.dist, s.queue);
+    else
+        dijkstra(b, s.passable, s.sources, 1, s.weights, 0, s.dist, s.heap);
+
+    passable = flag_list(s.passable, n);
+    endable = passable ? flag_list(s.endable, n) : NULL;
+    cost = endable ? cost_list(s.dist, NULL, 0, n) : NULL;
+    if (!cost)
+        goto done;
+    dist = landing == Py_None ? Py_NewRef(cost) : cost_list(s.dist, s.landing, 0, n);
+    if (!dist)
+        goto done;
+    if (b->modulus == 0)
+        points = Py_NewRef(dist);
+    else
+        points = cost_list(s.dist, landing == Py_None ? NULL : s.landing, b->modulus, n);
+    if (!points)
+        goto done;
+    result = PyTuple_Pack(5, passable, endable, cost, dist, points);
+done:
+    Py_XDECREF(passable);
+    Py_XDECREF(endable);
+    Py_XDECREF(cost);
+    Py_XDECREF(dist);
+    Py_XDECREF(points);
+    PyMem_Free(s.block);
+    return result;
+}
+
+/* --- path_costs --------------------------------------------------------------------------- */
+
+const char haven_path_costs_doc[] =
+    "path_costs(board, passable, sources, weights, reverse)\n"
+    "--\n\n"
+    "The least cost of a path from any of sources to every cell through passable cells, as\n"
+    "PathGraph.steps_from (weights None: steps, breadth first; else Dijkstra with entry\n"
+    "weights); reverse (with weights): the least cost from every cell towards the sources, as\n"
+    "PathGraph.remaining. A list with None for unreached cells.";
+
+PyObject *haven_path_costs(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 5) {
+        PyErr_Format(PyExc_TypeError,
+                     "path_costs takes 5 arguments (board, passable, sources, weights, "
+                     "reverse), got %zd",
+                     nargs);
+        return NULL;
+    }
+    PathBoard *b = as_board(args[0]);
+    if (!b)
+        return NULL;
+    int n = b->n;
+    int reverse = PyObject_IsTrue(args[4]);
+    if (reverse < 0)
+        return NULL;
+    PyObject *sources = as_fast(args[2], "sources");
+    if (!sources)
+        return NULL;
+    Py_ssize_t n_sources = PySequence_Fast_GET_SIZE(sources);
+    if (n_sources > INT32_MAX / 2) {
+        PyErr_SetString(PyExc_ValueError, "sources lists too many cells");
+        Py_DECREF(sources);
+        return NULL;
+    }
+    PyObject *weights = args[3], *result = NULL;
+    Scratch s;
+    if (scratch_alloc(&s, n, b->edges, (int)n_sources) < 0) {
+        Py_DECREF(sources);
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n_sources; i++) {
+        long long c;
+        PyObject *x = item_ref(sources, n_sources, i, "sources");
+        int r = x ? read_int(x, 0, n - 1, &c, "sources", i) : -1;
+        Py_XDECREF(x);
+        if (r < 0)
+            goto done;
+        s.sources[i] = (int)c;
+    }
+    if (read_flags(args[1], n, s.passable, "passable") < 0)
+        goto done;
+    if (weights != Py_None &&
+        read_values(weights, n, 0, HP_MAX_WEIGHT, s.weights, "weights") < 0)
+        goto done;
+    for (int c = 0; c < n; c++)
+        s.dist[c] = HP_UNREACHED;
+    if (weights == Py_None)
+        bfs(b, s.passable, s.sources, (int)n_sources, s.dist, s.queue);
+    else
+        dijkstra(b, s.passable, s.sources, (int)n_sources, s.weights, reverse, s.dist, s.heap);
+    result = cost_list(s.dist, NULL, 0, n);
+done:
+    Py_DECREF(sources);
+    PyMem_Free(s.block);
+    return result;
+}
+
+int haven_paths_add(PyObject *module)
+{
+    if (PyType_Ready(&HavenPathBoard_Type) < 0)
+        return -1;
+    return PyModule_AddObjectRef(module, "PathBoard", (PyObject *)&HavenPathBoard_Type);
+}
