@@ -148,7 +148,14 @@ class HavenMatch:
         self._sync_events()
         if self._all_visible(seat):
             return {"events": self._event_dicts[self._cursor[seat] :]}
-        events = [self._event_dicts[i] for i in self._pending(seat) if self._visible(seat, i)]
+        log, dicts, reveal = self.state.events, self._event_dicts, self._last_reveal
+        events = [  # _visible, inline: this runs over every pending event at each step
+            dicts[i]
+            for i in self._pending(seat)
+            if (secret := log[i].secret_of) is None
+            or secret == seat
+            or (not log[i].private and reveal > i)
+        ]
         return {"events": events}
 
     def hand(self, seat: int) -> list[str]:
