@@ -224,8 +224,8 @@ def event_log(name: str, seeds: range, steps: int) -> str:
 def test_random_games_play_the_same_with_the_compiled_ai_and_the_reference(
     name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 16: random games give one event log with ``monster_ai.FAST`` on and off (and the
-    graphs compiled or not)."""
+    """Issue 16: random games give one event log with ``monster_ai.FAST`` on and off, on the
+    compiled graphs and on the reference's (``path_graph.FAST``)."""
     calls = Counter()
     real = fast.core.ai_destination
 
@@ -243,6 +243,9 @@ def test_random_games_play_the_same_with_the_compiled_ai_and_the_reference(
     monkeypatch.setattr(path_graph, "FAST", False)
     assert event_log(name, range(12), 300) == compiled
     assert calls["compiled"] == before  # the reference runs made no compiled call
+    monkeypatch.setattr(monster_ai, "FAST", True)  # the compiled AI on the reference graphs
+    assert event_log(name, range(12), 300) == compiled
+    assert calls["compiled"] > before
 
 
 # ------------------------------------------------------------------------------------------------
