@@ -4,12 +4,14 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include "monster_ai.h"
 #include "observer.h"
 #include "paths.h"
 
 static PyMethodDef core_methods[] = {
     {"observer", haven_observer_new, METH_O, HAVEN_OBSERVER_DOC},
     HAVEN_PATHS_METHODS,
+    HAVEN_AI_METHODS,
     {NULL, NULL, 0, NULL},
 };
 
@@ -27,7 +29,7 @@ PyMODINIT_FUNC PyInit__core(void)
     PyObject *m = PyModule_Create(&core_module);
     if (!m)
         return NULL;
-    if (haven_paths_add(m) < 0) {
+    if (haven_paths_add(m) < 0 || haven_ai_add(m) < 0) {
         Py_DECREF(m);
         return NULL;
     }
