@@ -22,7 +22,6 @@ the Python and are not compiled.
 
 from __future__ import annotations
 
-import hashlib
 import random
 from collections import Counter
 from collections.abc import Callable
@@ -40,6 +39,7 @@ from reborn_env.games.haven.rules.path_graph import PathGraph
 from reborn_env.games.haven.rules.state import Figure
 from reborn_env.games.haven.rules.terrain import FLY, JUMP, NEGATIVE, WALK
 from reborn_env.games.haven.scenario.loader import load_scenario
+from tests.haven.fast.event_logs import event_log
 
 SCENARIOS = {"raider_camp": load_scenario(), "mire_crossing": load_scenario("mire_crossing")}
 KINDS = (WALK, JUMP, FLY)
@@ -205,19 +205,6 @@ def test_every_single_target_call_of_random_play_is_the_reference_answer(
     assert seen["ties"] > 0, seen
     if name == "mire_crossing":
         assert seen["terrain"] > 100, seen
-
-
-def event_log(name: str, seeds: range, steps: int) -> str:
-    """The hash of the event logs (HV-API-8) and the final positions of random games."""
-    digest = hashlib.sha256()
-    for seed in seeds:
-        game, rng = new_game(SCENARIOS[name], seed=seed), random.Random(seed)
-        for _ in range(steps):
-            if game.prompt is None:
-                break
-            game.apply(rng.choice(game.legal_actions()))
-        digest.update(repr([game.events, game.to_position()]).encode())
-    return digest.hexdigest()
 
 
 @pytest.mark.parametrize("name", sorted(SCENARIOS))

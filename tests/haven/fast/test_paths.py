@@ -14,7 +14,6 @@ core fails these tests instead of skipping them.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import random
 import subprocess
@@ -37,6 +36,7 @@ from reborn_env.games.haven.rules.path_graph import PathGraph, character_path
 from reborn_env.games.haven.rules.state import Figure, SummonState
 from reborn_env.games.haven.rules.terrain import FLY, JUMP, NEGATIVE, WALK
 from reborn_env.games.haven.scenario.loader import load_scenario
+from tests.haven.fast.event_logs import event_log
 
 ROOT = Path(__file__).resolve().parents[3]
 SCENARIOS = {"raider_camp": load_scenario(), "mire_crossing": load_scenario("mire_crossing")}
@@ -211,19 +211,6 @@ def test_every_graph_the_rules_build_in_play_is_the_reference_graph(
         assert FLY in built
 
 
-def event_log(name: str, seeds: range, steps: int) -> str:
-    """The hash of the event logs (HV-API-8) and the final positions of random games."""
-    digest = hashlib.sha256()
-    for seed in seeds:
-        game, rng = new_game(SCENARIOS[name], seed=seed), random.Random(seed)
-        for _ in range(steps):
-            if game.prompt is None:
-                break
-            game.apply(rng.choice(game.legal_actions()))
-        digest.update(repr([game.events, game.to_position()]).encode())
-    return digest.hexdigest()
-
-
 @pytest.mark.parametrize("name", sorted(SCENARIOS))
 def test_random_games_play_the_same_on_the_core_and_on_the_reference(
     name: str, monkeypatch: pytest.MonkeyPatch
@@ -241,7 +228,7 @@ def test_the_environment_variable_sets_the_default_of_a_fresh_process() -> None:
     the games of both defaults are the same; another value is refused by name."""
     script = (
         "from reborn_env.games.haven.rules import path_graph\n"
-        "from tests.haven.fast.test_paths import event_log\n"
+        "from tests.haven.fast.event_logs import event_log\n"
         "print(path_graph.FAST, event_log('mire_crossing', range(2), 200))\n"
     )
 
