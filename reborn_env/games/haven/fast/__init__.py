@@ -3,8 +3,8 @@
 ``_core`` is the C extension that setup.py builds from ``src/*.c`` when a compiler is there
 (optional: the package still installs without it). ``AVAILABLE`` says whether it imported;
 ``IMPORT_ERROR`` keeps why not; ``core`` is the module or None. Its observation encoder is wrapped
-by :mod:`.observer` (the Python :class:`~reborn_env.games.haven.observation.Observer` is the
-reference), its path costs by :mod:`..rules.path_graph` (its Python searches are). This module
+by :mod:`.observer`, its path costs by :mod:`..rules.path_graph`, its single-target focus and
+destination by :mod:`..rules.monster_ai`; the Python of each stays the reference. This module
 imports no rules module, so the rules can import it.
 """
 
