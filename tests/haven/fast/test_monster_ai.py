@@ -44,11 +44,6 @@ from tests.haven.fast.event_logs import event_log
 SCENARIOS = {"raider_camp": load_scenario(), "mire_crossing": load_scenario("mire_crossing")}
 KINDS = (WALK, JUMP, FLY)
 
-pytestmark = pytest.mark.skipif(
-    not fast.AVAILABLE and not fast.build_expected(),
-    reason="no C compiler here, so no compiled core to compare (the reference runs alone)",
-)
-
 
 def test_the_core_is_built_and_the_switch_follows_the_backend() -> None:
     """Where the core should be built it is, with the AI's functions; the flag follows
