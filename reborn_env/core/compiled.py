@@ -1,5 +1,6 @@
-"""How a game's optional compiled core is found: imported if it was built, and whether it should
-have been (setup.py builds one ``fast._core`` per game with C sources in ``fast/src/``)."""
+"""How a game's optional compiled core is found: imported if it was built, whether it should have
+been (setup.py builds one ``fast._core`` per game with C sources in ``fast/src/``), and the one
+environment variable that chooses between a core and its Python reference for every game."""
 
 from __future__ import annotations
 
@@ -10,6 +11,9 @@ import shutil
 import sysconfig
 from pathlib import Path
 from types import ModuleType
+
+BACKENDS = ("fast", "python")
+BACKEND_VARIABLE = "REBORN_ENV_BACKEND"
 
 
 def import_core(package: str) -> tuple[ModuleType | None, str | None]:
@@ -29,3 +33,14 @@ def build_expected(sources: Path) -> bool:
     hold a game's ``AVAILABLE`` to this."""
     compiler = os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc"
     return any(sources.glob("*.c")) and shutil.which(compiler.split()[0]) is not None
+
+
+def backend_from_environment() -> str | None:
+    """``$REBORN_ENV_BACKEND``: ``"fast"`` (the compiled core), ``"python"`` (the reference), or
+    None when unset or empty; any other value is a ValueError naming the allowed ones."""
+    backend = os.environ.get(BACKEND_VARIABLE) or None
+    if backend is not None and backend not in BACKENDS:
+        raise ValueError(
+            f"${BACKEND_VARIABLE} must be one of {', '.join(BACKENDS)}, got {backend!r}"
+        )
+    return backend

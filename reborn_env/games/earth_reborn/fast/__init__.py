@@ -11,15 +11,13 @@ for instance to run the suite on the reference engine while the core is being ch
 
 from __future__ import annotations
 
-import os
 import warnings
 from pathlib import Path
 
+from ....core.compiled import BACKEND_VARIABLE, BACKENDS, backend_from_environment, import_core
 from ....core.compiled import build_expected as sources_buildable
-from ....core.compiled import import_core
 
-BACKENDS = ("fast", "python")
-DEFAULT_VARIABLE = "REBORN_ENV_BACKEND"
+DEFAULT_VARIABLE = BACKEND_VARIABLE  # the variable that sets the default backend
 
 
 core, IMPORT_ERROR = import_core(__name__)
@@ -45,12 +43,8 @@ def resolve_backend(backend: str | None) -> str:
     """``"fast"`` or ``"python"``: ``None`` is the default, ``$REBORN_ENV_BACKEND`` if set, else
     the core when it is built, else the reference engine with one warning (once per process)."""
     global _warned
-    if backend is None and os.environ.get(DEFAULT_VARIABLE):
-        backend = os.environ[DEFAULT_VARIABLE]
-        if backend not in BACKENDS:
-            raise ValueError(
-                f"${DEFAULT_VARIABLE} must be one of {', '.join(BACKENDS)}, got {backend!r}"
-            )
+    if backend is None:
+        backend = backend_from_environment()
     if backend is None:
         if AVAILABLE:
             return "fast"

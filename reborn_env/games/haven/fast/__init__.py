@@ -10,27 +10,23 @@ imports no rules module, so the rules can import it.
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
+from ....core.compiled import BACKEND_VARIABLE as BACKEND_VARIABLE  # re-exported for the tests
+from ....core.compiled import backend_from_environment, import_core
 from ....core.compiled import build_expected as sources_buildable
-from ....core.compiled import import_core
 
 core, IMPORT_ERROR = import_core(__name__)
 
 AVAILABLE = core is not None
 SOURCES = Path(__file__).with_name("src")
-BACKEND_VARIABLE = "REBORN_ENV_BACKEND"  # the variable Earth Reborn's backend reads too
 
 
 def use_core() -> bool:
     """Whether haven runs its compiled pieces: when the core is built, unless
     ``$REBORN_ENV_BACKEND`` is ``python`` (``fast`` or unset: the default; anything else is an
     error, as for Earth Reborn), so a whole run can be made on the reference."""
-    backend = os.environ.get(BACKEND_VARIABLE) or "fast"
-    if backend not in ("fast", "python"):
-        raise ValueError(f"${BACKEND_VARIABLE} must be one of fast, python, got {backend!r}")
-    return backend == "fast" and AVAILABLE
+    return backend_from_environment() != "python" and AVAILABLE
 
 
 def build_expected() -> bool:
