@@ -133,7 +133,7 @@ class PathGraph:
             weights, jump_landing = self._compiled.weights_of(ctx, price_negatives)
             if kind == WALK:
                 self.weights = weights
-            elif kind == JUMP:
+            else:
                 landing = jump_landing
         lists = compiled.core.path_graph(  # type: ignore[union-attr]
             self._compiled.core, self.start, enemies, others, kind == WALK, self.weights, landing
