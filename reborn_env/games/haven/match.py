@@ -17,6 +17,7 @@ import numpy as np
 from ...core.contract import RUNNING, TERMINATED, TRUNCATED
 from ...core.errors import IllegalActionError
 from . import actions, render
+from .event_feed import EventFeed
 from .fast.observer import best_observer_for
 from .rules.engine import HavenConfig, HavenGame, new_game
 from .scenario.loader import load_scenario
@@ -78,13 +79,7 @@ class HavenMatch:
     def __init__(self, rules: HavenRules, game: HavenGame) -> None:
         self.rules = rules
         self.state = game
-        seats = range(len(rules.agents))
-        # HV-API-8: per seat, the first event not yet handed over and the withheld ones before it.
-        self._cursor = {s: 0 for s in seats}
-        self._held: dict[int, list[int]] = {s: [] for s in seats}
-        self._event_dicts: list[dict[str, Any]] = []
-        self._last_reveal = -1  # where the last REVEAL, which releases withheld events, is
-        self._last_secret = -1  # where the last event with a secret_of is (none: -1)
+        self._feed = EventFeed(game.events, len(rules.agents))  # HV-API-8
         self._shaped: list[float] = [0.0] * len(rules.agents)
 
     def to_move(self) -> int | None:
@@ -103,12 +98,12 @@ class HavenMatch:
         if action not in game.legal_actions():
             raise IllegalActionError(self._illegal_message(seat, action))
         before = len(game.events)
-        held = self._still_held(seat)
+        held = self._feed.still_held(seat)
         try:
             game.apply(action)
         except IllegalActionError as err:
             raise IllegalActionError(f"{self._illegal_message(seat, action)}: {err}") from None
-        self._held[seat], self._cursor[seat] = held, before
+        self._feed.stepped(seat, held, before)
         if self.rules.config.reward_shaping:
             self._shaped = [self._shaping(game.events[before:])] * len(self.rules.agents)
 
@@ -145,18 +140,7 @@ class HavenMatch:
 
     def infos(self, seat: int) -> Mapping[str, Any]:
         """HV-API-8: ``{"events": [...]}``, what ``seat`` may see since its previous step."""
-        self._sync_events()
-        if self._all_visible(seat):
-            return {"events": self._event_dicts[self._cursor[seat] :]}
-        log, dicts, reveal = self.state.events, self._event_dicts, self._last_reveal
-        events = [  # _visible, inline: this runs over every pending event at each step
-            dicts[i]
-            for i in self._pending(seat)
-            if (secret := log[i].secret_of) is None
-            or secret == seat
-            or (not log[i].private and reveal > i)
-        ]
-        return {"events": events}
+        return {"events": self._feed.shown(seat)}
 
     def hand(self, seat: int) -> list[str]:
         """The cards in ``seat``'s hand (hidden from the other character), by id."""
@@ -200,48 +184,6 @@ class HavenMatch:
             elif figure.split("#")[0] in monster_types:
                 total += SHAPING_PER_HP * amount
         return total
-
-    # --- HV-API-8: the event feed ---------------------------------------------------------------
-
-    def _visible(self, me: int, index: int) -> bool:
-        """HV-API-8 / HV-SEL-3: another character's selection events wait for a later REVEAL;
-        private ones (the second pick under ``reveal_second_card_at_turn``, 16.8) are never
-        shown: a public REVEAL names that card when its owner's turn starts."""
-        event = self.state.events[index]
-        if event.secret_of is None or event.secret_of == me:
-            return True
-        return not event.private and self._last_reveal > index
-
-    def _sync_events(self) -> None:
-        """Convert new log lines to dicts once and note the last REVEAL."""
-        events = self.state.events
-        for index in range(len(self._event_dicts), len(events)):
-            event = events[index]
-            self._event_dicts.append({"type": event.type, **event.data})
-            if event.type == "REVEAL":
-                self._last_reveal = index
-            if event.secret_of is not None:
-                self._last_secret = index
-
-    def _all_visible(self, seat: int) -> bool:
-        """Whether ``seat`` may see every event pending for it: none is withheld and none since
-        its cursor is a secret (the usual case outside selection), so none needs looking at."""
-        return not self._held[seat] and self._last_secret < self._cursor[seat]
-
-    def _pending(self, seat: int) -> list[int]:
-        """Indices of the events not yet handed to ``seat`` (withheld ones first, in order)."""
-        return self._held[seat] + list(range(self._cursor[seat], len(self._event_dicts)))
-
-    def _still_held(self, seat: int) -> list[int]:
-        """The events ``seat`` was not shown so far (withheld): they stay pending after its step,
-        while everything it was shown, and the private events it may never see, are spent."""
-        self._sync_events()
-        if self._all_visible(seat):
-            return []
-        events = self.state.events
-        return [
-            i for i in self._pending(seat) if not self._visible(seat, i) and not events[i].private
-        ]
 
     def _prompt_text(self) -> str:
         prompt = self.state.prompt
