@@ -18,6 +18,7 @@ from ...core.contract import RUNNING, TERMINATED, TRUNCATED
 from ...core.errors import IllegalActionError
 from . import actions, render
 from .event_feed import EventFeed
+from .fast.mask import mark_legal
 from .fast.observer import best_observer_for
 from .rules.engine import HavenConfig, HavenGame, new_game
 from .scenario.loader import load_scenario
@@ -134,9 +135,7 @@ class HavenMatch:
         ``mask`` when ``seat`` is to answer."""
         self.rules.observer.observe_into(self.state, seat, observation)
         if self.to_move() == seat:
-            legal = self.state.legal_actions()
-            if legal:
-                mask[list(legal)] = 1
+            mark_legal(mask, self.state.legal_actions())
 
     def infos(self, seat: int) -> Mapping[str, Any]:
         """HV-API-8: ``{"events": [...]}``, what ``seat`` may see since its previous step."""

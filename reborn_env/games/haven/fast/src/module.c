@@ -1,9 +1,11 @@
 /* The CPython extension `_core` of haven (issue 16): only the module definition. Each part's
  * functions are declared in its header (observer.h: the observation encoder; paths.h: the path
- * costs) and listed in the method table here, with their init calls. */
+ * costs; monster_ai.h: focus and destination; mask.h: the action mask) and listed in the method
+ * table here, with their init calls. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include "mask.h"
 #include "monster_ai.h"
 #include "observer.h"
 #include "paths.h"
@@ -12,6 +14,7 @@ static PyMethodDef core_methods[] = {
     {"observer", haven_observer_new, METH_O, HAVEN_OBSERVER_DOC},
     HAVEN_PATHS_METHODS,
     HAVEN_AI_METHODS,
+    HAVEN_MASK_METHODS,
     {NULL, NULL, 0, NULL},
 };
 
