@@ -15,6 +15,8 @@ from .config import HavenConfig
 from .prompts import Event
 from .state import CharacterState, Figure, HavenState
 
+_new_tuple = tuple.__new__
+
 
 class RuleContext:
     """One game's scenario, options, state and event log, and the running turn's figure."""
@@ -31,7 +33,9 @@ class RuleContext:
         self, type_: str, secret_of: int | None = None, private: bool = False, **data: Any
     ) -> None:
         """Append an event (HV-API-8)."""
-        self.events.append(Event(type_, data, secret_of, private))
+        # Event(type_, data, secret_of, private) without the Python-level __new__ of a
+        # NamedTuple: a game logs several events per decision.
+        self.events.append(_new_tuple(Event, (type_, data, secret_of, private)))
 
     def log_card(self, ch: CharacterState, card: int, to: str) -> None:
         """A CARD_TO event for one card of ``ch``."""
