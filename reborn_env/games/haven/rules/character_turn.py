@@ -293,13 +293,16 @@ def perform_move(
     kind = move_kind(ability)  # HV-JMP-1, HV-FLY-1
     graph = PathGraph(ctx, ch, kind, price_negatives=False)  # HV-TER-7: destinations by points
     consume_bonus = ability.consume.bonus if _consumable(ctx, ability) is not None else 0
-    if not move_destinations(graph, ability.value + effects.move_bonus + consume_bonus):
+    most = ability.value + effects.move_bonus + consume_bonus
+    cells = move_destinations(graph, most)
+    if not cells:
         return False
     points = ability.value + effects.move_bonus
     effects.move_bonus = 0
     if (yield from offer_consume(ctx, ch, ability, where)):
         points += ability.consume.bonus  # type: ignore[union-attr]
-    cells = move_destinations(graph, points)
+    if points != most:
+        cells = move_destinations(graph, points)
     answer = yield from ask_hex(ch, where, MOVE_DEST, cells, ability=MOVE, value=points)
     if answer == actions.NO:
         return False
