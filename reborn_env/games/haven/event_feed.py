@@ -38,9 +38,9 @@ class EventFeed:
     def still_held(self, seat: int) -> list[int]:
         """The events ``seat`` was not shown so far (withheld): they stay pending after its step,
         while everything it was shown, and the private events it may never see, are spent."""
-        self._refresh(seat)
-        if not self._waiting[seat]:
-            return []
+        self._sync()
+        if not self._waiting[seat] and self._last_secret < self._upto[seat]:
+            return []  # nothing withheld so far, and no secret among the events not looked at
         log = self._log
         return [i for i in self._pending(seat) if not self._visible(seat, i) and not log[i].private]
 
