@@ -535,8 +535,8 @@ def test_numpy_integers_are_integers(observed: tuple[FastObserver, HavenGame]) -
 def test_an_observation_made_while_another_is_being_made_spoils_neither(
     observed: tuple[FastObserver, HavenGame],
 ) -> None:
-    """observe_into builds in a scratch vector; a call made from inside another (here from a
-    state attribute read by the first) builds in a buffer of its own."""
+    """observe_into collects the entries of each call apart; a call made from inside another
+    (here from a state attribute read by the first) collects in a buffer of its own."""
     compiled, game = observed
     inner = np.empty(compiled.size, np.float32)
 
@@ -555,6 +555,28 @@ def test_an_observation_made_while_another_is_being_made_spoils_neither(
     py = observer_for(game.scenario)
     assert outer.tobytes() == py.observe(game, 0).tobytes()
     assert inner.tobytes() == py.observe(game, 1).tobytes()
+
+
+def test_an_observation_of_more_entries_than_the_stack_holds_is_whole(
+    observed: tuple[FastObserver, HavenGame],
+) -> None:
+    """observe_into keeps its first entries on the stack and moves them to the heap when there
+    are more (here a condition listed 1,500 times and a modifier pile of 1,500 cards): every
+    entry is written, and a refused state leaves out untouched however many came before."""
+    compiled, game = observed
+    state = copy.deepcopy(game.state)
+    state.characters[0].conditions = ["poison", "wound", "stun"] * 500
+    state.monster_amd.draw = ["+1", "-1", "x2"] * 500
+    many = SimpleNamespace(state=state, prompt=game.prompt, config=game.config)
+    out = np.empty(compiled.size, np.float32)
+    for me in (0, 1):
+        compiled.observe_into(many, me, out)
+        assert out.tobytes() == observer_for(game.scenario).observe(many, me).tobytes()  # type: ignore[arg-type]
+    state.characters[1].items = ["lost"]  # refused after the 3,000 entries of the other blocks
+    out[:] = 7.0
+    with pytest.raises(KeyError, match="lost"):
+        compiled.observe_into(many, 0, out)
+    assert np.all(out == 7.0)
 
 
 def test_observe_returns_a_new_array_each_time(observed: tuple[FastObserver, HavenGame]) -> None:

@@ -40,7 +40,12 @@ def mirror(offset: Offset) -> Offset:
 def orientations(area: Iterable[Offset]) -> tuple[tuple[Offset, ...], ...]:
     """HV-AOE-1: the pattern in its 6 rotations, then those of its mirror image; an orientation
     covering the same offsets as an earlier one is left out."""
-    pattern = tuple(area)
+    return _orientations(tuple(area))
+
+
+@lru_cache(maxsize=1 << 10)
+def _orientations(pattern: tuple[Offset, ...]) -> tuple[tuple[Offset, ...], ...]:
+    """:func:`orientations` of a hashable pattern, computed once per pattern (geometry only)."""
     found: list[tuple[Offset, ...]] = []
     seen: set[frozenset[Offset]] = set()
     for image in (pattern, tuple(mirror(o) for o in pattern)):
@@ -79,10 +84,17 @@ def _in_range(board: Board, origin: int, cells: Placement, reach: int) -> bool:
 def placements(board: Board, origin: int, area: Iterable[Offset], reach: int) -> set[Placement]:
     """HV-AOE-2/3: every placement of the pattern by an attacker standing on ``origin``: a melee
     pattern around ``origin`` in each orientation; a ranged one anywhere with a hex in reach."""
-    pattern = tuple(area)
+    return set(_placements(board, origin, tuple(area), reach))
+
+
+@lru_cache(maxsize=1 << 12)
+def _placements(
+    board: Board, origin: int, pattern: tuple[Offset, ...], reach: int
+) -> frozenset[Placement]:
+    """:func:`placements` for a hashable pattern, computed once per board and arguments."""
     q, r = axial(origin)
     if not is_ranged(pattern):
-        return {_cover(q, r, o) for o in orientations(pattern)} - {frozenset()}
+        return frozenset({_cover(q, r, o) for o in orientations(pattern)} - {frozenset()})
     found: set[Placement] = set()
     near = [c for c in range(len(board.floor)) if board.distance(origin, c) <= reach]
     for orientation in orientations(pattern):
@@ -90,7 +102,7 @@ def placements(board: Board, origin: int, area: Iterable[Offset], reach: int) ->
             cq, cr = axial(cell)
             for dq, dr in orientation:  # the anchor that puts hex (dq, dr) on ``cell``
                 found.add(_cover(cq - dq, cr - dr, orientation))
-    return found
+    return frozenset(found)
 
 
 def covering(
@@ -120,6 +132,32 @@ def _covering(
     return frozenset(found)
 
 
+def origins_covering(
+    board: Board, area: Iterable[Offset], reach: int, cell: int
+) -> tuple[int, ...]:
+    """The hexes, ascending, from which some placement covers ``cell`` (:func:`covering` is not
+    empty, HV-AOE-2/3): for a melee pattern, whose grey hex is the origin, the hexes ``cell``
+    lies from by one offset of an orientation; for a ranged one, whose placements over ``cell``
+    do not depend on the origin, the hexes within ``reach`` of a hex of one of them. Geometry
+    only, so cached per board like :func:`covering`."""
+    return _origins_covering(board, tuple(area), reach, cell)
+
+
+@lru_cache(maxsize=1 << 12)
+def _origins_covering(
+    board: Board, pattern: tuple[Offset, ...], reach: int, cell: int
+) -> tuple[int, ...]:
+    """:func:`origins_covering` for a hashable pattern."""
+    cq, cr = axial(cell)
+    if not is_ranged(pattern):
+        found = {shifted(cq - dq, cr - dr) for o in orientations(pattern) for dq, dr in o}
+        return tuple(sorted(origin for origin in found if origin is not None))
+    covered = frozenset().union(
+        *(_cover(cq - dq, cr - dr, o) for o in orientations(pattern) for dq, dr in o)
+    )
+    return tuple(o for o in range(len(board.floor)) if _in_range(board, o, covered, reach))
+
+
 def area_targets(
     ctx: RuleContext, attacker: Figure, cells: Placement, origin: int | None = None
 ) -> list[Figure]:
@@ -142,7 +180,7 @@ def target_sets(
     placement from where it stands (a placement attacking no one is not a choice)."""
     board = board_for(ctx.scenario)
     found = set()
-    for cells in placements(board, attacker.cell, area, reach):
+    for cells in _placements(board, attacker.cell, tuple(area), reach):
         hit = frozenset(f.cell for f in area_targets(ctx, attacker, cells))
         if hit:
             found.add(hit)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable
 
-from .area import Placement, area_targets, covering, is_ranged
+from .area import Placement, area_targets, covering, is_ranged, origins_covering
 from .context import RuleContext
 from .figures import board_for, has
 from .monster_plan import Plan, Rank, hex_order
@@ -31,13 +31,9 @@ def _ranks(ranking: list[tuple[Rank, Figure]]) -> defaultdict[int, tuple]:
 def area_attack_hexes(ctx: RuleContext, graph: PathGraph, plan: Plan, target: Figure) -> list[int]:
     """HV-AOE-7: endable cells from which some placement of the card's area attacks ``target``
     (it sees the target from there, HV-AOE-4)."""
-    board = graph.board
-    reach = plan.reach or 1
-    return [
-        h
-        for h, ok in enumerate(graph.endable)
-        if ok and board.sight(h, target.cell) and covering(board, h, plan.area, reach, target.cell)
-    ]
+    board, endable, cell = graph.board, graph.endable, target.cell
+    origins = origins_covering(board, plan.area, plan.reach or 1, cell)
+    return [h for h in origins if endable[h] and board.sight(h, cell)]
 
 
 def best_placement(

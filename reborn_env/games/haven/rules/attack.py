@@ -7,7 +7,7 @@ and the sources of advantage differ, and those are passed in as an :class:`Attac
 from __future__ import annotations
 
 from collections.abc import Generator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..scenario.model import DOUBLE, NULL, ModifierCard
 from .context import RuleContext
@@ -18,10 +18,10 @@ from .prompts import Prompt
 from .state import CharacterState, Figure, ModifierDeck, SummonState
 
 
-@dataclass(frozen=True)
-class AttackSpec:
+class AttackSpec(NamedTuple):
     """One Attack ability as it is resolved: value after the attacker-side bonuses that do not
-    depend on the target (HV-ATK-1 steps 1-2), reach, pierce, added conditions, advantage."""
+    depend on the target (HV-ATK-1 steps 1-2), reach, pierce, added conditions, advantage.
+    Immutable; a named tuple because every attack makes one."""
 
     value: int
     reach: int  # 1 for melee (HV-ABL-2)

@@ -79,9 +79,10 @@ def on_map(state: HavenState, fig: Figure) -> bool:
     """Whether ``fig`` is still a figure on the map (not killed, exhausted or dismissed)."""
     if isinstance(fig, CharacterState):
         return not fig.exhausted and fig.cell is not None
-    if isinstance(fig, MonsterState):
-        return any(m is fig for m in state.monsters)
-    return any(s is fig for s in state.summons)
+    for other in state.monsters if isinstance(fig, MonsterState) else state.summons:
+        if other is fig:
+            return True
+    return False
 
 
 def is_monster(fig: Figure) -> bool:
@@ -166,8 +167,12 @@ def turn_position(state: HavenState, fig: Figure) -> tuple[int, int, int]:
         kind, index, within = CHARACTER_SLOT, fig.owner, fig.number
     else:
         kind, index, within = CHARACTER_SLOT, fig.index, 0
-    position = next(
-        (i for i, s in enumerate(state.sequence) if s.kind == kind and s.index == index),
-        len(state.sequence),
-    )
-    return position, 0 if isinstance(fig, SummonState) else 1, within
+    return _slot_position(state, kind, index), 0 if isinstance(fig, SummonState) else 1, within
+
+
+def _slot_position(state: HavenState, kind: str, index: int) -> int:
+    """Where this round's turn sequence holds the slot ``(kind, index)``; past its end if none."""
+    for position, slot in enumerate(state.sequence):
+        if slot.kind == kind and slot.index == index:
+            return position
+    return len(state.sequence)

@@ -87,7 +87,10 @@ def focus_ranking(
 
 def focus(ranking: list[tuple[Rank, Figure]]) -> Figure | None:
     """HV-AI-4: the best-ranked candidate with a reachable attack hex, or None (no focus)."""
-    return next((target for key, target in ranking if key[0] < UNREACHED), None)
+    for key, target in ranking:
+        if key[0] < UNREACHED:
+            return target
+    return None
 
 
 def destination(
@@ -212,6 +215,8 @@ def extra_targets(
 ) -> list[Figure]:
     """HV-AI-6: up to ``count`` further valid targets, best-ranked first by the focus rules
     measured from the hex where the mover's turn began (``ranking``, HV-AI-4)."""
+    if count <= 0:
+        return []
     board = board_for(ctx.scenario)
     valid = {id(f) for f in candidates(ctx, mover)}
     others = [

@@ -7,17 +7,17 @@ area-of-effect AI (:mod:`.area_ai`), so both read them from here.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .path_graph import PathGraph
 from .state import Figure
 
 
-@dataclass(frozen=True)
-class Plan:
+class Plan(NamedTuple):
     """What the mover's card lets it do: move points (None: no Move on the card or immobilized),
     attack reach (None: no attack, or disarmed), number of targets and area pattern (HV-AOE-1;
-    empty for a single-target attack)."""
+    empty for a single-target attack). Immutable; a named tuple because every monster turn
+    makes one or more."""
 
     move: int | None
     reach: int | None

@@ -95,6 +95,14 @@ def _stats(ctx: RuleContext, fig: Figure, mtype: MonsterType | None) -> tuple[in
     return stats.move, stats.attack, stats.range
 
 
+def _first(abilities: tuple[Ability, ...], kind: str) -> Ability | None:
+    """The first of ``abilities`` of ``kind``, or None."""
+    for ability in abilities:
+        if ability.kind == kind:
+            return ability
+    return None
+
+
 def _plan(
     fig: Figure, abilities: tuple[Ability, ...], base: tuple[int, int, int], after: int
 ) -> Plan:
@@ -103,7 +111,7 @@ def _plan(
     move_points = None
     if abilities[after].kind == MOVE and not has(fig, "immobilize"):
         move_points = max(0, base[0] + abilities[after].value)
-    attack = next((a for a in abilities[after:] if a.kind == ATTACK), None)
+    attack = _first(abilities[after:], ATTACK)
     if attack is None or has(fig, "disarm"):
         return Plan(move_points, None, False)
     reach = base[2] + attack.range
@@ -118,14 +126,16 @@ def execute_card(
     """HV-MTURN-8..11, HV-AI-7: focus first, then each line top to bottom; nothing else."""
     base = _stats(ctx, fig, mtype)
     # HV-FLY-3 / HV-JMP-3: focus is found with the kind of the card's first Move.
-    kinds = [move_kind(a, mtype) for a in abilities if a.kind == MOVE] or [move_kind(_WALK, mtype)]
+    first_move = _first(abilities, MOVE) or _WALK
     # None once a figure moved, may have left, or a trap sprang
-    graph: PathGraph | None = PathGraph(ctx, fig, kinds[0])
-    ranking = focus_ranking(ctx, fig, _plan(fig, abilities, base, 0), graph)
+    graph: PathGraph | None = PathGraph(ctx, fig, move_kind(first_move, mtype))
+    first_plan = _plan(fig, abilities, base, 0)
+    ranking = focus_ranking(ctx, fig, first_plan, graph)
     target = focus(ranking)
     for i, ability in enumerate(abilities):
         if ability.kind == MOVE:
-            plan = _plan(fig, abilities, base, i)
+            # nothing has happened yet at the first line, so its plan is the focus's
+            plan = first_plan if i == 0 else _plan(fig, abilities, base, i)
             if target is not None and plan.move:
                 kind = move_kind(ability, mtype)
                 if graph is None or graph.kind != kind:

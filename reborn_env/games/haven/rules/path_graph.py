@@ -26,10 +26,9 @@ from .terrain import (
     NEGATIVE,
     WALK,
     entry_weights,
-    is_negative,
     landing_weights,
+    negative_hexes,
     points,
-    step_points,
 )
 
 FAST = compiled.use_core()
@@ -221,15 +220,17 @@ def character_path(ctx: RuleContext, graph: PathGraph, cell: int, budget: int) -
     if graph.kind != WALK or graph.weights is None:
         return graph.path(cell)
     size = len(graph.passable)
-    cost = [step_points(ctx, c) for c in range(size)]
-    bad = [int(is_negative(ctx, c)) for c in range(size)]
+    cost = entry_weights(ctx, price_negatives=False)  # HV-TER-4: the points of each hex
+    bad = [int(negative) for negative in negative_hexes(ctx)]
     best: list[list[int | None]] = [[None] * size for _ in range(budget + 1)]
     best[0][graph.start] = 0  # best[k][c]: fewest negatives over walks of exactly k points to c
+    walkable = [c for c in range(size) if graph.passable[c]]
+    neighbours = graph.board.neighbours
     for k in range(1, budget + 1):
-        for c in range(size):
-            if graph.passable[c] and k >= cost[c]:
-                before = [best[k - cost[c]][n] for n in graph.board.neighbours[c]]
-                known = [b for b in before if b is not None]
+        for c in walkable:
+            if k >= cost[c]:
+                before = best[k - cost[c]]
+                known = [before[n] for n in neighbours[c] if before[n] is not None]
                 if known:
                     best[k][c] = min(known) + bad[c]
     spent = min(

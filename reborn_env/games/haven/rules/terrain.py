@@ -48,6 +48,15 @@ def is_negative(ctx: RuleContext, cell: int) -> bool:
     return cell in ctx.state.traps or board_for(ctx.scenario).hazardous[cell]
 
 
+def negative_hexes(ctx: RuleContext) -> list[bool]:
+    """HV-TER-5 for every cell at once: :func:`is_negative` of each cell id."""
+    traps = ctx.state.traps
+    return [
+        cell in traps or hazardous
+        for cell, hazardous in enumerate(board_for(ctx.scenario).hazardous)
+    ]
+
+
 def on_terrain(ctx: RuleContext, cell: int) -> bool:
     """HV-TER-9: the hex holds an unsprung trap, hazardous or difficult terrain (not empty)."""
     board = board_for(ctx.scenario)

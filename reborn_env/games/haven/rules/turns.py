@@ -18,7 +18,7 @@ def begin_turn(ctx: RuleContext, fig: Figure) -> set[str]:
     ctx.fresh_conditions = set()
     ctx.state.pending_infusions = []
     ctx.log("TURN_START", figure=label(ctx.scenario, fig))
-    return {c for c in fig.conditions if c in EXPIRING_CONDITIONS}
+    return set(fig.conditions).intersection(EXPIRING_CONDITIONS)
 
 
 def end_turn(ctx: RuleContext, fig: Figure, start: set[str]) -> None:

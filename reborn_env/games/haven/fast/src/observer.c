@@ -10,8 +10,9 @@
  * A bad state is a Python exception, never a write out of bounds: a name the tables lack is a
  * KeyError naming it (as in the Python), every entry written is checked against the vector, and
  * a cell, element or slot entity out of its range is a ValueError (where the Python would write
- * into a neighbouring block). The observation is built in a scratch vector and copied into `out`
- * only once complete, so `out` is untouched whenever an exception is raised.
+ * into a neighbouring block). The entries are collected as (index, value) pairs and written over
+ * a copy of the blank vector in `out` only once all are computed, so `out` is untouched whenever
+ * an exception is raised.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -22,6 +23,7 @@
 #include "observer.h"
 
 #define MAX_MODIFIER_NAMES 256 /* distinct modifier card names (counted on the stack) */
+#define STACK_ENTRIES 512      /* entries collected on the stack before they spill to the heap */
 #define N_CHAR_SCALARS 16      /* observation.CHAR_SCALARS */
 
 /* --- Attribute names, interned once --------------------------------------------------------- */
@@ -54,6 +56,31 @@ static int intern_names(void)
     return 0;
 }
 
+/* --- Name tables ----------------------------------------------------------------------------- */
+
+/* A name -> index table of the spec: its dict (copied) and, where every key is a str, the keys
+ * again in an open-addressing array by hash. A str name is looked up in the array (by address
+ * first: the state's names are mostly the very objects of the scenario's tables), which finds
+ * what the dict would, without its generic lookup; any other name asks the dict. */
+typedef struct {
+    PyObject *key; /* borrowed from the dict; NULL: an empty slot */
+    Py_hash_t hash;
+    Py_ssize_t index;
+} TableSlot;
+
+typedef struct {
+    PyObject *dict;
+    TableSlot *slots; /* mask + 1 of them, four per key or more; NULL: the dict alone */
+    size_t mask;
+} Table;
+
+static void table_clear(Table *t)
+{
+    Py_CLEAR(t->dict);
+    PyMem_Free(t->slots);
+    t->slots = NULL;
+}
+
 /* --- The observer --------------------------------------------------------------------------- */
 
 typedef struct {
@@ -61,8 +88,6 @@ typedef struct {
     Py_ssize_t size;    /* floats in an observation */
     Py_ssize_t n_seats; /* characters (blank vectors) */
     float *blank;       /* n_seats x size: my agent one-hot and the terrain */
-    float *scratch;     /* size: where an observation is built */
-    int busy;           /* scratch in use (a re-entrant call builds in a buffer of its own) */
     Py_ssize_t *character_kind; /* n_seats feature indices */
     Py_ssize_t char_scalars[N_CHAR_SCALARS];
     /* Offsets and sizes (spec keys of the same names, see INT_FIELDS). */
@@ -81,11 +106,14 @@ typedef struct {
     /* Scales (DOUBLE_FIELDS). */
     double hp_scale, coin_scale, number_scale, bonus_scale, gold_scale, initiative_scale,
         value_scale, revealed_scale, round_cap, modifier_total;
-    /* Name -> index tables (dicts, copied) and names compared with (str). */
-    PyObject *summon_kind, *cell_condition, *monster_bonus, *card_index, *phase_index,
-        *outcome_index, *modifier_index, *cond_index, *item_index, *prompt_index,
-        *ability_index, *elite, *select, *character_slot, *summon_slot, *select_lead,
-        *select_second;
+    /* Name -> index tables (TABLE_FIELDS), the ability cards' per monster type, and names
+     * compared with (str). */
+    Table summon_kind, cell_condition, phase_index, outcome_index, modifier_index, cond_index,
+        item_index, prompt_index, ability_index;
+    Py_ssize_t n_types; /* monster types */
+    Table *card_index;  /* n_types: ability card id -> index */
+    PyObject *monster_bonus; /* tuple of n_types dicts: rank -> (shield, retaliate) */
+    PyObject *elite, *select, *character_slot, *summon_slot, *select_lead, *select_second;
 } Observer;
 
 #define INT_FIELD(n) {#n, offsetof(Observer, n)},
@@ -129,16 +157,16 @@ static const struct {
 };
 #undef DOUBLE_FIELD
 
-#define DICT_FIELD(n) {#n, offsetof(Observer, n)},
+#define TABLE_FIELD(n) {#n, offsetof(Observer, n)},
 static const struct {
     const char *key;
     size_t at;
-} DICT_FIELDS[] = {
-    DICT_FIELD(summon_kind) DICT_FIELD(cell_condition) DICT_FIELD(phase_index)
-    DICT_FIELD(outcome_index) DICT_FIELD(modifier_index) DICT_FIELD(cond_index)
-    DICT_FIELD(item_index) DICT_FIELD(prompt_index) DICT_FIELD(ability_index)
+} TABLE_FIELDS[] = {
+    TABLE_FIELD(summon_kind) TABLE_FIELD(cell_condition) TABLE_FIELD(phase_index)
+    TABLE_FIELD(outcome_index) TABLE_FIELD(modifier_index) TABLE_FIELD(cond_index)
+    TABLE_FIELD(item_index) TABLE_FIELD(prompt_index) TABLE_FIELD(ability_index)
 };
-#undef DICT_FIELD
+#undef TABLE_FIELD
 
 #define STR_FIELD(n) {#n, offsetof(Observer, n)},
 static const struct {
@@ -156,14 +184,15 @@ static const struct {
 static void observer_dealloc(Observer *o)
 {
     PyMem_Free(o->blank);
-    PyMem_Free(o->scratch);
     PyMem_Free(o->character_kind);
-    for (size_t k = 0; k < COUNT(DICT_FIELDS); k++)
-        Py_XDECREF(*AT(o, PyObject *, DICT_FIELDS[k].at));
+    for (size_t k = 0; k < COUNT(TABLE_FIELDS); k++)
+        table_clear(AT(o, Table, TABLE_FIELDS[k].at));
     for (size_t k = 0; k < COUNT(STR_FIELDS); k++)
         Py_XDECREF(*AT(o, PyObject *, STR_FIELDS[k].at));
     Py_XDECREF(o->monster_bonus);
-    Py_XDECREF(o->card_index);
+    for (Py_ssize_t t = 0; o->card_index && t < o->n_types; t++)
+        table_clear(&o->card_index[t]);
+    PyMem_Free(o->card_index);
     Py_TYPE(o)->tp_free((PyObject *)o);
 }
 
@@ -228,17 +257,6 @@ static int attr_double(PyObject *obj, PyObject *name, double *out)
     return r;
 }
 
-/* bool(obj.name): 1, 0, or -1 on error. */
-static int attr_truth(PyObject *obj, PyObject *name)
-{
-    PyObject *v = PyObject_GetAttr(obj, name);
-    if (!v)
-        return -1;
-    int r = PyObject_IsTrue(v);
-    Py_DECREF(v);
-    return r;
-}
-
 /* obj.name as a list or tuple (new reference), or NULL. */
 static PyObject *attr_seq(PyObject *obj, PyObject *name)
 {
@@ -261,17 +279,43 @@ static Py_ssize_t attr_len(PyObject *obj, PyObject *name)
     return n;
 }
 
-/* table[key] as an index: KeyError naming the key (and what it is) when the table lacks it. */
-static int lookup(PyObject *table, PyObject *key, const char *what, Py_ssize_t *out)
+/* table[key] where the key is not a str, or the table's keys are not all str: the dict's. */
+static int dict_get(const Table *t, PyObject *key, Py_ssize_t *out)
 {
-    PyObject *v = PyDict_GetItemWithError(table, key);
-    if (!v) {
-        if (!PyErr_Occurred())
-            PyErr_Format(PyExc_KeyError, "haven observer: unknown %s %R", what, key);
-        return -1;
-    }
+    PyObject *v = PyDict_GetItemWithError(t->dict, key);
+    if (!v)
+        return PyErr_Occurred() ? -1 : 0;
     *out = PyLong_AsSsize_t(v);
-    return *out == -1 && PyErr_Occurred() ? -1 : 0;
+    return *out == -1 && PyErr_Occurred() ? -1 : 1;
+}
+
+/* table[key]: 1 with its index in *out, 0 where the table lacks the key, -1 on an error. A str
+ * the slots lack is not in the dict either: its keys are all str, and a str equals a str only
+ * by its text. */
+static inline int table_get(const Table *t, PyObject *key, Py_ssize_t *out)
+{
+    if (!t->slots || !PyUnicode_CheckExact(key))
+        return dict_get(t, key, out);
+    Py_hash_t hash = ((PyASCIIObject *)key)->hash; /* cached in the str, -1 until computed */
+    if (hash == -1 && (hash = PyObject_Hash(key)) == -1)
+        return -1;
+    for (size_t k = (size_t)hash & t->mask; t->slots[k].key; k = (k + 1) & t->mask) {
+        const TableSlot *slot = &t->slots[k];
+        if (slot->key == key || (slot->hash == hash && PyUnicode_Compare(slot->key, key) == 0)) {
+            *out = slot->index;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* table[key] as an index: KeyError naming the key (and what it is) when the table lacks it. */
+static int lookup(const Table *t, PyObject *key, const char *what, Py_ssize_t *out)
+{
+    int found = table_get(t, key, out);
+    if (found == 0)
+        PyErr_Format(PyExc_KeyError, "haven observer: unknown %s %R", what, key);
+    return found == 1 ? 0 : -1;
 }
 
 static int equal(PyObject *a, PyObject *b)
@@ -291,20 +335,53 @@ static double floor0(double x) /* max(x, 0) */
 
 /* --- Writing entries ------------------------------------------------------------------------- */
 
+/* The entries of one observation in the order the Python writes them (a later one wins), kept
+ * on the caller's stack until there are more than STACK_ENTRIES, then in a heap block that
+ * doubles; each call has its own, so a call made from inside another spoils neither. */
 typedef struct {
-    float *v;
-    Py_ssize_t n;
+    Py_ssize_t at;
+    float x;
+} Entry;
+
+typedef struct {
+    Entry *e;        /* stack, or heap once spilled */
+    Py_ssize_t n;    /* entries collected */
+    Py_ssize_t cap;  /* room in e */
+    Py_ssize_t size; /* floats in the observation */
+    int heap;        /* e is PyMem's */
 } Out;
 
-static int put(Out *out, Py_ssize_t i, double x)
+/* put's slow way: an entry outside the vector is an IndexError; one more than there is room for
+ * moves the entries to a heap block twice the size. */
+static int put_spill(Out *out, Py_ssize_t i, double x)
 {
-    if (i < 0 || i >= out->n) {
+    if (i < 0 || i >= out->size) {
         PyErr_Format(PyExc_IndexError,
                      "haven observer: entry %zd is outside the observation (%zd floats)", i,
-                     out->n);
+                     out->size);
         return -1;
     }
-    out->v[i] = (float)x;
+    Entry *e = PyMem_Malloc(sizeof(Entry) * (size_t)out->cap * 2);
+    if (!e) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    memcpy(e, out->e, sizeof(Entry) * (size_t)out->n);
+    if (out->heap)
+        PyMem_Free(out->e);
+    out->e = e;
+    out->cap *= 2;
+    out->heap = 1;
+    out->e[out->n++] = (Entry){i, (float)x};
+    return 0;
+}
+
+/* Entry i of the vector is x (in float, as numpy's assignment makes it). */
+static inline int put(Out *out, Py_ssize_t i, double x)
+{
+    if ((size_t)i >= (size_t)out->size || out->n == out->cap)
+        return put_spill(out, i, x);
+    out->e[out->n++] = (Entry){i, (float)x};
     return 0;
 }
 
@@ -320,28 +397,35 @@ static int check_range(long long v, Py_ssize_t n, const char *what)
 
 /* --- Blocks (each the Python method of the same name) ---------------------------------------- */
 
-/* _figure_row: HP, bonuses and conditions of a figure in its cell's features from `row`. */
-static int figure_row(Observer *o, Out *out, Py_ssize_t row, PyObject *fig, double hp,
-                      double max_hp, double shield, double retaliate)
+/* _figure_row: HP, bonuses and conditions (a list or tuple) of a figure in its cell's features
+ * from `row`. */
+static int figure_row(Observer *o, Out *out, Py_ssize_t row, double hp, double max_hp,
+                      double shield, double retaliate, PyObject *conds)
 {
     if (put(out, row + o->feature_hp, clip1(floor0(hp) / o->hp_scale)) ||
         put(out, row + o->feature_max_hp, clip1(max_hp / o->hp_scale)) ||
         put(out, row + o->feature_shield, clip1(shield / o->bonus_scale)) ||
         put(out, row + o->feature_retaliate, clip1(retaliate / o->bonus_scale)))
         return -1;
+    for (Py_ssize_t k = 0; k < PySequence_Fast_GET_SIZE(conds); k++) {
+        Py_ssize_t f;
+        if (lookup(&o->cell_condition, PySequence_Fast_GET_ITEM(conds, k), "condition", &f) ||
+            put(out, row + f, 1.0))
+            return -1;
+    }
+    return 0;
+}
+
+/* figure_row with the figure's own conditions (a summon's or a monster's). */
+static int attr_figure_row(Observer *o, Out *out, Py_ssize_t row, PyObject *fig, double hp,
+                           double max_hp, double shield, double retaliate)
+{
     PyObject *conds = attr_seq(fig, S.conditions);
     if (!conds)
         return -1;
-    for (Py_ssize_t k = 0; k < PySequence_Fast_GET_SIZE(conds); k++) {
-        Py_ssize_t f;
-        if (lookup(o->cell_condition, PySequence_Fast_GET_ITEM(conds, k), "condition", &f) ||
-            put(out, row + f, 1.0)) {
-            Py_DECREF(conds);
-            return -1;
-        }
-    }
+    int r = figure_row(o, out, row, hp, max_hp, shield, retaliate, conds);
     Py_DECREF(conds);
-    return 0;
+    return r;
 }
 
 /* A figure's cell as the start of its row of board features. */
@@ -372,46 +456,90 @@ static int attr_row(Observer *o, PyObject *fig, Py_ssize_t *row)
         __VA_ARGS__                                                                            \
     }
 
-static int board_characters(Observer *o, Out *out, PyObject *state, long long me)
+/* What the board and a character's own block both read of a character: its cell (None once
+ * exhausted, HV-EXH-3), exhausted, HP, max HP, round bonuses, acted and conditions. */
+typedef struct {
+    PyObject *cell;       /* new reference */
+    PyObject *conditions; /* a list or tuple, new reference; NULL where not read */
+    int exhausted;        /* bool(ch.exhausted) */
+    int on_map;           /* cell is not None and not exhausted */
+    double exhausted_value, hp, max_hp, shield, retaliate, acted;
+} CharFigure;
+
+/* Read a character's CharFigure: `whole` for a seat observed (whose block reads it all), else
+ * only what the board reads (nothing past cell and exhausted off the map, as the Python). */
+static int read_char_figure(PyObject *ch, int whole, CharFigure *f)
 {
-    PyObject *chars = attr_seq(state, S.characters);
-    if (!chars)
+    if (!(f->cell = PyObject_GetAttr(ch, S.cell)))
         return -1;
+    if (!whole && f->cell == Py_None)
+        return 0;
+    PyObject *ex = PyObject_GetAttr(ch, S.exhausted);
+    if (!ex)
+        return -1;
+    f->exhausted = PyObject_IsTrue(ex);
+    int bad = f->exhausted < 0 || (whole && as_double(ex, &f->exhausted_value, S.exhausted));
+    Py_DECREF(ex);
+    if (bad)
+        return -1;
+    f->on_map = f->cell != Py_None && !f->exhausted;
+    if (!whole && !f->on_map)
+        return 0;
+    if (attr_double(ch, S.hp, &f->hp) || attr_double(ch, S.max_hp, &f->max_hp) ||
+        attr_double(ch, S.shield, &f->shield) || attr_double(ch, S.retaliate, &f->retaliate) ||
+        attr_double(ch, S.acted, &f->acted))
+        return -1;
+    f->conditions = attr_seq(ch, S.conditions);
+    return f->conditions ? 0 : -1;
+}
+
+static void release_char_figure(CharFigure *f)
+{
+    Py_CLEAR(f->cell);
+    Py_CLEAR(f->conditions);
+}
+
+/* Character c on the board (where it stands on the map). */
+static int board_character(Observer *o, Out *out, Py_ssize_t c, long long me,
+                           const CharFigure *f)
+{
+    Py_ssize_t row;
+    if (!f->on_map)
+        return 0;
+    if (figure_cell(o, f->cell, &row))
+        return -1;
+    if (c >= o->n_seats) {
+        PyErr_Format(PyExc_IndexError, "haven observer: state.characters has more than %zd",
+                     o->n_seats);
+        return -1;
+    }
+    return put(out, row + o->character_kind[c], 1.0) ||
+                   put(out, row + o->feature_mine, c == me ? 1.0 : 0.0) ||
+                   figure_row(o, out, row, f->hp, f->max_hp, f->shield, f->retaliate,
+                              f->conditions) ||
+                   put(out, row + o->feature_acted, f->acted)
+               ? -1
+               : 0;
+}
+
+/* The characters on the board: `seats` are the figures of me and the other, read already. */
+static int board_characters(Observer *o, Out *out, PyObject *chars, long long me,
+                            const CharFigure *seats)
+{
     for (Py_ssize_t c = 0; c < PySequence_Fast_GET_SIZE(chars); c++) {
-        PyObject *ch = PySequence_Fast_GET_ITEM(chars, c);
-        PyObject *cell = PyObject_GetAttr(ch, S.cell);
-        if (!cell)
-            goto fail;
-        int exhausted = cell == Py_None ? 0 : attr_truth(ch, S.exhausted);
-        Py_ssize_t row;
-        double hp, max_hp, shield, retaliate, acted;
-        if (cell == Py_None || exhausted == 1) {
-            Py_DECREF(cell);
+        if (c == me || c == 1 - me) {
+            if (board_character(o, out, c, me, &seats[c == me ? 0 : 1]))
+                return -1;
             continue;
         }
-        if (exhausted < 0 || figure_cell(o, cell, &row)) {
-            Py_DECREF(cell);
-            goto fail;
-        }
-        Py_DECREF(cell);
-        if (c >= o->n_seats) {
-            PyErr_Format(PyExc_IndexError, "haven observer: state.characters has more than %zd",
-                         o->n_seats);
-            goto fail;
-        }
-        if (put(out, row + o->character_kind[c], 1.0) ||
-            put(out, row + o->feature_mine, c == me ? 1.0 : 0.0) ||
-            attr_double(ch, S.hp, &hp) || attr_double(ch, S.max_hp, &max_hp) ||
-            attr_double(ch, S.shield, &shield) || attr_double(ch, S.retaliate, &retaliate) ||
-            figure_row(o, out, row, ch, hp, max_hp, shield, retaliate) ||
-            attr_double(ch, S.acted, &acted) || put(out, row + o->feature_acted, acted))
-            goto fail;
+        CharFigure f = {0};
+        int r = read_char_figure(PySequence_Fast_GET_ITEM(chars, c), 0, &f) ||
+                board_character(o, out, c, me, &f);
+        release_char_figure(&f);
+        if (r)
+            return -1;
     }
-    Py_DECREF(chars);
     return 0;
-fail:
-    Py_DECREF(chars);
-    return -1;
 }
 
 static int board_summons(Observer *o, Out *out, PyObject *summons, long long me)
@@ -423,14 +551,14 @@ static int board_summons(Observer *o, Out *out, PyObject *summons, long long me)
         PyObject *id = PyObject_GetAttr(s, S.summon);
         if (!id)
             return -1;
-        int bad = lookup(o->summon_kind, id, "summon", &kind);
+        int bad = lookup(&o->summon_kind, id, "summon", &kind);
         Py_DECREF(id);
         if (bad || attr_row(o, s, &row) || attr_ll(s, S.owner, &owner) ||
             attr_double(s, S.number, &number) || put(out, row + kind, 1.0) ||
             put(out, row + o->feature_mine, owner == me ? 1.0 : 0.0) ||
             put(out, row + o->feature_number, clip1(number / o->number_scale)) ||
             attr_double(s, S.hp, &hp) || attr_double(s, S.max_hp, &max_hp) ||
-            figure_row(o, out, row, s, hp, max_hp, 0.0, 0.0) ||
+            attr_figure_row(o, out, row, s, hp, max_hp, 0.0, 0.0) ||
             attr_double(s, S.acted, &acted) || put(out, row + o->feature_acted, acted))
             return -1;
     })
@@ -477,7 +605,7 @@ static int board_monsters(Observer *o, Out *out, PyObject *monsters)
             put(out, row + o->feature_number, clip1(standee / o->number_scale)) ||
             attr_double(m, S.hp, &hp) || attr_double(m, S.max_hp, &max_hp) ||
             attr_double(m, S.shield, &shield) || attr_double(m, S.retaliate, &retaliate) ||
-            figure_row(o, out, row, m, hp, max_hp, bonus_s + shield, bonus_r + retaliate) ||
+            attr_figure_row(o, out, row, m, hp, max_hp, bonus_s + shield, bonus_r + retaliate) ||
             attr_double(m, S.acted, &acted) || put(out, row + o->feature_acted, acted))
             return -1;
     })
@@ -486,7 +614,8 @@ static int board_monsters(Observer *o, Out *out, PyObject *monsters)
 
 /* _board: traps, coins, treasures, then characters, summons and monsters, in the Python's order
  * (a trap overwrites the floor entry of the blank vector's terrain, HV-TER-2). */
-static int board(Observer *o, Out *out, PyObject *state, long long me, PyObject *summons)
+static int board(Observer *o, Out *out, PyObject *state, long long me, PyObject *summons,
+                 PyObject *chars, const CharFigure *seats)
 {
     PyObject *traps = attr_seq(state, S.traps);
     if (!traps)
@@ -558,7 +687,7 @@ static int board(Observer *o, Out *out, PyObject *state, long long me, PyObject 
     if (PyErr_Occurred())
         return -1;
 
-    if (board_characters(o, out, state, me) || board_summons(o, out, summons, me))
+    if (board_characters(o, out, chars, me, seats) || board_summons(o, out, summons, me))
         return -1;
     PyObject *monsters = attr_seq(state, S.monsters);
     if (!monsters)
@@ -568,19 +697,17 @@ static int board(Observer *o, Out *out, PyObject *state, long long me, PyObject 
     return r;
 }
 
-/* Round, phase, outcome, win met; element states; the pending infusions. */
-static int round_block(Observer *o, Out *out, PyObject *state)
+/* Round, phase (state.phase, read already), outcome, win met; element states; the pending
+ * infusions. */
+static int round_block(Observer *o, Out *out, PyObject *state, PyObject *phase_name)
 {
     Py_ssize_t i = o->round, phase, outcome;
     double round, win_met;
-    PyObject *p = PyObject_GetAttr(state, S.phase);
-    if (!p)
+    PyObject *p;
+    if (lookup(&o->phase_index, phase_name, "phase", &phase) ||
+        !(p = PyObject_GetAttr(state, S.outcome)))
         return -1;
-    int bad = lookup(o->phase_index, p, "phase", &phase);
-    Py_DECREF(p);
-    if (bad || !(p = PyObject_GetAttr(state, S.outcome)))
-        return -1;
-    bad = lookup(o->outcome_index, p, "outcome", &outcome);
+    int bad = lookup(&o->outcome_index, p, "outcome", &outcome);
     Py_DECREF(p);
     if (bad || attr_double(state, S.round, &round) || attr_double(state, S.win_met, &win_met) ||
         put(out, i + o->round_round, clip1(round / o->round_cap)) ||
@@ -687,16 +814,16 @@ static int monster_decks(Observer *o, Out *out, PyObject *state)
     PyObject *decks = attr_seq(state, S.monster_decks);
     if (!decks)
         return -1;
-    Py_ssize_t n_types = PyTuple_GET_SIZE(o->card_index);
     for (Py_ssize_t t = 0; t < PySequence_Fast_GET_SIZE(decks); t++) {
         PyObject *deck = PySequence_Fast_GET_ITEM(decks, t);
         Py_ssize_t j = o->monster_decks + t * o->deck_width, card;
-        if (t >= n_types) {
+        if (t >= o->n_types) {
             PyErr_Format(PyExc_IndexError,
-                         "haven observer: state.monster_decks has more than %zd decks", n_types);
+                         "haven observer: state.monster_decks has more than %zd decks",
+                         o->n_types);
             goto fail;
         }
-        PyObject *cards = PyTuple_GET_ITEM(o->card_index, t);
+        const Table *cards = &o->card_index[t];
         PyObject *current = PyObject_GetAttr(deck, S.current);
         if (!current)
             goto fail;
@@ -739,7 +866,7 @@ static int modifier_deck(Observer *o, Out *out, PyObject *deck, Py_ssize_t i)
         memset(counts, 0, sizeof(long) * (size_t)o->n_modifier_names);
         FOR_EACH(pile, card, {
             Py_ssize_t name;
-            if (lookup(o->modifier_index, card, "attack modifier card", &name) ||
+            if (lookup(&o->modifier_index, card, "attack modifier card", &name) ||
                 check_range(name, o->n_modifier_names, "attack modifier index")) {
                 Py_DECREF(pile);
                 return -1;
@@ -809,11 +936,12 @@ static int pick_block(Observer *o, Out *out, Pick pick, Py_ssize_t j)
 }
 
 /* _character: my private state (`mine`) or the other's public state (HV-SEL-3); `pending` is
- * my leading pick while my SELECT_SECOND is pending (HV-SEL-4). */
+ * my leading pick while my SELECT_SECOND is pending (HV-SEL-4); `fig` what the board read. */
 enum { HAND, PLAYED, DISCARD, LOST, ROUND_BONUS, PERSISTENT, N_ZONES };
 
-static int character_zones(Observer *o, Out *out, PyObject *ch, int mine, int selecting,
-                           int hide_piles, Pick pending, Py_ssize_t i, PyObject *const *zones)
+static int character_zones(Observer *o, Out *out, PyObject *ch, const CharFigure *fig,
+                           int mine, int selecting, int hide_piles, Pick pending, Py_ssize_t i,
+                           PyObject *const *zones)
 {
     long long revealed_attr;
     if (attr_ll(ch, S.revealed, &revealed_attr))
@@ -844,21 +972,6 @@ static int character_zones(Observer *o, Out *out, PyObject *ch, int mine, int se
     if ((revealed >= 1 || resting) && attr_double(ch, S.initiative, &initiative))
         return -1;
 
-    PyObject *cell = PyObject_GetAttr(ch, S.cell);
-    if (!cell)
-        return -1;
-    int on_cell = cell != Py_None;
-    Py_DECREF(cell);
-    PyObject *ex = PyObject_GetAttr(ch, S.exhausted);
-    if (!ex)
-        return -1;
-    double exhausted;
-    int ex_truth = PyObject_IsTrue(ex);
-    bad = ex_truth < 0 || as_double(ex, &exhausted, S.exhausted);
-    Py_DECREF(ex);
-    if (bad)
-        return -1;
-
     Py_ssize_t hand = PySequence_Fast_GET_SIZE(zones[HAND]);
     Py_ssize_t played = PySequence_Fast_GET_SIZE(zones[PLAYED]);
     Py_ssize_t discard = PySequence_Fast_GET_SIZE(zones[DISCARD]);
@@ -867,47 +980,38 @@ static int character_zones(Observer *o, Out *out, PyObject *ch, int mine, int se
     Py_ssize_t persistent = PySequence_Fast_GET_SIZE(zones[PERSISTENT]);
     if (!mine && selecting) /* HV-SEL-3: the other's picks count back in */
         hand += played;
-    double hp, max_hp, gold, acted, sits_out, shield, retaliate;
-    if (attr_double(ch, S.hp, &hp) || attr_double(ch, S.max_hp, &max_hp) ||
-        attr_double(ch, S.gold, &gold) || attr_double(ch, S.acted, &acted) ||
-        attr_double(ch, S.sits_out, &sits_out) || attr_double(ch, S.shield, &shield) ||
-        attr_double(ch, S.retaliate, &retaliate))
+    double gold, sits_out;
+    if (attr_double(ch, S.gold, &gold) || attr_double(ch, S.sits_out, &sits_out))
         return -1;
     const double slots = (double)o->card_slots;
     const double scalars[N_CHAR_SCALARS] = {
-        on_cell && !ex_truth ? 1.0 : 0.0,
-        exhausted,
-        clip1(floor0(hp) / o->hp_scale),
-        clip1(max_hp / o->hp_scale),
+        fig->on_map ? 1.0 : 0.0,
+        fig->exhausted_value,
+        clip1(floor0(fig->hp) / o->hp_scale),
+        clip1(fig->max_hp / o->hp_scale),
         clip1(gold / o->gold_scale),
         clip1((double)hand / slots),
         clip1((double)discard / slots),
         clip1((double)lost / slots),
         clip1((double)(bonus + persistent) / slots),
         long_rest,
-        acted,
+        fig->acted,
         sits_out,
         clip1(initiative / o->initiative_scale),
         clip1((double)public_level / o->revealed_scale),
-        clip1(shield / o->bonus_scale),
-        clip1(retaliate / o->bonus_scale),
+        clip1(fig->shield / o->bonus_scale),
+        clip1(fig->retaliate / o->bonus_scale),
     };
     for (int k = 0; k < N_CHAR_SCALARS; k++)
         if (put(out, i + o->char_scalars[k], scalars[k]))
             return -1;
 
-    PyObject *conds = attr_seq(ch, S.conditions);
-    if (!conds)
-        return -1;
-    FOR_EACH(conds, c, {
+    FOR_EACH(fig->conditions, c, {
         Py_ssize_t f;
-        if (lookup(o->cond_index, c, "condition", &f) ||
-            put(out, i + o->char_conditions + f, 1.0)) {
-            Py_DECREF(conds);
+        if (lookup(&o->cond_index, c, "condition", &f) ||
+            put(out, i + o->char_conditions + f, 1.0))
             return -1;
-        }
     })
-    Py_DECREF(conds);
 
     int show_piles = mine || !hide_piles;
     if ((mine && cards_block(o, out, zones[HAND], i + o->char_hand, S.hand, NULL)) ||
@@ -927,7 +1031,7 @@ static int character_zones(Observer *o, Out *out, PyObject *ch, int mine, int se
         return -1;
     for (Py_ssize_t k = 0; k < PySequence_Fast_GET_SIZE(items) && k < o->max_items; k++) {
         Py_ssize_t s;
-        if (lookup(o->item_index, PySequence_Fast_GET_ITEM(items, k), "item state", &s) ||
+        if (lookup(&o->item_index, PySequence_Fast_GET_ITEM(items, k), "item state", &s) ||
             put(out, i + o->char_items + o->n_item_states * k + s, 1.0)) {
             Py_DECREF(items);
             return -1;
@@ -939,8 +1043,8 @@ static int character_zones(Observer *o, Out *out, PyObject *ch, int mine, int se
 
 /* _character: the card zones read once (ch.active is round_bonus + persistent, as
  * state.CharacterState.active says), then the block. */
-static int character(Observer *o, Out *out, PyObject *ch, int mine, int selecting,
-                     int hide_piles, Pick pending, Py_ssize_t i)
+static int character(Observer *o, Out *out, PyObject *ch, const CharFigure *fig, int mine,
+                     int selecting, int hide_piles, Pick pending, Py_ssize_t i)
 {
     PyObject *const names[N_ZONES] = {S.hand,  S.played,      S.discard,
                                       S.lost,  S.round_bonus, S.persistent};
@@ -949,32 +1053,26 @@ static int character(Observer *o, Out *out, PyObject *ch, int mine, int selectin
     for (int z = 0; z < N_ZONES; z++)
         if (!(zones[z] = attr_seq(ch, names[z])))
             goto done;
-    r = character_zones(o, out, ch, mine, selecting, hide_piles, pending, i, zones);
+    r = character_zones(o, out, ch, fig, mine, selecting, hide_piles, pending, i, zones);
 done:
     for (int z = 0; z < N_ZONES; z++)
         Py_XDECREF(zones[z]);
     return r;
 }
 
-/* _prompt: kind and context; the other's selection prompts show their kind only (HV-SEL-3). */
-static int prompt_block(Observer *o, Out *out, PyObject *prompt, long long me)
+/* _prompt: kind (prompt.kind, read already) and context; the other's selection prompts show
+ * their kind only (HV-SEL-3). */
+static int prompt_block(Observer *o, Out *out, PyObject *prompt, PyObject *kind, long long me)
 {
     if (prompt == Py_None)
         return 0;
     Py_ssize_t i = o->prompt, kind_at;
     long long agent, card, half, element, rest;
-    PyObject *kind = PyObject_GetAttr(prompt, S.kind);
-    if (!kind)
-        return -1;
     int selection = -1;
-    if (lookup(o->prompt_index, kind, "prompt kind", &kind_at) ||
+    if (lookup(&o->prompt_index, kind, "prompt kind", &kind_at) ||
         (selection = equal(kind, o->select_lead)) < 0 ||
-        (!selection && (selection = equal(kind, o->select_second)) < 0)) {
-        Py_DECREF(kind);
-        return -1;
-    }
-    Py_DECREF(kind);
-    if (attr_ll(prompt, S.agent, &agent))
+        (!selection && (selection = equal(kind, o->select_second)) < 0) ||
+        attr_ll(prompt, S.agent, &agent))
         return -1;
     int mine = agent == me;
     if (put(out, i + o->prompt_kind + kind_at, 1.0) ||
@@ -991,15 +1089,11 @@ static int prompt_block(Observer *o, Out *out, PyObject *prompt, long long me)
     PyObject *ability = PyObject_GetAttr(prompt, S.ability);
     if (!ability)
         return -1;
-    PyObject *a = PyDict_GetItemWithError(o->ability_index, ability);
+    Py_ssize_t at;
+    int known = table_get(&o->ability_index, ability, &at);
     Py_DECREF(ability);
-    if (!a && PyErr_Occurred())
+    if (known < 0 || (known && put(out, i + o->prompt_ability + at, 1.0)))
         return -1;
-    if (a) {
-        Py_ssize_t at = PyLong_AsSsize_t(a);
-        if ((at == -1 && PyErr_Occurred()) || put(out, i + o->prompt_ability + at, 1.0))
-            return -1;
-    }
     PyObject *v = PyObject_GetAttr(prompt, S.value);
     if (!v)
         return -1;
@@ -1031,17 +1125,14 @@ static int prompt_block(Observer *o, Out *out, PyObject *prompt, long long me)
     return 0;
 }
 
-/* _pending_lead: my leading pick while my SELECT_SECOND is pending (HV-SEL-4). */
-static int pending_lead(Observer *o, PyObject *ch, PyObject *prompt, Pick *pick)
+/* _pending_lead: my leading pick while my SELECT_SECOND is pending (HV-SEL-4); `kind` is
+ * prompt.kind. */
+static int pending_lead(Observer *o, PyObject *ch, PyObject *prompt, PyObject *kind, Pick *pick)
 {
     pick->has = 0;
     if (prompt == Py_None)
         return 0;
-    PyObject *kind = PyObject_GetAttr(prompt, S.kind);
-    if (!kind)
-        return -1;
     int second = equal(kind, o->select_second);
-    Py_DECREF(kind);
     if (second <= 0)
         return second;
     long long agent, index;
@@ -1053,10 +1144,13 @@ static int pending_lead(Observer *o, PyObject *ch, PyObject *prompt, Pick *pick)
     return attr_ll(prompt, S.card, &pick->card);
 }
 
-/* Observer.observe: the whole vector of seat `me` into `out` (already a copy of the blank). */
+/* Observer.observe: the entries of seat `me`'s vector into `out` (those that differ from the
+ * blank, and some that do not). */
 static int observe(Observer *o, Out *out, PyObject *game, long long me)
 {
     int r = -1;
+    CharFigure seats[2] = {{0}, {0}}; /* me, the other */
+    PyObject *kind = NULL;            /* prompt.kind */
     PyObject *state = PyObject_GetAttr(game, S.state);
     PyObject *prompt = state ? PyObject_GetAttr(game, S.prompt) : NULL;
     PyObject *config = prompt ? PyObject_GetAttr(game, S.config) : NULL;
@@ -1065,8 +1159,21 @@ static int observe(Observer *o, Out *out, PyObject *game, long long me)
     PyObject *chars = phase ? attr_seq(state, S.characters) : NULL;
     if (!chars)
         goto done;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(chars);
+    long long other = 1 - me;
+    if (me >= n || other < 0 || other >= n) {
+        PyErr_Format(PyExc_IndexError,
+                     "haven observer: state.characters holds %zd characters, not seats %lld "
+                     "and %lld",
+                     n, me, other);
+        goto done;
+    }
+    PyObject *mine_ch = PySequence_Fast_GET_ITEM(chars, me);
+    PyObject *other_ch = PySequence_Fast_GET_ITEM(chars, other);
     int selecting = equal(phase, o->select);
-    if (selecting < 0 || board(o, out, state, me, summons) || round_block(o, out, state) ||
+    if (selecting < 0 || read_char_figure(mine_ch, 1, &seats[0]) ||
+        read_char_figure(other_ch, 1, &seats[1]) ||
+        board(o, out, state, me, summons, chars, seats) || round_block(o, out, state, phase) ||
         (!selecting && sequence(o, out, state, me, summons)) ||
         monster_decks(o, out, state) ||
         attr_modifier_deck(o, out, state, S.monster_amd, o->monster_modifiers))
@@ -1084,25 +1191,19 @@ static int observe(Observer *o, Out *out, PyObject *game, long long me)
         if (hide_piles < 0)
             goto done;
     }
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(chars);
-    long long other = 1 - me;
-    if (me >= n || other < 0 || other >= n) {
-        PyErr_Format(PyExc_IndexError,
-                     "haven observer: state.characters holds %zd characters, not seats %lld "
-                     "and %lld",
-                     n, me, other);
+    if (prompt != Py_None && !(kind = PyObject_GetAttr(prompt, S.kind)))
         goto done;
-    }
-    PyObject *mine_ch = PySequence_Fast_GET_ITEM(chars, me);
-    PyObject *other_ch = PySequence_Fast_GET_ITEM(chars, other);
     Pick lead, none = {0, 0};
-    if (pending_lead(o, mine_ch, prompt, &lead) ||
-        character(o, out, mine_ch, 1, selecting, hide_piles, lead, o->me) ||
-        character(o, out, other_ch, 0, selecting, hide_piles, none, o->other) ||
-        prompt_block(o, out, prompt, me))
+    if (pending_lead(o, mine_ch, prompt, kind, &lead) ||
+        character(o, out, mine_ch, &seats[0], 1, selecting, hide_piles, lead, o->me) ||
+        character(o, out, other_ch, &seats[1], 0, selecting, hide_piles, none, o->other) ||
+        prompt_block(o, out, prompt, kind, me))
         goto done;
     r = 0;
 done:
+    release_char_figure(&seats[0]);
+    release_char_figure(&seats[1]);
+    Py_XDECREF(kind);
     Py_XDECREF(state);
     Py_XDECREF(prompt);
     Py_XDECREF(config);
@@ -1167,22 +1268,17 @@ static PyObject *observer_observe_into(Observer *o, PyObject *const *args, Py_ss
     Py_buffer view;
     if (check_out(o, args[2], &view))
         return NULL;
-    float *work = o->scratch;
-    int own = !o->busy;
-    if (!own && !(work = PyMem_Malloc(sizeof(float) * (size_t)o->size))) {
-        PyBuffer_Release(&view);
-        return PyErr_NoMemory();
-    }
-    o->busy = 1;
-    memcpy(work, o->blank + me * o->size, sizeof(float) * (size_t)o->size);
-    Out out = {work, o->size};
+    Entry stack[STACK_ENTRIES];
+    Out out = {stack, 0, STACK_ENTRIES, o->size, 0};
     int r = observe(o, &out, args[0], me);
-    if (r == 0)
-        memcpy(view.buf, work, sizeof(float) * (size_t)o->size);
-    if (own)
-        o->busy = 0;
-    else
-        PyMem_Free(work);
+    if (r == 0) { /* the blank, then each entry over it */
+        float *v = view.buf;
+        memcpy(v, o->blank + me * o->size, sizeof(float) * (size_t)o->size);
+        for (Py_ssize_t k = 0; k < out.n; k++)
+            v[out.e[k].at] = out.e[k].x;
+    }
+    if (out.heap)
+        PyMem_Free(out.e);
     PyBuffer_Release(&view);
     if (r)
         return NULL;
@@ -1262,6 +1358,36 @@ static PyObject *index_dict(PyObject *v, const char *key)
     return PyDict_Copy(v);
 }
 
+/* The table of the spec's dict `v` under `key`: a copy, and its keys by hash where all are str. */
+static int table_init(Table *t, PyObject *v, const char *key)
+{
+    if (!(t->dict = index_dict(v, key)))
+        return -1;
+    Py_ssize_t pos = 0;
+    PyObject *k, *x;
+    while (PyDict_Next(t->dict, &pos, &k, &x))
+        if (!PyUnicode_CheckExact(k))
+            return 0;
+    size_t n = 4;
+    while (n < 4 * (size_t)PyDict_GET_SIZE(t->dict)) /* few collisions */
+        n *= 2;
+    if (!(t->slots = PyMem_Calloc(n, sizeof(TableSlot)))) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    t->mask = n - 1;
+    for (pos = 0; PyDict_Next(t->dict, &pos, &k, &x);) {
+        Py_hash_t hash = PyObject_Hash(k);
+        if (hash == -1)
+            return -1;
+        size_t at = (size_t)hash & t->mask;
+        while (t->slots[at].key)
+            at = (at + 1) & t->mask;
+        t->slots[at] = (TableSlot){k, hash, PyLong_AsSsize_t(x)};
+    }
+    return 0;
+}
+
 static int read_spec(Observer *o, PyObject *spec)
 {
     for (size_t k = 0; k < COUNT(INT_FIELDS); k++)
@@ -1279,12 +1405,10 @@ static int read_spec(Observer *o, PyObject *spec)
         }
         *AT(o, double, DOUBLE_FIELDS[k].at) = x;
     }
-    for (size_t k = 0; k < COUNT(DICT_FIELDS); k++) {
-        PyObject *d = index_dict(spec_item(spec, DICT_FIELDS[k].key), DICT_FIELDS[k].key);
-        if (!d)
+    for (size_t k = 0; k < COUNT(TABLE_FIELDS); k++)
+        if (table_init(AT(o, Table, TABLE_FIELDS[k].at), spec_item(spec, TABLE_FIELDS[k].key),
+                       TABLE_FIELDS[k].key))
             return -1;
-        *AT(o, PyObject *, DICT_FIELDS[k].at) = d;
-    }
     for (size_t k = 0; k < COUNT(STR_FIELDS); k++) {
         PyObject *s = spec_item(spec, STR_FIELDS[k].key);
         if (!s)
@@ -1320,9 +1444,8 @@ static int read_spec(Observer *o, PyObject *spec)
     }
     o->n_seats = PyTuple_GET_SIZE(blank);
     o->blank = PyMem_Malloc(sizeof(float) * (size_t)(o->n_seats * o->size));
-    o->scratch = PyMem_Malloc(sizeof(float) * (size_t)o->size);
     o->character_kind = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)o->n_seats);
-    if (!o->blank || !o->scratch || !o->character_kind) {
+    if (!o->blank || !o->character_kind) {
         PyErr_NoMemory();
         return -1;
     }
@@ -1370,7 +1493,12 @@ static int read_spec(Observer *o, PyObject *spec)
         return -1;
     }
     Py_ssize_t n_types = PyList_GET_SIZE(cards);
-    if (!(o->card_index = PyTuple_New(n_types)) || !(o->monster_bonus = PyTuple_New(n_types)))
+    if (!(o->card_index = PyMem_Calloc((size_t)n_types, sizeof(Table)))) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    o->n_types = n_types;
+    if (!(o->monster_bonus = PyTuple_New(n_types)))
         return -1;
     if (PyList_GET_SIZE(bonus) != n_types) {
         PyErr_SetString(PyExc_ValueError,
@@ -1378,10 +1506,8 @@ static int read_spec(Observer *o, PyObject *spec)
         return -1;
     }
     for (Py_ssize_t t = 0; t < n_types; t++) {
-        PyObject *d = index_dict(PyList_GET_ITEM(cards, t), "card_index");
-        if (!d)
+        if (table_init(&o->card_index[t], PyList_GET_ITEM(cards, t), "card_index"))
             return -1;
-        PyTuple_SET_ITEM(o->card_index, t, d);
         PyObject *b = PyList_GET_ITEM(bonus, t);
         if (!PyDict_Check(b)) {
             PyErr_SetString(PyExc_TypeError, "haven observer spec: monster_bonus[t] is a dict");
@@ -1395,7 +1521,8 @@ static int read_spec(Observer *o, PyObject *spec)
                                 "haven observer spec: monster_bonus values are pairs");
                 return -1;
             }
-        if (!(d = PyDict_Copy(b)))
+        PyObject *d = PyDict_Copy(b);
+        if (!d)
             return -1;
         PyTuple_SET_ITEM(o->monster_bonus, t, d);
     }
