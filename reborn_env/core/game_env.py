@@ -210,8 +210,10 @@ class GameEnv(AECEnv):
         """A new episode around ``match`` (a new game or a restored position): every agent back,
         no reward, the agent to move selected, and a finished match finished at once."""
         self.match = match
-        self._writes_arrays = isinstance(match, WritesArrays)
-        self._plays = isinstance(match, Plays)
+        # the optional methods, on the match's class (an isinstance check of a Protocol looks
+        # at the instance too, and costs tens of microseconds at every reset)
+        self._writes_arrays = issubclass(type(match), WritesArrays)
+        self._plays = issubclass(type(match), Plays)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
