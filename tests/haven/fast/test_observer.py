@@ -579,6 +579,21 @@ def test_an_observation_of_more_entries_than_the_stack_holds_is_whole(
     assert np.all(out == 7.0)
 
 
+def test_the_field_readers_give_the_named_fields_in_order(
+    observed: tuple[FastObserver, HavenGame],
+) -> None:
+    """The C encoder unpacks what monster_fields and character_fields read by position: each
+    gives the attributes its names tuple lists, in that order."""
+    _, game = observed
+    state = game.state
+    assert state.monsters and state.characters
+    want = [tuple(getattr(m, f) for f in fast_observer.MONSTER_FIELDS) for m in state.monsters]
+    assert fast_observer.monster_fields(state.monsters) == want
+    for ch in state.characters:
+        want_ch = tuple(getattr(ch, f) for f in fast_observer.CHARACTER_FIELDS)
+        assert fast_observer.character_fields(ch) == want_ch
+
+
 def test_observe_returns_a_new_array_each_time(observed: tuple[FastObserver, HavenGame]) -> None:
     compiled, game = observed
     first = compiled.observe(game, 0)

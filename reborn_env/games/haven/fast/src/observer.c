@@ -112,7 +112,9 @@ typedef struct {
         item_index, prompt_index, ability_index;
     Py_ssize_t n_types; /* monster types */
     Table *card_index;  /* n_types: ability card id -> index */
-    PyObject *monster_bonus; /* tuple of n_types dicts: rank -> (shield, retaliate) */
+    PyObject *monster_bonus;  /* tuple of n_types dicts: rank -> (shield, retaliate) */
+    PyObject *monster_fields; /* monster_fields(monsters): their fields, see board_monsters */
+    PyObject *character_fields; /* character_fields(ch): a seat's fields, see seat_figure */
     PyObject *elite, *select, *character_slot, *summon_slot, *select_lead, *select_second;
 } Observer;
 
@@ -190,6 +192,8 @@ static void observer_dealloc(Observer *o)
     for (size_t k = 0; k < COUNT(STR_FIELDS); k++)
         Py_XDECREF(*AT(o, PyObject *, STR_FIELDS[k].at));
     Py_XDECREF(o->monster_bonus);
+    Py_XDECREF(o->monster_fields);
+    Py_XDECREF(o->character_fields);
     for (Py_ssize_t t = 0; o->card_index && t < o->n_types; t++)
         table_clear(&o->card_index[t]);
     PyMem_Free(o->card_index);
@@ -456,9 +460,19 @@ static int attr_row(Observer *o, PyObject *fig, Py_ssize_t *row)
         __VA_ARGS__                                                                            \
     }
 
+/* A seat's character fields, in the order of fast/observer.py's CHARACTER_FIELDS (the card
+ * zones HAND..PERSISTENT of character_zones follow C_HAND in their order). */
+enum {
+    C_CELL, C_EXHAUSTED, C_HP, C_MAX_HP, C_SHIELD, C_RETALIATE, C_ACTED, C_CONDITIONS, C_HAND,
+    C_PLAYED, C_DISCARD, C_LOST, C_ROUND_BONUS, C_PERSISTENT, C_REVEALED, C_LONG_REST, C_GOLD,
+    C_SITS_OUT, C_ITEMS, C_AMD, N_CHARACTER_FIELDS
+};
+
 /* What the board and a character's own block both read of a character: its cell (None once
- * exhausted, HV-EXH-3), exhausted, HP, max HP, round bonuses, acted and conditions. */
+ * exhausted, HV-EXH-3), exhausted, HP, max HP, round bonuses, acted and conditions; for a seat
+ * observed, also the tuple of all its CHARACTER_FIELDS. */
 typedef struct {
+    PyObject *fields;     /* a seat's: the tuple character_fields gave, new reference */
     PyObject *cell;       /* new reference */
     PyObject *conditions; /* a list or tuple, new reference; NULL where not read */
     int exhausted;        /* bool(ch.exhausted) */
@@ -466,24 +480,53 @@ typedef struct {
     double exhausted_value, hp, max_hp, shield, retaliate, acted;
 } CharFigure;
 
-/* Read a character's CharFigure: `whole` for a seat observed (whose block reads it all), else
- * only what the board reads (nothing past cell and exhausted off the map, as the Python). */
-static int read_char_figure(PyObject *ch, int whole, CharFigure *f)
+/* The CharFigure of a seat observed (me or the other), whose block reads it all: its fields
+ * read by the spec's character_fields, a Python function (see board_monsters). */
+static int seat_figure(Observer *o, PyObject *ch, CharFigure *f)
+{
+    PyObject *v = f->fields = PyObject_CallOneArg(o->character_fields, ch);
+    if (!v)
+        return -1;
+    if (!PyTuple_Check(v) || PyTuple_GET_SIZE(v) != N_CHARACTER_FIELDS) {
+        PyErr_Format(PyExc_TypeError,
+                     "haven observer: character_fields must return a %d-tuple",
+                     N_CHARACTER_FIELDS);
+        return -1;
+    }
+    PyObject *ex = PyTuple_GET_ITEM(v, C_EXHAUSTED);
+    f->cell = Py_NewRef(PyTuple_GET_ITEM(v, C_CELL));
+    f->exhausted = PyObject_IsTrue(ex);
+    if (f->exhausted < 0 || as_double(ex, &f->exhausted_value, S.exhausted))
+        return -1;
+    f->on_map = f->cell != Py_None && !f->exhausted;
+    if (as_double(PyTuple_GET_ITEM(v, C_HP), &f->hp, S.hp) ||
+        as_double(PyTuple_GET_ITEM(v, C_MAX_HP), &f->max_hp, S.max_hp) ||
+        as_double(PyTuple_GET_ITEM(v, C_SHIELD), &f->shield, S.shield) ||
+        as_double(PyTuple_GET_ITEM(v, C_RETALIATE), &f->retaliate, S.retaliate) ||
+        as_double(PyTuple_GET_ITEM(v, C_ACTED), &f->acted, S.acted))
+        return -1;
+    f->conditions =
+        PySequence_Fast(PyTuple_GET_ITEM(v, C_CONDITIONS), "haven observer: a list was expected");
+    return f->conditions ? 0 : -1;
+}
+
+/* The CharFigure of a character beyond the seats observed: only what the board reads (nothing
+ * past cell and exhausted off the map, as the Python). */
+static int read_char_figure(PyObject *ch, CharFigure *f)
 {
     if (!(f->cell = PyObject_GetAttr(ch, S.cell)))
         return -1;
-    if (!whole && f->cell == Py_None)
+    if (f->cell == Py_None)
         return 0;
     PyObject *ex = PyObject_GetAttr(ch, S.exhausted);
     if (!ex)
         return -1;
     f->exhausted = PyObject_IsTrue(ex);
-    int bad = f->exhausted < 0 || (whole && as_double(ex, &f->exhausted_value, S.exhausted));
     Py_DECREF(ex);
-    if (bad)
+    if (f->exhausted < 0)
         return -1;
-    f->on_map = f->cell != Py_None && !f->exhausted;
-    if (!whole && !f->on_map)
+    f->on_map = !f->exhausted;
+    if (!f->on_map)
         return 0;
     if (attr_double(ch, S.hp, &f->hp) || attr_double(ch, S.max_hp, &f->max_hp) ||
         attr_double(ch, S.shield, &f->shield) || attr_double(ch, S.retaliate, &f->retaliate) ||
@@ -495,6 +538,7 @@ static int read_char_figure(PyObject *ch, int whole, CharFigure *f)
 
 static void release_char_figure(CharFigure *f)
 {
+    Py_CLEAR(f->fields);
     Py_CLEAR(f->cell);
     Py_CLEAR(f->conditions);
 }
@@ -533,7 +577,7 @@ static int board_characters(Observer *o, Out *out, PyObject *chars, long long me
             continue;
         }
         CharFigure f = {0};
-        int r = read_char_figure(PySequence_Fast_GET_ITEM(chars, c), 0, &f) ||
+        int r = read_char_figure(PySequence_Fast_GET_ITEM(chars, c), &f) ||
                 board_character(o, out, c, me, &f);
         release_char_figure(&f);
         if (r)
@@ -586,30 +630,73 @@ static int monster_bonus(Observer *o, PyObject *type_obj, long long type, PyObje
                : 0;
 }
 
-static int board_monsters(Observer *o, Out *out, PyObject *monsters)
+/* A monster's fields, in the order of fast/observer.py's MONSTER_FIELDS. */
+enum {
+    M_TYPE, M_RANK, M_CELL, M_STANDEE, M_HP, M_MAX_HP, M_SHIELD, M_RETALIATE, M_CONDITIONS,
+    M_ACTED, N_MONSTER_FIELDS
+};
+
+/* One monster on the board, from the tuple of its fields. */
+static int board_monster(Observer *o, Out *out, PyObject *m)
 {
-    FOR_EACH(monsters, m, {
-        Py_ssize_t row;
-        long long type;
-        double standee, hp, max_hp, shield, retaliate, bonus_s = 0.0, bonus_r = 0.0, acted;
-        PyObject *type_obj = PyObject_GetAttr(m, S.type);
-        PyObject *rank = type_obj ? PyObject_GetAttr(m, S.rank) : NULL;
-        int bad = !rank || as_ll(type_obj, &type, S.type) ||
-                  monster_bonus(o, type_obj, type, rank, &bonus_s, &bonus_r);
-        int elite = bad ? -1 : equal(rank, o->elite);
-        Py_XDECREF(type_obj);
-        Py_XDECREF(rank);
-        if (bad || elite < 0 || attr_row(o, m, &row) || attr_double(m, S.standee, &standee) ||
-            put(out, row + o->type_kind + (Py_ssize_t)type, 1.0) ||
-            put(out, row + o->feature_elite, elite ? 1.0 : 0.0) ||
-            put(out, row + o->feature_number, clip1(standee / o->number_scale)) ||
-            attr_double(m, S.hp, &hp) || attr_double(m, S.max_hp, &max_hp) ||
-            attr_double(m, S.shield, &shield) || attr_double(m, S.retaliate, &retaliate) ||
-            attr_figure_row(o, out, row, m, hp, max_hp, bonus_s + shield, bonus_r + retaliate) ||
-            attr_double(m, S.acted, &acted) || put(out, row + o->feature_acted, acted))
-            return -1;
-    })
-    return 0;
+    Py_ssize_t row;
+    long long type;
+    double standee, hp, max_hp, shield, retaliate, bonus_s = 0.0, bonus_r = 0.0, acted;
+    PyObject *type_obj = PyTuple_GET_ITEM(m, M_TYPE), *rank = PyTuple_GET_ITEM(m, M_RANK);
+    int elite = -1;
+    if (as_ll(type_obj, &type, S.type) ||
+        monster_bonus(o, type_obj, type, rank, &bonus_s, &bonus_r) ||
+        (elite = equal(rank, o->elite)) < 0 || figure_cell(o, PyTuple_GET_ITEM(m, M_CELL), &row) ||
+        as_double(PyTuple_GET_ITEM(m, M_STANDEE), &standee, S.standee) ||
+        put(out, row + o->type_kind + (Py_ssize_t)type, 1.0) ||
+        put(out, row + o->feature_elite, elite ? 1.0 : 0.0) ||
+        put(out, row + o->feature_number, clip1(standee / o->number_scale)) ||
+        as_double(PyTuple_GET_ITEM(m, M_HP), &hp, S.hp) ||
+        as_double(PyTuple_GET_ITEM(m, M_MAX_HP), &max_hp, S.max_hp) ||
+        as_double(PyTuple_GET_ITEM(m, M_SHIELD), &shield, S.shield) ||
+        as_double(PyTuple_GET_ITEM(m, M_RETALIATE), &retaliate, S.retaliate))
+        return -1;
+    PyObject *conds = PySequence_Fast(PyTuple_GET_ITEM(m, M_CONDITIONS),
+                                      "haven observer: a list was expected");
+    if (!conds)
+        return -1;
+    int r = figure_row(o, out, row, hp, max_hp, bonus_s + shield, bonus_r + retaliate, conds);
+    Py_DECREF(conds);
+    return r || as_double(PyTuple_GET_ITEM(m, M_ACTED), &acted, S.acted) ||
+                   put(out, row + o->feature_acted, acted)
+               ? -1
+               : 0;
+}
+
+/* `rows`, what a spec function `what` returned: a list of tuples of n fields each? */
+static int check_rows(PyObject *rows, Py_ssize_t n, const char *what)
+{
+    int ok = PyList_Check(rows);
+    for (Py_ssize_t k = 0; ok && k < PyList_GET_SIZE(rows); k++) {
+        PyObject *row = PyList_GET_ITEM(rows, k);
+        ok = PyTuple_Check(row) && PyTuple_GET_SIZE(row) == n;
+    }
+    if (!ok)
+        PyErr_Format(PyExc_TypeError, "haven observer: %s must return a list of %zd-tuples",
+                     what, n);
+    return ok ? 0 : -1;
+}
+
+/* The monsters on the board. Their fields are read by the spec's monster_fields, a Python
+ * function: on these records the interpreter's specialised attribute loads cost a fraction of
+ * what PyObject_GetAttr does. */
+static int board_monsters(Observer *o, Out *out, PyObject *state)
+{
+    PyObject *monsters = PyObject_GetAttr(state, S.monsters);
+    PyObject *rows = monsters ? PyObject_CallOneArg(o->monster_fields, monsters) : NULL;
+    Py_XDECREF(monsters);
+    if (!rows)
+        return -1;
+    int r = check_rows(rows, N_MONSTER_FIELDS, "monster_fields");
+    for (Py_ssize_t k = 0; !r && k < PyList_GET_SIZE(rows); k++)
+        r = board_monster(o, out, PyList_GET_ITEM(rows, k));
+    Py_DECREF(rows);
+    return r;
 }
 
 /* _board: traps, coins, treasures, then characters, summons and monsters, in the Python's order
@@ -689,12 +776,7 @@ static int board(Observer *o, Out *out, PyObject *state, long long me, PyObject 
 
     if (board_characters(o, out, chars, me, seats) || board_summons(o, out, summons, me))
         return -1;
-    PyObject *monsters = attr_seq(state, S.monsters);
-    if (!monsters)
-        return -1;
-    int r = board_monsters(o, out, monsters);
-    Py_DECREF(monsters);
-    return r;
+    return board_monsters(o, out, state);
 }
 
 /* Round, phase (state.phase, read already), outcome, win met; element states; the pending
@@ -943,8 +1025,9 @@ static int character_zones(Observer *o, Out *out, PyObject *ch, const CharFigure
                            int mine, int selecting, int hide_piles, Pick pending, Py_ssize_t i,
                            PyObject *const *zones)
 {
+    PyObject *const *field = &PyTuple_GET_ITEM(fig->fields, 0);
     long long revealed_attr;
-    if (attr_ll(ch, S.revealed, &revealed_attr))
+    if (as_ll(field[C_REVEALED], &revealed_attr, S.revealed))
         return -1;
     long long public_level = selecting ? 0 : revealed_attr;
     long long revealed = mine ? 2 : public_level;
@@ -956,16 +1039,11 @@ static int character_zones(Observer *o, Out *out, PyObject *ch, const CharFigure
     if (revealed >= 2 && attr_pick(ch, S.second, &picks[1]))
         return -1;
 
-    PyObject *lr = PyObject_GetAttr(ch, S.long_rest);
-    if (!lr)
-        return -1;
+    PyObject *lr = field[C_LONG_REST];
     int lr_truth = PyObject_IsTrue(lr);
     double long_rest = 0.0; /* float(ch.long_rest and (mine or phase != SELECT)) */
-    int bad = lr_truth < 0 ||
-              (lr_truth ? (long_rest = (mine || !selecting) ? 1.0 : 0.0, 0)
-                        : as_double(lr, &long_rest, S.long_rest));
-    Py_DECREF(lr);
-    if (bad)
+    if (lr_truth < 0 || (lr_truth ? (long_rest = (mine || !selecting) ? 1.0 : 0.0, 0)
+                                  : as_double(lr, &long_rest, S.long_rest)))
         return -1;
     int resting = lr_truth && (mine || !selecting);
     double initiative = 0.0;
@@ -981,7 +1059,8 @@ static int character_zones(Observer *o, Out *out, PyObject *ch, const CharFigure
     if (!mine && selecting) /* HV-SEL-3: the other's picks count back in */
         hand += played;
     double gold, sits_out;
-    if (attr_double(ch, S.gold, &gold) || attr_double(ch, S.sits_out, &sits_out))
+    if (as_double(field[C_GOLD], &gold, S.gold) ||
+        as_double(field[C_SITS_OUT], &sits_out, S.sits_out))
         return -1;
     const double slots = (double)o->card_slots;
     const double scalars[N_CHAR_SCALARS] = {
@@ -1026,7 +1105,7 @@ static int character_zones(Observer *o, Out *out, PyObject *ch, const CharFigure
          cards_block(o, out, zones[PERSISTENT], i + o->char_active, S.persistent, NULL)))
         return -1;
 
-    PyObject *items = attr_seq(ch, S.items);
+    PyObject *items = PySequence_Fast(field[C_ITEMS], "haven observer: a list was expected");
     if (!items)
         return -1;
     for (Py_ssize_t k = 0; k < PySequence_Fast_GET_SIZE(items) && k < o->max_items; k++) {
@@ -1038,7 +1117,7 @@ static int character_zones(Observer *o, Out *out, PyObject *ch, const CharFigure
         }
     }
     Py_DECREF(items);
-    return attr_modifier_deck(o, out, ch, S.amd, i + o->char_modifiers);
+    return modifier_deck(o, out, field[C_AMD], i + o->char_modifiers);
 }
 
 /* _character: the card zones read once (ch.active is round_bonus + persistent, as
@@ -1046,12 +1125,11 @@ static int character_zones(Observer *o, Out *out, PyObject *ch, const CharFigure
 static int character(Observer *o, Out *out, PyObject *ch, const CharFigure *fig, int mine,
                      int selecting, int hide_piles, Pick pending, Py_ssize_t i)
 {
-    PyObject *const names[N_ZONES] = {S.hand,  S.played,      S.discard,
-                                      S.lost,  S.round_bonus, S.persistent};
     PyObject *zones[N_ZONES] = {NULL};
     int r = -1;
     for (int z = 0; z < N_ZONES; z++)
-        if (!(zones[z] = attr_seq(ch, names[z])))
+        if (!(zones[z] = PySequence_Fast(PyTuple_GET_ITEM(fig->fields, C_HAND + z),
+                                         "haven observer: a list was expected")))
             goto done;
     r = character_zones(o, out, ch, fig, mine, selecting, hide_piles, pending, i, zones);
 done:
@@ -1171,8 +1249,8 @@ static int observe(Observer *o, Out *out, PyObject *game, long long me)
     PyObject *mine_ch = PySequence_Fast_GET_ITEM(chars, me);
     PyObject *other_ch = PySequence_Fast_GET_ITEM(chars, other);
     int selecting = equal(phase, o->select);
-    if (selecting < 0 || read_char_figure(mine_ch, 1, &seats[0]) ||
-        read_char_figure(other_ch, 1, &seats[1]) ||
+    if (selecting < 0 || seat_figure(o, mine_ch, &seats[0]) ||
+        seat_figure(o, other_ch, &seats[1]) ||
         board(o, out, state, me, summons, chars, seats) || round_block(o, out, state, phase) ||
         (!selecting && sequence(o, out, state, me, summons)) ||
         monster_decks(o, out, state) ||
@@ -1425,6 +1503,19 @@ static int read_spec(Observer *o, PyObject *spec)
         PyErr_SetString(PyExc_ValueError, "haven observer spec: bad sizes");
         return -1;
     }
+
+    /* monster_fields and character_fields: Python functions */
+    PyObject *monsters = spec_item(spec, "monster_fields");
+    PyObject *characters = monsters ? spec_item(spec, "character_fields") : NULL;
+    if (!characters)
+        return -1;
+    if (!PyCallable_Check(monsters) || !PyCallable_Check(characters)) {
+        PyErr_SetString(PyExc_TypeError,
+                        "haven observer spec: monster_fields and character_fields are callables");
+        return -1;
+    }
+    o->monster_fields = Py_NewRef(monsters);
+    o->character_fields = Py_NewRef(characters);
 
     /* feature_trap: None on a map without traps */
     PyObject *trap = spec_item(spec, "feature_trap");
