@@ -94,7 +94,9 @@ CHARACTER_FIELDS = (
     "gold",
     "sits_out",
     "items",
-    "amd",
+    "amd.draw",
+    "amd.discard",
+    "amd.shuffle_due",
 )
 """What the board and the block of a seat observed read of its character whatever its state
 (16.5), in the order :func:`character_fields` gives it; ``lead``, ``second`` and
@@ -104,6 +106,7 @@ CHARACTER_FIELDS = (
 def character_fields(ch: CharacterState) -> tuple[Any, ...]:
     """The :data:`CHARACTER_FIELDS` of a character, for the C encoder (see
     :func:`monster_fields`)."""
+    amd = ch.amd
     return (
         ch.cell,
         ch.exhausted,
@@ -124,7 +127,63 @@ def character_fields(ch: CharacterState) -> tuple[Any, ...]:
         ch.gold,
         ch.sits_out,
         ch.items,
-        ch.amd,
+        amd.draw,
+        amd.discard,
+        amd.shuffle_due,
+    )
+
+
+GAME_FIELDS = (
+    "state",
+    "prompt",
+    "hide_other_piles",
+    "traps",
+    "coins",
+    "treasures",
+    "characters",
+    "summons",
+    "phase",
+    "outcome",
+    "round",
+    "win_met",
+    "elements",
+    "pending_infusions",
+    "monster_decks",
+    "monster_amd.draw",
+    "monster_amd.discard",
+    "monster_amd.shuffle_due",
+    "monsters",
+)
+"""What the C encoder reads of a game whatever its state (16.5), in the order
+:func:`game_fields` gives it: the game's state and prompt, ``hide_other_piles`` as
+``bool(getattr(game.config, "hide_other_piles", False))``, then the state's fields, its
+``monsters`` as their :func:`monster_fields`."""
+
+
+def game_fields(game: HavenGame) -> tuple[Any, ...]:
+    """The :data:`GAME_FIELDS` of a game, for the C encoder (see :func:`monster_fields`)."""
+    state = game.state
+    amd = state.monster_amd
+    return (
+        state,
+        game.prompt,
+        bool(getattr(game.config, "hide_other_piles", False)),
+        state.traps,
+        state.coins,
+        state.treasures,
+        state.characters,
+        state.summons,
+        state.phase,
+        state.outcome,
+        state.round,
+        state.win_met,
+        state.elements,
+        state.pending_infusions,
+        state.monster_decks,
+        amd.draw,
+        amd.discard,
+        amd.shuffle_due,
+        monster_fields(state.monsters),
     )
 
 
@@ -150,7 +209,7 @@ def core_spec(obs: Observer) -> dict[str, Any]:
         "summon_kind": dict(obs.summon_kind),
         "type_kind": obs.type_kind,
         "cell_condition": dict(obs.cell_condition),
-        "monster_fields": monster_fields,
+        "game_fields": game_fields,
         "character_fields": character_fields,
         "monster_bonus": [
             {rank: obs.monster_bonus[t, rank] for rank in ("normal", ELITE)}

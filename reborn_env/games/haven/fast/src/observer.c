@@ -28,15 +28,14 @@
 
 /* --- Attribute names, interned once --------------------------------------------------------- */
 
-#define NAMES(X)                                                                                \
-    X(state) X(prompt) X(config) X(hide_other_piles) X(characters) X(monsters) X(summons)      \
-    X(monster_decks) X(monster_amd) X(elements) X(coins) X(treasures) X(round) X(phase)        \
-    X(sequence) X(slot) X(outcome) X(win_met) X(pending_infusions) X(traps) X(cell)            \
-    X(exhausted) X(hp) X(max_hp) X(shield) X(retaliate) X(conditions) X(acted) X(summon)       \
-    X(owner) X(number) X(type) X(rank) X(standee) X(kind) X(index) X(initiative) X(current)    \
-    X(discard) X(draw) X(shuffle_due) X(lead) X(second) X(played) X(hand) X(lost)              \
-    X(round_bonus) X(persistent) X(items) X(amd) X(gold) X(long_rest) X(sits_out) X(revealed)  \
-    X(agent) X(card) X(half) X(ability) X(value) X(element) X(targets) X(rest_card)
+#define NAMES(X)                                                                               \
+    X(state) X(elements) X(coins) X(round) X(sequence) X(slot) X(win_met)                      \
+    X(pending_infusions) X(cell) X(exhausted) X(hp) X(max_hp) X(shield) X(retaliate)           \
+    X(conditions) X(acted) X(summon) X(owner) X(number) X(type) X(standee) X(kind) X(index)    \
+    X(initiative) X(current) X(discard) X(draw) X(shuffle_due) X(lead) X(second) X(played)     \
+    X(hand) X(lost) X(round_bonus) X(persistent) X(gold) X(long_rest) X(sits_out)              \
+    X(revealed) X(agent) X(card) X(half) X(ability) X(value) X(element) X(targets)             \
+    X(rest_card)
 
 #define DECLARE(n) PyObject *n;
 static struct {
@@ -113,7 +112,7 @@ typedef struct {
     Py_ssize_t n_types; /* monster types */
     Table *card_index;  /* n_types: ability card id -> index */
     PyObject *monster_bonus;  /* tuple of n_types dicts: rank -> (shield, retaliate) */
-    PyObject *monster_fields; /* monster_fields(monsters): their fields, see board_monsters */
+    PyObject *game_fields;      /* game_fields(game): its fields, see GAME_FIELDS */
     PyObject *character_fields; /* character_fields(ch): a seat's fields, see seat_figure */
     PyObject *elite, *select, *character_slot, *summon_slot, *select_lead, *select_second;
 } Observer;
@@ -192,7 +191,7 @@ static void observer_dealloc(Observer *o)
     for (size_t k = 0; k < COUNT(STR_FIELDS); k++)
         Py_XDECREF(*AT(o, PyObject *, STR_FIELDS[k].at));
     Py_XDECREF(o->monster_bonus);
-    Py_XDECREF(o->monster_fields);
+    Py_XDECREF(o->game_fields);
     Py_XDECREF(o->character_fields);
     for (Py_ssize_t t = 0; o->card_index && t < o->n_types; t++)
         table_clear(&o->card_index[t]);
@@ -465,7 +464,7 @@ static int attr_row(Observer *o, PyObject *fig, Py_ssize_t *row)
 enum {
     C_CELL, C_EXHAUSTED, C_HP, C_MAX_HP, C_SHIELD, C_RETALIATE, C_ACTED, C_CONDITIONS, C_HAND,
     C_PLAYED, C_DISCARD, C_LOST, C_ROUND_BONUS, C_PERSISTENT, C_REVEALED, C_LONG_REST, C_GOLD,
-    C_SITS_OUT, C_ITEMS, C_AMD, N_CHARACTER_FIELDS
+    C_SITS_OUT, C_ITEMS, C_AMD_DRAW, C_AMD_DISCARD, C_AMD_SHUFFLE, N_CHARACTER_FIELDS
 };
 
 /* What the board and a character's own block both read of a character: its cell (None once
@@ -682,29 +681,31 @@ static int check_rows(PyObject *rows, Py_ssize_t n, const char *what)
     return ok ? 0 : -1;
 }
 
-/* The monsters on the board. Their fields are read by the spec's monster_fields, a Python
- * function: on these records the interpreter's specialised attribute loads cost a fraction of
- * what PyObject_GetAttr does. */
-static int board_monsters(Observer *o, Out *out, PyObject *state)
+/* What the encoder reads of the game and its state whatever the state, in the order of
+ * fast/observer.py's GAME_FIELDS: read there, by the spec's game_fields, a Python function,
+ * because on these dataclass records the interpreter's specialised attribute loads cost a
+ * fraction of the ~200 instructions of a PyObject_GetAttr (so are a seat's, seat_figure). */
+enum {
+    G_STATE, G_PROMPT, G_HIDE_PILES, G_TRAPS, G_COINS, G_TREASURES, G_CHARACTERS, G_SUMMONS,
+    G_PHASE, G_OUTCOME, G_ROUND, G_WIN_MET, G_ELEMENTS, G_INFUSIONS, G_MONSTER_DECKS,
+    G_AMD_DRAW, G_AMD_DISCARD, G_AMD_SHUFFLE, G_MONSTERS, N_GAME_FIELDS
+};
+
+/* The monsters on the board, from the list of their field tuples (G_MONSTERS). */
+static int board_monsters(Observer *o, Out *out, PyObject *rows)
 {
-    PyObject *monsters = PyObject_GetAttr(state, S.monsters);
-    PyObject *rows = monsters ? PyObject_CallOneArg(o->monster_fields, monsters) : NULL;
-    Py_XDECREF(monsters);
-    if (!rows)
-        return -1;
     int r = check_rows(rows, N_MONSTER_FIELDS, "monster_fields");
     for (Py_ssize_t k = 0; !r && k < PyList_GET_SIZE(rows); k++)
         r = board_monster(o, out, PyList_GET_ITEM(rows, k));
-    Py_DECREF(rows);
     return r;
 }
 
 /* _board: traps, coins, treasures, then characters, summons and monsters, in the Python's order
  * (a trap overwrites the floor entry of the blank vector's terrain, HV-TER-2). */
-static int board(Observer *o, Out *out, PyObject *state, long long me, PyObject *summons,
+static int board(Observer *o, Out *out, PyObject *const *g, long long me, PyObject *summons,
                  PyObject *chars, const CharFigure *seats)
 {
-    PyObject *traps = attr_seq(state, S.traps);
+    PyObject *traps = PySequence_Fast(g[G_TRAPS], "haven observer: a list was expected");
     if (!traps)
         return -1;
     if (PySequence_Fast_GET_SIZE(traps) && o->feature_trap < 0) {
@@ -723,11 +724,8 @@ static int board(Observer *o, Out *out, PyObject *state, long long me, PyObject 
     })
     Py_DECREF(traps);
 
-    PyObject *coins = PyObject_GetAttr(state, S.coins);
-    PyObject *items = !coins                ? NULL
-                      : PyDict_Check(coins) ? Py_NewRef(coins)
-                                            : PyMapping_Items(coins);
-    Py_XDECREF(coins);
+    PyObject *coins = g[G_COINS];
+    PyObject *items = PyDict_Check(coins) ? Py_NewRef(coins) : PyMapping_Items(coins);
     if (!items)
         return -1;
     Py_ssize_t pos = 0, at = 0;
@@ -758,9 +756,7 @@ static int board(Observer *o, Out *out, PyObject *state, long long me, PyObject 
     }
     Py_DECREF(items);
 
-    PyObject *treasures = PyObject_GetAttr(state, S.treasures);
-    PyObject *it = treasures ? PyObject_GetIter(treasures) : NULL;
-    Py_XDECREF(treasures);
+    PyObject *it = PyObject_GetIter(g[G_TREASURES]);
     if (!it)
         return -1;
     while ((cell = PyIter_Next(it))) {
@@ -776,28 +772,23 @@ static int board(Observer *o, Out *out, PyObject *state, long long me, PyObject 
 
     if (board_characters(o, out, chars, me, seats) || board_summons(o, out, summons, me))
         return -1;
-    return board_monsters(o, out, state);
+    return board_monsters(o, out, g[G_MONSTERS]);
 }
 
-/* Round, phase (state.phase, read already), outcome, win met; element states; the pending
- * infusions. */
-static int round_block(Observer *o, Out *out, PyObject *state, PyObject *phase_name)
+/* Round, phase, outcome, win met; element states; the pending infusions. */
+static int round_block(Observer *o, Out *out, PyObject *const *g)
 {
     Py_ssize_t i = o->round, phase, outcome;
     double round, win_met;
-    PyObject *p;
-    if (lookup(&o->phase_index, phase_name, "phase", &phase) ||
-        !(p = PyObject_GetAttr(state, S.outcome)))
-        return -1;
-    int bad = lookup(&o->outcome_index, p, "outcome", &outcome);
-    Py_DECREF(p);
-    if (bad || attr_double(state, S.round, &round) || attr_double(state, S.win_met, &win_met) ||
+    if (lookup(&o->phase_index, g[G_PHASE], "phase", &phase) ||
+        lookup(&o->outcome_index, g[G_OUTCOME], "outcome", &outcome) ||
+        as_double(g[G_ROUND], &round, S.round) || as_double(g[G_WIN_MET], &win_met, S.win_met) ||
         put(out, i + o->round_round, clip1(round / o->round_cap)) ||
         put(out, i + o->round_phase + phase, 1.0) ||
         put(out, i + o->round_outcome + outcome, 1.0) || put(out, i + o->round_win_met, win_met))
         return -1;
 
-    PyObject *elements = attr_seq(state, S.elements);
+    PyObject *elements = PySequence_Fast(g[G_ELEMENTS], "haven observer: a list was expected");
     if (!elements)
         return -1;
     if (PySequence_Fast_GET_SIZE(elements) > o->n_elements) {
@@ -817,7 +808,7 @@ static int round_block(Observer *o, Out *out, PyObject *state, PyObject *phase_n
     }
     Py_DECREF(elements);
 
-    PyObject *infusions = attr_seq(state, S.pending_infusions);
+    PyObject *infusions = PySequence_Fast(g[G_INFUSIONS], "haven observer: a list was expected");
     if (!infusions)
         return -1;
     FOR_EACH(infusions, item, {
@@ -891,9 +882,9 @@ fail:
 }
 
 /* Monster ability decks: the current card, the discard, the draw pile's size per type. */
-static int monster_decks(Observer *o, Out *out, PyObject *state)
+static int monster_decks(Observer *o, Out *out, PyObject *state_decks)
 {
-    PyObject *decks = attr_seq(state, S.monster_decks);
+    PyObject *decks = PySequence_Fast(state_decks, "haven observer: a list was expected");
     if (!decks)
         return -1;
     for (Py_ssize_t t = 0; t < PySequence_Fast_GET_SIZE(decks); t++) {
@@ -935,14 +926,15 @@ fail:
     return -1;
 }
 
-/* _modifier_deck: draw pile and discard as counts per card name (order hidden), shuffle due. */
-static int modifier_deck(Observer *o, Out *out, PyObject *deck, Py_ssize_t i)
+/* _modifier_deck: draw pile and discard (a deck's `piles`, read already) as counts per card
+ * name (order hidden), shuffle due. */
+static int modifier_deck(Observer *o, Out *out, PyObject *const *piles, PyObject *shuffle_due,
+                         Py_ssize_t i)
 {
-    PyObject *const piles[2] = {S.draw, S.discard};
     const Py_ssize_t at[2] = {o->modifier_draw, o->modifier_discard};
     long counts[MAX_MODIFIER_NAMES];
     for (int p = 0; p < 2; p++) {
-        PyObject *pile = attr_seq(deck, piles[p]);
+        PyObject *pile = PySequence_Fast(piles[p], "haven observer: a list was expected");
         if (!pile)
             return -1;
         memset(counts, 0, sizeof(long) * (size_t)o->n_modifier_names);
@@ -962,19 +954,9 @@ static int modifier_deck(Observer *o, Out *out, PyObject *deck, Py_ssize_t i)
                 return -1;
     }
     double due;
-    if (attr_double(deck, S.shuffle_due, &due) || put(out, i + o->modifier_shuffle, due))
+    if (as_double(shuffle_due, &due, S.shuffle_due) || put(out, i + o->modifier_shuffle, due))
         return -1;
     return 0;
-}
-
-static int attr_modifier_deck(Observer *o, Out *out, PyObject *obj, PyObject *name, Py_ssize_t i)
-{
-    PyObject *deck = PyObject_GetAttr(obj, name);
-    if (!deck)
-        return -1;
-    int r = modifier_deck(o, out, deck, i);
-    Py_DECREF(deck);
-    return r;
 }
 
 /* A pick (lead or second): `has` is 0 for None. */
@@ -1117,7 +1099,7 @@ static int character_zones(Observer *o, Out *out, PyObject *ch, const CharFigure
         }
     }
     Py_DECREF(items);
-    return modifier_deck(o, out, field[C_AMD], i + o->char_modifiers);
+    return modifier_deck(o, out, &field[C_AMD_DRAW], field[C_AMD_SHUFFLE], i + o->char_modifiers);
 }
 
 /* _character: the card zones read once (ch.active is round_bonus + persistent, as
@@ -1229,13 +1211,19 @@ static int observe(Observer *o, Out *out, PyObject *game, long long me)
     int r = -1;
     CharFigure seats[2] = {{0}, {0}}; /* me, the other */
     PyObject *kind = NULL;            /* prompt.kind */
-    PyObject *state = PyObject_GetAttr(game, S.state);
-    PyObject *prompt = state ? PyObject_GetAttr(game, S.prompt) : NULL;
-    PyObject *config = prompt ? PyObject_GetAttr(game, S.config) : NULL;
-    PyObject *summons = config ? attr_seq(state, S.summons) : NULL;
-    PyObject *phase = summons ? PyObject_GetAttr(state, S.phase) : NULL;
-    PyObject *chars = phase ? attr_seq(state, S.characters) : NULL;
-    if (!chars)
+    PyObject *chars = NULL, *summons = NULL;
+    PyObject *fields = PyObject_CallOneArg(o->game_fields, game);
+    if (!fields)
+        goto done;
+    if (!PyTuple_Check(fields) || PyTuple_GET_SIZE(fields) != N_GAME_FIELDS) {
+        PyErr_Format(PyExc_TypeError, "haven observer: game_fields must return a %d-tuple",
+                     N_GAME_FIELDS);
+        goto done;
+    }
+    PyObject *const *g = &PyTuple_GET_ITEM(fields, 0);
+    PyObject *prompt = g[G_PROMPT];
+    if (!(summons = PySequence_Fast(g[G_SUMMONS], "haven observer: a list was expected")) ||
+        !(chars = PySequence_Fast(g[G_CHARACTERS], "haven observer: a list was expected")))
         goto done;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(chars);
     long long other = 1 - me;
@@ -1248,27 +1236,14 @@ static int observe(Observer *o, Out *out, PyObject *game, long long me)
     }
     PyObject *mine_ch = PySequence_Fast_GET_ITEM(chars, me);
     PyObject *other_ch = PySequence_Fast_GET_ITEM(chars, other);
-    int selecting = equal(phase, o->select);
-    if (selecting < 0 || seat_figure(o, mine_ch, &seats[0]) ||
-        seat_figure(o, other_ch, &seats[1]) ||
-        board(o, out, state, me, summons, chars, seats) || round_block(o, out, state, phase) ||
-        (!selecting && sequence(o, out, state, me, summons)) ||
-        monster_decks(o, out, state) ||
-        attr_modifier_deck(o, out, state, S.monster_amd, o->monster_modifiers))
+    int selecting = equal(g[G_PHASE], o->select);
+    int hide_piles = PyObject_IsTrue(g[G_HIDE_PILES]);
+    if (selecting < 0 || hide_piles < 0 || seat_figure(o, mine_ch, &seats[0]) ||
+        seat_figure(o, other_ch, &seats[1]) || board(o, out, g, me, summons, chars, seats) ||
+        round_block(o, out, g) || (!selecting && sequence(o, out, g[G_STATE], me, summons)) ||
+        monster_decks(o, out, g[G_MONSTER_DECKS]) ||
+        modifier_deck(o, out, &g[G_AMD_DRAW], g[G_AMD_SHUFFLE], o->monster_modifiers))
         goto done;
-
-    int hide_piles = 0; /* bool(getattr(game.config, "hide_other_piles", False)) */
-    PyObject *hide = PyObject_GetAttr(config, S.hide_other_piles);
-    if (!hide) {
-        if (!PyErr_ExceptionMatches(PyExc_AttributeError))
-            goto done;
-        PyErr_Clear();
-    } else {
-        hide_piles = PyObject_IsTrue(hide);
-        Py_DECREF(hide);
-        if (hide_piles < 0)
-            goto done;
-    }
     if (prompt != Py_None && !(kind = PyObject_GetAttr(prompt, S.kind)))
         goto done;
     Pick lead, none = {0, 0};
@@ -1282,12 +1257,9 @@ done:
     release_char_figure(&seats[0]);
     release_char_figure(&seats[1]);
     Py_XDECREF(kind);
-    Py_XDECREF(state);
-    Py_XDECREF(prompt);
-    Py_XDECREF(config);
     Py_XDECREF(summons);
-    Py_XDECREF(phase);
     Py_XDECREF(chars);
+    Py_XDECREF(fields);
     return r;
 }
 
@@ -1504,17 +1476,17 @@ static int read_spec(Observer *o, PyObject *spec)
         return -1;
     }
 
-    /* monster_fields and character_fields: Python functions */
-    PyObject *monsters = spec_item(spec, "monster_fields");
-    PyObject *characters = monsters ? spec_item(spec, "character_fields") : NULL;
+    /* game_fields and character_fields: Python functions */
+    PyObject *game = spec_item(spec, "game_fields");
+    PyObject *characters = game ? spec_item(spec, "character_fields") : NULL;
     if (!characters)
         return -1;
-    if (!PyCallable_Check(monsters) || !PyCallable_Check(characters)) {
+    if (!PyCallable_Check(game) || !PyCallable_Check(characters)) {
         PyErr_SetString(PyExc_TypeError,
-                        "haven observer spec: monster_fields and character_fields are callables");
+                        "haven observer spec: game_fields and character_fields are callables");
         return -1;
     }
-    o->monster_fields = Py_NewRef(monsters);
+    o->game_fields = Py_NewRef(game);
     o->character_fields = Py_NewRef(characters);
 
     /* feature_trap: None on a map without traps */
