@@ -47,8 +47,19 @@ def best_placement(
     """HV-AOE-9: from ``origin``, the placement attacking ``target`` and the most other enemies,
     then the best-ranked of them (HV-AI-4 from the start hex, ``ranking``), then the lowest cell
     ids; with those others, best-ranked first. None when no placement attacks ``target``."""
+    return _best_placement(ctx, mover, origin, plan, target, _ranks(ranking))
+
+
+def _best_placement(
+    ctx: RuleContext,
+    mover: Figure,
+    origin: int,
+    plan: Plan,
+    target: Figure,
+    rank: defaultdict[int, tuple],
+) -> tuple[Placement, list[Figure]] | None:
+    """:func:`best_placement` with the ranks of :func:`_ranks` (the same for every origin)."""
     board = board_for(ctx.scenario)
-    rank = _ranks(ranking)
     best = None
     for cells in covering(board, origin, plan.area, plan.reach or 1, target.cell):
         hit = area_targets(ctx, mover, cells, origin)
@@ -75,7 +86,7 @@ def area_hex_key(
     rank = _ranks(ranking)
 
     def placed(h: int) -> list[tuple[tuple, Figure]]:
-        found = best_placement(ctx, mover, h, plan, target, ranking)
+        found = _best_placement(ctx, mover, h, plan, target, rank)
         return [(rank[id(f)], f) for f in found[1]] if found else []
 
     return hex_order(graph, hampered, target, placed)

@@ -224,15 +224,19 @@ def character_path(ctx: RuleContext, graph: PathGraph, cell: int, budget: int) -
     bad = [int(negative) for negative in negative_hexes(ctx)]
     best: list[list[int | None]] = [[None] * size for _ in range(budget + 1)]
     best[0][graph.start] = 0  # best[k][c]: fewest negatives over walks of exactly k points to c
-    walkable = [c for c in range(size) if graph.passable[c]]
-    neighbours = graph.board.neighbours
+    passable, neighbours = graph.passable, graph.board.neighbours
+    # only a passable hex next to one some walk has reached can end a longer walk
+    near = {n for n in neighbours[graph.start] if passable[n]}
     for k in range(1, budget + 1):
-        for c in walkable:
+        reached = []
+        for c in near:
             if k >= cost[c]:
                 before = best[k - cost[c]]
                 known = [before[n] for n in neighbours[c] if before[n] is not None]
                 if known:
                     best[k][c] = min(known) + bad[c]
+                    reached.append(c)
+        near.update(n for c in reached for n in neighbours[c] if passable[n])
     spent = min(
         (k for k in range(budget + 1) if best[k][cell] is not None),
         key=lambda k: (best[k][cell], k),
