@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable
 
-from .area import Placement, area_targets, covering, is_ranged, origins_covering
+from .area import Placement, attackable, covering, is_ranged, origins_covering
 from .context import RuleContext
 from .figures import board_for, has
 from .monster_plan import Plan, Rank, hex_order
@@ -60,9 +60,10 @@ def _best_placement(
 ) -> tuple[Placement, list[Figure]] | None:
     """:func:`best_placement` with the ranks of :func:`_ranks` (the same for every origin)."""
     board = board_for(ctx.scenario)
+    seen = attackable(ctx, mover, origin)
     best = None
     for cells in covering(board, origin, plan.area, plan.reach or 1, target.cell):
-        hit = area_targets(ctx, mover, cells, origin)
+        hit = [f for f in seen if f.cell in cells]  # the placement's area_targets
         if not any(f is target for f in hit):
             continue
         others = sorted((f for f in hit if f is not target), key=lambda f: rank[id(f)])

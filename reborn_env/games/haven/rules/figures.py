@@ -44,6 +44,7 @@ class Board:
             tuple(1_000 if d is None else d for d in (self.range(a, b) for b in cell_ids))
             for a in cell_ids
         )
+        self._sees = tuple(tuple(self.sight(a, b) for b in cell_ids) for a in cell_ids)
         self._reaching: dict[tuple[int, int], tuple[int, ...]] = {}
 
     def distance(self, a: int, b: int) -> int:
@@ -52,7 +53,7 @@ class Board:
 
     def in_range_and_sight(self, a: int, b: int, reach: int) -> bool:
         """HV-MAP-8: ``b`` is within ``reach`` of ``a`` and ``a`` sees it."""
-        return self._distances[a][b] <= reach and self.sight(a, b)
+        return self._distances[a][b] <= reach and self._sees[a][b]
 
     def cells_reaching(self, target: int, reach: int) -> tuple[int, ...]:
         """Every cell within ``reach`` of ``target`` that sees it (HV-AI-3's candidates), cached:

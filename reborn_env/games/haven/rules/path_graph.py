@@ -45,6 +45,7 @@ class _CompiledBoard:
 
     def __init__(self, scenario: Scenario) -> None:
         board = board_for(scenario)
+        self.board = board
         self.core = compiled.core.PathBoard(  # type: ignore[union-attr]
             board.neighbours, board.floor, board.walls, NEGATIVE if board.terrain else 0
         )
@@ -86,14 +87,14 @@ class PathGraph:
     ) -> None:
         """``fast``: the compiled searches (True), the reference below (False), or :data:`FAST`
         (None)."""
-        board = board_for(ctx.scenario)
-        self.board = board
         self.kind = kind
         self.start = mover.cell
         self.fast = FAST if fast is None else fast
         if self.fast:
             self._build_compiled(ctx, mover, price_negatives)
             return
+        board = board_for(ctx.scenario)
+        self.board = board
         other_cells = {f.cell for f in all_figures(ctx.state) if f is not mover}
         if kind == WALK:
             enemy_cells = {f.cell for f in enemies_of(ctx.state, mover)}
@@ -123,6 +124,7 @@ class PathGraph:
                 f"PathGraph(fast=True) needs haven's compiled core: {compiled.IMPORT_ERROR}"
             )
         self._compiled = compiled_board(ctx.scenario)
+        self.board = self._compiled.board
         state, kind = ctx.state, self.kind
         others = [f.cell for f in all_figures(state) if f is not mover]
         enemies = [f.cell for f in enemies_of(state, mover)] if kind == WALK else []
