@@ -106,6 +106,11 @@ def living_characters(state: HavenState) -> list[CharacterState]:
     return [c for c in state.characters if not c.exhausted and c.cell is not None]
 
 
+def sides(state: HavenState) -> tuple[list[Figure], list[MonsterState]]:
+    """Section 0.3: the figures on the map by side: characters and summons, then monsters."""
+    return [*living_characters(state), *state.summons], state.monsters
+
+
 def all_figures(state: HavenState) -> list[Figure]:
     """Every figure on the map: characters, summons, monsters."""
     return [*living_characters(state), *state.summons, *state.monsters]
