@@ -44,6 +44,7 @@ class Board:
             tuple(1_000 if d is None else d for d in (self.range(a, b) for b in cell_ids))
             for a in cell_ids
         )
+        # HV-MAP-7, as rows like the distances
         self._sees = tuple(tuple(self.sight(a, b) for b in cell_ids) for a in cell_ids)
         self._reaching: dict[tuple[int, int], tuple[int, ...]] = {}
 
@@ -107,7 +108,8 @@ def living_characters(state: HavenState) -> list[CharacterState]:
 
 
 def sides(state: HavenState) -> tuple[list[Figure], list[MonsterState]]:
-    """Section 0.3: the figures on the map by side: characters and summons, then monsters."""
+    """Section 0.3: the figures on the map by side: characters and summons, then monsters (the
+    state's own list: read it, do not change it)."""
     return [*living_characters(state), *state.summons], state.monsters
 
 
