@@ -15,6 +15,7 @@ import copy
 import pickle
 import random
 from collections.abc import Iterator
+from operator import attrgetter
 from types import SimpleNamespace
 from typing import Any
 
@@ -577,6 +578,29 @@ def test_an_observation_of_more_entries_than_the_stack_holds_is_whole(
     with pytest.raises(KeyError, match="lost"):
         compiled.observe_into(many, 0, out)
     assert np.all(out == 7.0)
+
+
+def test_the_field_readers_give_the_named_fields_in_order(
+    observed: tuple[FastObserver, HavenGame],
+) -> None:
+    """The C encoder unpacks what game_fields, monster_fields and character_fields read by
+    position: each gives the attributes its names tuple lists, in that order."""
+    _, game = observed
+    state = game.state
+    assert state.monsters and state.characters
+    want = [tuple(getattr(m, f) for f in fast_observer.MONSTER_FIELDS) for m in state.monsters]
+    assert fast_observer.monster_fields(state.monsters) == want
+    for ch in state.characters:
+        want_ch = tuple(attrgetter(f)(ch) for f in fast_observer.CHARACTER_FIELDS)
+        assert fast_observer.character_fields(ch) == want_ch
+    got = fast_observer.game_fields(game)
+    names = fast_observer.GAME_FIELDS
+    assert got[names.index("monsters")] == want
+    assert got[names.index("hide_other_piles")] is game.config.hide_other_piles
+    for k, name in enumerate(names):
+        if name not in ("monsters", "hide_other_piles", "state", "prompt"):
+            assert got[k] == attrgetter(name)(state), name
+    assert got[:2] == (game.state, game.prompt)
 
 
 def test_observe_returns_a_new_array_each_time(observed: tuple[FastObserver, HavenGame]) -> None:

@@ -11,6 +11,7 @@ elsewhere.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -20,12 +21,170 @@ from .. import observation
 from ..actions import CARD_SLOTS, N_CELLS
 from ..observation import CHAR_SCALARS, SLOT_ENTITIES, Observer, observer_for
 from ..rules.prompts import SELECT_LEAD, SELECT_SECOND
-from ..rules.state import CHARACTER_SLOT, ITEM_STATES, SELECT, SUMMON_SLOT
+from ..rules.state import (
+    CHARACTER_SLOT,
+    ITEM_STATES,
+    SELECT,
+    SUMMON_SLOT,
+    CharacterState,
+    MonsterState,
+)
 from ..scenario.model import ELEMENTS, ELITE, FLOOR, TRAP, Scenario
 from . import IMPORT_ERROR, core, use_core
 
 if TYPE_CHECKING:
     from ..rules.engine import HavenGame
+
+
+MONSTER_FIELDS = (
+    "type",
+    "rank",
+    "cell",
+    "standee",
+    "hp",
+    "max_hp",
+    "shield",
+    "retaliate",
+    "conditions",
+    "acted",
+)
+"""What the board shows of a monster (16.5), in the order :func:`monster_fields` gives it."""
+
+
+def monster_fields(monsters: Iterable[MonsterState]) -> list[tuple[Any, ...]]:
+    """The :data:`MONSTER_FIELDS` of each monster, for the C encoder: read here because on these
+    records the interpreter's specialised attribute loads cost a fraction of the C API's
+    ``PyObject_GetAttr``."""
+    rows = []
+    for m in monsters:
+        rows.append(
+            (
+                m.type,
+                m.rank,
+                m.cell,
+                m.standee,
+                m.hp,
+                m.max_hp,
+                m.shield,
+                m.retaliate,
+                m.conditions,
+                m.acted,
+            )
+        )
+    return rows
+
+
+CHARACTER_FIELDS = (
+    "cell",
+    "exhausted",
+    "hp",
+    "max_hp",
+    "shield",
+    "retaliate",
+    "acted",
+    "conditions",
+    "hand",
+    "played",
+    "discard",
+    "lost",
+    "round_bonus",
+    "persistent",
+    "revealed",
+    "long_rest",
+    "gold",
+    "sits_out",
+    "items",
+    "amd.draw",
+    "amd.discard",
+    "amd.shuffle_due",
+)
+"""What the board and the block of a seat observed read of its character whatever its state
+(16.5), in the order :func:`character_fields` gives it; ``lead``, ``second`` and
+``initiative`` are read only where shown."""
+
+
+def character_fields(ch: CharacterState) -> tuple[Any, ...]:
+    """The :data:`CHARACTER_FIELDS` of a character, for the C encoder (see
+    :func:`monster_fields`)."""
+    amd = ch.amd
+    return (
+        ch.cell,
+        ch.exhausted,
+        ch.hp,
+        ch.max_hp,
+        ch.shield,
+        ch.retaliate,
+        ch.acted,
+        ch.conditions,
+        ch.hand,
+        ch.played,
+        ch.discard,
+        ch.lost,
+        ch.round_bonus,
+        ch.persistent,
+        ch.revealed,
+        ch.long_rest,
+        ch.gold,
+        ch.sits_out,
+        ch.items,
+        amd.draw,
+        amd.discard,
+        amd.shuffle_due,
+    )
+
+
+GAME_FIELDS = (
+    "state",
+    "prompt",
+    "hide_other_piles",
+    "traps",
+    "coins",
+    "treasures",
+    "characters",
+    "summons",
+    "phase",
+    "outcome",
+    "round",
+    "win_met",
+    "elements",
+    "pending_infusions",
+    "monster_decks",
+    "monster_amd.draw",
+    "monster_amd.discard",
+    "monster_amd.shuffle_due",
+    "monsters",
+)
+"""What the C encoder reads of a game whatever its state (16.5), in the order
+:func:`game_fields` gives it: the game's state and prompt, ``hide_other_piles`` as
+``bool(getattr(game.config, "hide_other_piles", False))``, then the state's fields, its
+``monsters`` as their :func:`monster_fields`."""
+
+
+def game_fields(game: HavenGame) -> tuple[Any, ...]:
+    """The :data:`GAME_FIELDS` of a game, for the C encoder (see :func:`monster_fields`)."""
+    state = game.state
+    amd = state.monster_amd
+    return (
+        state,
+        game.prompt,
+        bool(getattr(game.config, "hide_other_piles", False)),
+        state.traps,
+        state.coins,
+        state.treasures,
+        state.characters,
+        state.summons,
+        state.phase,
+        state.outcome,
+        state.round,
+        state.win_met,
+        state.elements,
+        state.pending_infusions,
+        state.monster_decks,
+        amd.draw,
+        amd.discard,
+        amd.shuffle_due,
+        monster_fields(state.monsters),
+    )
 
 
 class CoreUnavailableError(RuntimeError):
@@ -50,6 +209,8 @@ def core_spec(obs: Observer) -> dict[str, Any]:
         "summon_kind": dict(obs.summon_kind),
         "type_kind": obs.type_kind,
         "cell_condition": dict(obs.cell_condition),
+        "game_fields": game_fields,
+        "character_fields": character_fields,
         "monster_bonus": [
             {rank: obs.monster_bonus[t, rank] for rank in ("normal", ELITE)}
             for t in range(len(scn.monster_types))

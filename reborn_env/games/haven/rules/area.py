@@ -164,12 +164,18 @@ def area_targets(
     """HV-AOE-4: the enemies a placement attacks: every enemy in its hexes that is not invisible
     (HV-COND-8) and that the attacker sees (HV-MAP-7) from ``origin`` (default: where it stands);
     allies in it are not attacked."""
+    return [f for f in attackable(ctx, attacker, origin) if f.cell in cells]
+
+
+def attackable(ctx: RuleContext, attacker: Figure, origin: int | None = None) -> list[Figure]:
+    """HV-AOE-4: the enemies a placement could attack from ``origin`` (default: where the
+    attacker stands), those in its hexes: not invisible (HV-COND-8), seen from there (HV-MAP-7)."""
     board = board_for(ctx.scenario)
     seen_from = attacker.cell if origin is None else origin
     return [
         f
         for f in enemies_of(ctx.state, attacker)
-        if f.cell in cells and not has(f, "invisible") and board.sight(seen_from, f.cell)
+        if not has(f, "invisible") and board.sight(seen_from, f.cell)
     ]
 
 
@@ -179,9 +185,10 @@ def target_sets(
     """HV-AOE-5: the distinct non-empty sets of enemy cells the attacker can attack with one
     placement from where it stands (a placement attacking no one is not a choice)."""
     board = board_for(ctx.scenario)
+    seen = attackable(ctx, attacker)
     found = set()
     for cells in _placements(board, attacker.cell, tuple(area), reach):
-        hit = frozenset(f.cell for f in area_targets(ctx, attacker, cells))
+        hit = frozenset(f.cell for f in seen if f.cell in cells)  # the placement's area_targets
         if hit:
             found.add(hit)
     return found

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable
 
-from .area import Placement, area_targets, covering, is_ranged, origins_covering
+from .area import Placement, attackable, covering, is_ranged, origins_covering
 from .context import RuleContext
 from .figures import board_for, has
 from .monster_plan import Plan, Rank, hex_order
@@ -47,11 +47,23 @@ def best_placement(
     """HV-AOE-9: from ``origin``, the placement attacking ``target`` and the most other enemies,
     then the best-ranked of them (HV-AI-4 from the start hex, ``ranking``), then the lowest cell
     ids; with those others, best-ranked first. None when no placement attacks ``target``."""
+    return _best_placement(ctx, mover, origin, plan, target, _ranks(ranking))
+
+
+def _best_placement(
+    ctx: RuleContext,
+    mover: Figure,
+    origin: int,
+    plan: Plan,
+    target: Figure,
+    rank: defaultdict[int, tuple],
+) -> tuple[Placement, list[Figure]] | None:
+    """:func:`best_placement` with the ranks of :func:`_ranks` (the same for every origin)."""
     board = board_for(ctx.scenario)
-    rank = _ranks(ranking)
+    seen = attackable(ctx, mover, origin)
     best = None
     for cells in covering(board, origin, plan.area, plan.reach or 1, target.cell):
-        hit = area_targets(ctx, mover, cells, origin)
+        hit = [f for f in seen if f.cell in cells]  # the placement's area_targets
         if not any(f is target for f in hit):
             continue
         others = sorted((f for f in hit if f is not target), key=lambda f: rank[id(f)])
@@ -75,7 +87,7 @@ def area_hex_key(
     rank = _ranks(ranking)
 
     def placed(h: int) -> list[tuple[tuple, Figure]]:
-        found = best_placement(ctx, mover, h, plan, target, ranking)
+        found = _best_placement(ctx, mover, h, plan, target, rank)
         return [(rank[id(f)], f) for f in found[1]] if found else []
 
     return hex_order(graph, hampered, target, placed)

@@ -50,12 +50,11 @@ def apply_modifier(value: int, card: ModifierCard) -> int:
     return max(0, value + card.value)
 
 
-def draw_value(ctx: RuleContext, attacker: Figure, spec: AttackSpec, target: Figure, value: int):
+def draw_value(ctx: RuleContext, attacker: Figure, spec: AttackSpec, adjacent: bool, value: int):
     """HV-ATK-2/3: one card, or two with advantage (better) or disadvantage (worse); having both
-    is a single normal draw. Returns the value after the modifier and the cards drawn."""
-    board = board_for(ctx.scenario)
+    is a single normal draw. Returns the value after the modifier and the cards drawn.
+    ``adjacent``: the target is in range 1 of the attacker (a ranged attack's disadvantage)."""
     advantage = spec.advantage or has(attacker, "strengthen")
-    adjacent = board.distance(attacker.cell, target.cell) <= 1
     disadvantage = has(attacker, "muddle") or (spec.ranged and adjacent)
     deck, deck_name = deck_of(ctx, attacker)
     first = draw_modifier(ctx, deck, deck_name)
@@ -76,10 +75,11 @@ def resolve_attack(
     """HV-ATK-1: value, poison bonus, modifier, shield less pierce, damage, added effects, then
     the target's retaliate against an attacker in range 1 (HV-ABL-5)."""
     scenario = ctx.scenario
+    # in range 1: disadvantage for a ranged attack (HV-ATK-2) and the target's retaliate
+    adjacent = board_for(scenario).distance(attacker.cell, target.cell) <= 1
     value = spec.value + (1 if has(target, "poison") else 0)
-    value, cards = draw_value(ctx, attacker, spec, target, value)
+    value, cards = draw_value(ctx, attacker, spec, adjacent, value)
     value = max(0, value - max(0, shield_of(scenario, target) - spec.pierce))
-    attacker_cell = attacker.cell
     ctx.log(
         "ATTACK",
         attacker=label(scenario, attacker),
@@ -94,12 +94,7 @@ def resolve_attack(
     for condition in spec.conditions:  # HV-ABL-12
         add_condition(ctx, target, condition)
     retaliate = retaliate_of(scenario, target)
-    board = board_for(scenario)
-    if (
-        retaliate
-        and on_map(ctx.state, attacker)
-        and board.distance(attacker_cell, target.cell) <= 1
-    ):
+    if retaliate and adjacent and on_map(ctx.state, attacker):
         yield from suffer_damage(ctx, attacker, retaliate)
 
 

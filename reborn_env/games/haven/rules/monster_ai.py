@@ -215,7 +215,7 @@ def extra_targets(
 ) -> list[Figure]:
     """HV-AI-6: up to ``count`` further valid targets, best-ranked first by the focus rules
     measured from the hex where the mover's turn began (``ranking``, HV-AI-4)."""
-    if count <= 0:
+    if count == 0:  # a single-target attack
         return []
     board = board_for(ctx.scenario)
     valid = {id(f) for f in candidates(ctx, mover)}

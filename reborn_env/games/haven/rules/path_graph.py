@@ -19,7 +19,7 @@ from ....core.per_scenario import PerScenario
 from .. import fast as compiled
 from ..scenario.model import Scenario
 from .context import RuleContext
-from .figures import all_figures, board_for, enemies_of
+from .figures import all_figures, board_for, enemies_of, is_monster, sides
 from .state import Figure
 from .terrain import (
     JUMP,
@@ -45,6 +45,7 @@ class _CompiledBoard:
 
     def __init__(self, scenario: Scenario) -> None:
         board = board_for(scenario)
+        self.board = board
         self.core = compiled.core.PathBoard(  # type: ignore[union-attr]
             board.neighbours, board.floor, board.walls, NEGATIVE if board.terrain else 0
         )
@@ -86,14 +87,14 @@ class PathGraph:
     ) -> None:
         """``fast``: the compiled searches (True), the reference below (False), or :data:`FAST`
         (None)."""
-        board = board_for(ctx.scenario)
-        self.board = board
         self.kind = kind
         self.start = mover.cell
         self.fast = FAST if fast is None else fast
         if self.fast:
             self._build_compiled(ctx, mover, price_negatives)
             return
+        board = board_for(ctx.scenario)
+        self.board = board
         other_cells = {f.cell for f in all_figures(ctx.state) if f is not mover}
         if kind == WALK:
             enemy_cells = {f.cell for f in enemies_of(ctx.state, mover)}
@@ -123,9 +124,13 @@ class PathGraph:
                 f"PathGraph(fast=True) needs haven's compiled core: {compiled.IMPORT_ERROR}"
             )
         self._compiled = compiled_board(ctx.scenario)
+        self.board = self._compiled.board
         state, kind = ctx.state, self.kind
-        others = [f.cell for f in all_figures(state) if f is not mover]
-        enemies = [f.cell for f in enemies_of(state, mover)] if kind == WALK else []
+        side, monsters = sides(state)  # all_figures and enemies_of from one listing
+        others = [f.cell for f in (*side, *monsters) if f is not mover]
+        enemies = (
+            [f.cell for f in (side if is_monster(mover) else monsters)] if kind == WALK else []
+        )
         landing = None
         self.weights = None
         if self.board.terrain and kind in (WALK, JUMP):
@@ -224,15 +229,19 @@ def character_path(ctx: RuleContext, graph: PathGraph, cell: int, budget: int) -
     bad = [int(negative) for negative in negative_hexes(ctx)]
     best: list[list[int | None]] = [[None] * size for _ in range(budget + 1)]
     best[0][graph.start] = 0  # best[k][c]: fewest negatives over walks of exactly k points to c
-    walkable = [c for c in range(size) if graph.passable[c]]
-    neighbours = graph.board.neighbours
+    passable, neighbours = graph.passable, graph.board.neighbours
+    # only a passable hex next to one some walk has reached can end a longer walk
+    near = {n for n in neighbours[graph.start] if passable[n]}
     for k in range(1, budget + 1):
-        for c in walkable:
+        reached = []
+        for c in near:
             if k >= cost[c]:
                 before = best[k - cost[c]]
                 known = [before[n] for n in neighbours[c] if before[n] is not None]
                 if known:
                     best[k][c] = min(known) + bad[c]
+                    reached.append(c)
+        near.update(n for c in reached for n in neighbours[c] if passable[n])
     spent = min(
         (k for k in range(budget + 1) if best[k][cell] is not None),
         key=lambda k: (best[k][cell], k),

@@ -28,15 +28,14 @@
 
 /* --- Attribute names, interned once --------------------------------------------------------- */
 
-#define NAMES(X)                                                                                \
-    X(state) X(prompt) X(config) X(hide_other_piles) X(characters) X(monsters) X(summons)      \
-    X(monster_decks) X(monster_amd) X(elements) X(coins) X(treasures) X(round) X(phase)        \
-    X(sequence) X(slot) X(outcome) X(win_met) X(pending_infusions) X(traps) X(cell)            \
-    X(exhausted) X(hp) X(max_hp) X(shield) X(retaliate) X(conditions) X(acted) X(summon)       \
-    X(owner) X(number) X(type) X(rank) X(standee) X(kind) X(index) X(initiative) X(current)    \
-    X(discard) X(draw) X(shuffle_due) X(lead) X(second) X(played) X(hand) X(lost)              \
-    X(round_bonus) X(persistent) X(items) X(amd) X(gold) X(long_rest) X(sits_out) X(revealed)  \
-    X(agent) X(card) X(half) X(ability) X(value) X(element) X(targets) X(rest_card)
+#define NAMES(X)                                                                               \
+    X(state) X(elements) X(coins) X(round) X(sequence) X(slot) X(win_met)                      \
+    X(pending_infusions) X(cell) X(exhausted) X(hp) X(max_hp) X(shield) X(retaliate)           \
+    X(conditions) X(acted) X(summon) X(owner) X(number) X(type) X(standee) X(kind) X(index)    \
+    X(initiative) X(current) X(discard) X(draw) X(shuffle_due) X(lead) X(second) X(played)     \
+    X(hand) X(lost) X(round_bonus) X(persistent) X(gold) X(long_rest) X(sits_out)              \
+    X(revealed) X(agent) X(card) X(half) X(ability) X(value) X(element) X(targets)             \
+    X(rest_card)
 
 #define DECLARE(n) PyObject *n;
 static struct {
@@ -112,7 +111,9 @@ typedef struct {
         item_index, prompt_index, ability_index;
     Py_ssize_t n_types; /* monster types */
     Table *card_index;  /* n_types: ability card id -> index */
-    PyObject *monster_bonus; /* tuple of n_types dicts: rank -> (shield, retaliate) */
+    PyObject *monster_bonus;  /* tuple of n_types dicts: rank -> (shield, retaliate) */
+    PyObject *game_fields;      /* game_fields(game): its fields, see GAME_FIELDS */
+    PyObject *character_fields; /* character_fields(ch): a seat's fields, see seat_figure */
     PyObject *elite, *select, *character_slot, *summon_slot, *select_lead, *select_second;
 } Observer;
 
@@ -190,6 +191,8 @@ static void observer_dealloc(Observer *o)
     for (size_t k = 0; k < COUNT(STR_FIELDS); k++)
         Py_XDECREF(*AT(o, PyObject *, STR_FIELDS[k].at));
     Py_XDECREF(o->monster_bonus);
+    Py_XDECREF(o->game_fields);
+    Py_XDECREF(o->character_fields);
     for (Py_ssize_t t = 0; o->card_index && t < o->n_types; t++)
         table_clear(&o->card_index[t]);
     PyMem_Free(o->card_index);
@@ -456,9 +459,19 @@ static int attr_row(Observer *o, PyObject *fig, Py_ssize_t *row)
         __VA_ARGS__                                                                            \
     }
 
+/* A seat's character fields, in the order of fast/observer.py's CHARACTER_FIELDS (the card
+ * zones HAND..PERSISTENT of character_zones follow C_HAND in their order). */
+enum {
+    C_CELL, C_EXHAUSTED, C_HP, C_MAX_HP, C_SHIELD, C_RETALIATE, C_ACTED, C_CONDITIONS, C_HAND,
+    C_PLAYED, C_DISCARD, C_LOST, C_ROUND_BONUS, C_PERSISTENT, C_REVEALED, C_LONG_REST, C_GOLD,
+    C_SITS_OUT, C_ITEMS, C_AMD_DRAW, C_AMD_DISCARD, C_AMD_SHUFFLE, N_CHARACTER_FIELDS
+};
+
 /* What the board and a character's own block both read of a character: its cell (None once
- * exhausted, HV-EXH-3), exhausted, HP, max HP, round bonuses, acted and conditions. */
+ * exhausted, HV-EXH-3), exhausted, HP, max HP, round bonuses, acted and conditions; for a seat
+ * observed, also the tuple of all its CHARACTER_FIELDS. */
 typedef struct {
+    PyObject *fields;     /* a seat's: the tuple character_fields gave, new reference */
     PyObject *cell;       /* new reference */
     PyObject *conditions; /* a list or tuple, new reference; NULL where not read */
     int exhausted;        /* bool(ch.exhausted) */
@@ -466,24 +479,53 @@ typedef struct {
     double exhausted_value, hp, max_hp, shield, retaliate, acted;
 } CharFigure;
 
-/* Read a character's CharFigure: `whole` for a seat observed (whose block reads it all), else
- * only what the board reads (nothing past cell and exhausted off the map, as the Python). */
-static int read_char_figure(PyObject *ch, int whole, CharFigure *f)
+/* The CharFigure of a seat observed (me or the other), whose block reads it all: its fields
+ * read by the spec's character_fields, a Python function (see board_monsters). */
+static int seat_figure(Observer *o, PyObject *ch, CharFigure *f)
+{
+    PyObject *v = f->fields = PyObject_CallOneArg(o->character_fields, ch);
+    if (!v)
+        return -1;
+    if (!PyTuple_Check(v) || PyTuple_GET_SIZE(v) != N_CHARACTER_FIELDS) {
+        PyErr_Format(PyExc_TypeError,
+                     "haven observer: character_fields must return a %d-tuple",
+                     N_CHARACTER_FIELDS);
+        return -1;
+    }
+    PyObject *ex = PyTuple_GET_ITEM(v, C_EXHAUSTED);
+    f->cell = Py_NewRef(PyTuple_GET_ITEM(v, C_CELL));
+    f->exhausted = PyObject_IsTrue(ex);
+    if (f->exhausted < 0 || as_double(ex, &f->exhausted_value, S.exhausted))
+        return -1;
+    f->on_map = f->cell != Py_None && !f->exhausted;
+    if (as_double(PyTuple_GET_ITEM(v, C_HP), &f->hp, S.hp) ||
+        as_double(PyTuple_GET_ITEM(v, C_MAX_HP), &f->max_hp, S.max_hp) ||
+        as_double(PyTuple_GET_ITEM(v, C_SHIELD), &f->shield, S.shield) ||
+        as_double(PyTuple_GET_ITEM(v, C_RETALIATE), &f->retaliate, S.retaliate) ||
+        as_double(PyTuple_GET_ITEM(v, C_ACTED), &f->acted, S.acted))
+        return -1;
+    f->conditions =
+        PySequence_Fast(PyTuple_GET_ITEM(v, C_CONDITIONS), "haven observer: a list was expected");
+    return f->conditions ? 0 : -1;
+}
+
+/* The CharFigure of a character beyond the seats observed: only what the board reads (nothing
+ * past cell and exhausted off the map, as the Python). */
+static int read_char_figure(PyObject *ch, CharFigure *f)
 {
     if (!(f->cell = PyObject_GetAttr(ch, S.cell)))
         return -1;
-    if (!whole && f->cell == Py_None)
+    if (f->cell == Py_None)
         return 0;
     PyObject *ex = PyObject_GetAttr(ch, S.exhausted);
     if (!ex)
         return -1;
     f->exhausted = PyObject_IsTrue(ex);
-    int bad = f->exhausted < 0 || (whole && as_double(ex, &f->exhausted_value, S.exhausted));
     Py_DECREF(ex);
-    if (bad)
+    if (f->exhausted < 0)
         return -1;
-    f->on_map = f->cell != Py_None && !f->exhausted;
-    if (!whole && !f->on_map)
+    f->on_map = !f->exhausted;
+    if (!f->on_map)
         return 0;
     if (attr_double(ch, S.hp, &f->hp) || attr_double(ch, S.max_hp, &f->max_hp) ||
         attr_double(ch, S.shield, &f->shield) || attr_double(ch, S.retaliate, &f->retaliate) ||
@@ -495,6 +537,7 @@ static int read_char_figure(PyObject *ch, int whole, CharFigure *f)
 
 static void release_char_figure(CharFigure *f)
 {
+    Py_CLEAR(f->fields);
     Py_CLEAR(f->cell);
     Py_CLEAR(f->conditions);
 }
@@ -533,7 +576,7 @@ static int board_characters(Observer *o, Out *out, PyObject *chars, long long me
             continue;
         }
         CharFigure f = {0};
-        int r = read_char_figure(PySequence_Fast_GET_ITEM(chars, c), 0, &f) ||
+        int r = read_char_figure(PySequence_Fast_GET_ITEM(chars, c), &f) ||
                 board_character(o, out, c, me, &f);
         release_char_figure(&f);
         if (r)
@@ -586,38 +629,83 @@ static int monster_bonus(Observer *o, PyObject *type_obj, long long type, PyObje
                : 0;
 }
 
-static int board_monsters(Observer *o, Out *out, PyObject *monsters)
+/* A monster's fields, in the order of fast/observer.py's MONSTER_FIELDS. */
+enum {
+    M_TYPE, M_RANK, M_CELL, M_STANDEE, M_HP, M_MAX_HP, M_SHIELD, M_RETALIATE, M_CONDITIONS,
+    M_ACTED, N_MONSTER_FIELDS
+};
+
+/* One monster on the board, from the tuple of its fields. */
+static int board_monster(Observer *o, Out *out, PyObject *m)
 {
-    FOR_EACH(monsters, m, {
-        Py_ssize_t row;
-        long long type;
-        double standee, hp, max_hp, shield, retaliate, bonus_s = 0.0, bonus_r = 0.0, acted;
-        PyObject *type_obj = PyObject_GetAttr(m, S.type);
-        PyObject *rank = type_obj ? PyObject_GetAttr(m, S.rank) : NULL;
-        int bad = !rank || as_ll(type_obj, &type, S.type) ||
-                  monster_bonus(o, type_obj, type, rank, &bonus_s, &bonus_r);
-        int elite = bad ? -1 : equal(rank, o->elite);
-        Py_XDECREF(type_obj);
-        Py_XDECREF(rank);
-        if (bad || elite < 0 || attr_row(o, m, &row) || attr_double(m, S.standee, &standee) ||
-            put(out, row + o->type_kind + (Py_ssize_t)type, 1.0) ||
-            put(out, row + o->feature_elite, elite ? 1.0 : 0.0) ||
-            put(out, row + o->feature_number, clip1(standee / o->number_scale)) ||
-            attr_double(m, S.hp, &hp) || attr_double(m, S.max_hp, &max_hp) ||
-            attr_double(m, S.shield, &shield) || attr_double(m, S.retaliate, &retaliate) ||
-            attr_figure_row(o, out, row, m, hp, max_hp, bonus_s + shield, bonus_r + retaliate) ||
-            attr_double(m, S.acted, &acted) || put(out, row + o->feature_acted, acted))
-            return -1;
-    })
-    return 0;
+    Py_ssize_t row;
+    long long type;
+    double standee, hp, max_hp, shield, retaliate, bonus_s = 0.0, bonus_r = 0.0, acted;
+    PyObject *type_obj = PyTuple_GET_ITEM(m, M_TYPE), *rank = PyTuple_GET_ITEM(m, M_RANK);
+    int elite = -1;
+    if (as_ll(type_obj, &type, S.type) ||
+        monster_bonus(o, type_obj, type, rank, &bonus_s, &bonus_r) ||
+        (elite = equal(rank, o->elite)) < 0 || figure_cell(o, PyTuple_GET_ITEM(m, M_CELL), &row) ||
+        as_double(PyTuple_GET_ITEM(m, M_STANDEE), &standee, S.standee) ||
+        put(out, row + o->type_kind + (Py_ssize_t)type, 1.0) ||
+        put(out, row + o->feature_elite, elite ? 1.0 : 0.0) ||
+        put(out, row + o->feature_number, clip1(standee / o->number_scale)) ||
+        as_double(PyTuple_GET_ITEM(m, M_HP), &hp, S.hp) ||
+        as_double(PyTuple_GET_ITEM(m, M_MAX_HP), &max_hp, S.max_hp) ||
+        as_double(PyTuple_GET_ITEM(m, M_SHIELD), &shield, S.shield) ||
+        as_double(PyTuple_GET_ITEM(m, M_RETALIATE), &retaliate, S.retaliate))
+        return -1;
+    PyObject *conds = PySequence_Fast(PyTuple_GET_ITEM(m, M_CONDITIONS),
+                                      "haven observer: a list was expected");
+    if (!conds)
+        return -1;
+    int r = figure_row(o, out, row, hp, max_hp, bonus_s + shield, bonus_r + retaliate, conds);
+    Py_DECREF(conds);
+    return r || as_double(PyTuple_GET_ITEM(m, M_ACTED), &acted, S.acted) ||
+                   put(out, row + o->feature_acted, acted)
+               ? -1
+               : 0;
+}
+
+/* `rows`, what a spec function `what` returned: a list of tuples of n fields each? */
+static int check_rows(PyObject *rows, Py_ssize_t n, const char *what)
+{
+    int ok = PyList_Check(rows);
+    for (Py_ssize_t k = 0; ok && k < PyList_GET_SIZE(rows); k++) {
+        PyObject *row = PyList_GET_ITEM(rows, k);
+        ok = PyTuple_Check(row) && PyTuple_GET_SIZE(row) == n;
+    }
+    if (!ok)
+        PyErr_Format(PyExc_TypeError, "haven observer: %s must return a list of %zd-tuples",
+                     what, n);
+    return ok ? 0 : -1;
+}
+
+/* What the encoder reads of the game and its state whatever the state, in the order of
+ * fast/observer.py's GAME_FIELDS: read there, by the spec's game_fields, a Python function,
+ * because on these dataclass records the interpreter's specialised attribute loads cost a
+ * fraction of the ~200 instructions of a PyObject_GetAttr (so are a seat's, seat_figure). */
+enum {
+    G_STATE, G_PROMPT, G_HIDE_PILES, G_TRAPS, G_COINS, G_TREASURES, G_CHARACTERS, G_SUMMONS,
+    G_PHASE, G_OUTCOME, G_ROUND, G_WIN_MET, G_ELEMENTS, G_INFUSIONS, G_MONSTER_DECKS,
+    G_AMD_DRAW, G_AMD_DISCARD, G_AMD_SHUFFLE, G_MONSTERS, N_GAME_FIELDS
+};
+
+/* The monsters on the board, from the list of their field tuples (G_MONSTERS). */
+static int board_monsters(Observer *o, Out *out, PyObject *rows)
+{
+    int r = check_rows(rows, N_MONSTER_FIELDS, "monster_fields");
+    for (Py_ssize_t k = 0; !r && k < PyList_GET_SIZE(rows); k++)
+        r = board_monster(o, out, PyList_GET_ITEM(rows, k));
+    return r;
 }
 
 /* _board: traps, coins, treasures, then characters, summons and monsters, in the Python's order
  * (a trap overwrites the floor entry of the blank vector's terrain, HV-TER-2). */
-static int board(Observer *o, Out *out, PyObject *state, long long me, PyObject *summons,
+static int board(Observer *o, Out *out, PyObject *const *g, long long me, PyObject *summons,
                  PyObject *chars, const CharFigure *seats)
 {
-    PyObject *traps = attr_seq(state, S.traps);
+    PyObject *traps = PySequence_Fast(g[G_TRAPS], "haven observer: a list was expected");
     if (!traps)
         return -1;
     if (PySequence_Fast_GET_SIZE(traps) && o->feature_trap < 0) {
@@ -636,11 +724,8 @@ static int board(Observer *o, Out *out, PyObject *state, long long me, PyObject 
     })
     Py_DECREF(traps);
 
-    PyObject *coins = PyObject_GetAttr(state, S.coins);
-    PyObject *items = !coins                ? NULL
-                      : PyDict_Check(coins) ? Py_NewRef(coins)
-                                            : PyMapping_Items(coins);
-    Py_XDECREF(coins);
+    PyObject *coins = g[G_COINS];
+    PyObject *items = PyDict_Check(coins) ? Py_NewRef(coins) : PyMapping_Items(coins);
     if (!items)
         return -1;
     Py_ssize_t pos = 0, at = 0;
@@ -671,9 +756,7 @@ static int board(Observer *o, Out *out, PyObject *state, long long me, PyObject 
     }
     Py_DECREF(items);
 
-    PyObject *treasures = PyObject_GetAttr(state, S.treasures);
-    PyObject *it = treasures ? PyObject_GetIter(treasures) : NULL;
-    Py_XDECREF(treasures);
+    PyObject *it = PyObject_GetIter(g[G_TREASURES]);
     if (!it)
         return -1;
     while ((cell = PyIter_Next(it))) {
@@ -689,33 +772,23 @@ static int board(Observer *o, Out *out, PyObject *state, long long me, PyObject 
 
     if (board_characters(o, out, chars, me, seats) || board_summons(o, out, summons, me))
         return -1;
-    PyObject *monsters = attr_seq(state, S.monsters);
-    if (!monsters)
-        return -1;
-    int r = board_monsters(o, out, monsters);
-    Py_DECREF(monsters);
-    return r;
+    return board_monsters(o, out, g[G_MONSTERS]);
 }
 
-/* Round, phase (state.phase, read already), outcome, win met; element states; the pending
- * infusions. */
-static int round_block(Observer *o, Out *out, PyObject *state, PyObject *phase_name)
+/* Round, phase, outcome, win met; element states; the pending infusions. */
+static int round_block(Observer *o, Out *out, PyObject *const *g)
 {
     Py_ssize_t i = o->round, phase, outcome;
     double round, win_met;
-    PyObject *p;
-    if (lookup(&o->phase_index, phase_name, "phase", &phase) ||
-        !(p = PyObject_GetAttr(state, S.outcome)))
-        return -1;
-    int bad = lookup(&o->outcome_index, p, "outcome", &outcome);
-    Py_DECREF(p);
-    if (bad || attr_double(state, S.round, &round) || attr_double(state, S.win_met, &win_met) ||
+    if (lookup(&o->phase_index, g[G_PHASE], "phase", &phase) ||
+        lookup(&o->outcome_index, g[G_OUTCOME], "outcome", &outcome) ||
+        as_double(g[G_ROUND], &round, S.round) || as_double(g[G_WIN_MET], &win_met, S.win_met) ||
         put(out, i + o->round_round, clip1(round / o->round_cap)) ||
         put(out, i + o->round_phase + phase, 1.0) ||
         put(out, i + o->round_outcome + outcome, 1.0) || put(out, i + o->round_win_met, win_met))
         return -1;
 
-    PyObject *elements = attr_seq(state, S.elements);
+    PyObject *elements = PySequence_Fast(g[G_ELEMENTS], "haven observer: a list was expected");
     if (!elements)
         return -1;
     if (PySequence_Fast_GET_SIZE(elements) > o->n_elements) {
@@ -735,7 +808,7 @@ static int round_block(Observer *o, Out *out, PyObject *state, PyObject *phase_n
     }
     Py_DECREF(elements);
 
-    PyObject *infusions = attr_seq(state, S.pending_infusions);
+    PyObject *infusions = PySequence_Fast(g[G_INFUSIONS], "haven observer: a list was expected");
     if (!infusions)
         return -1;
     FOR_EACH(infusions, item, {
@@ -809,9 +882,9 @@ fail:
 }
 
 /* Monster ability decks: the current card, the discard, the draw pile's size per type. */
-static int monster_decks(Observer *o, Out *out, PyObject *state)
+static int monster_decks(Observer *o, Out *out, PyObject *state_decks)
 {
-    PyObject *decks = attr_seq(state, S.monster_decks);
+    PyObject *decks = PySequence_Fast(state_decks, "haven observer: a list was expected");
     if (!decks)
         return -1;
     for (Py_ssize_t t = 0; t < PySequence_Fast_GET_SIZE(decks); t++) {
@@ -853,14 +926,15 @@ fail:
     return -1;
 }
 
-/* _modifier_deck: draw pile and discard as counts per card name (order hidden), shuffle due. */
-static int modifier_deck(Observer *o, Out *out, PyObject *deck, Py_ssize_t i)
+/* _modifier_deck: draw pile and discard (a deck's `piles`, read already) as counts per card
+ * name (order hidden), shuffle due. */
+static int modifier_deck(Observer *o, Out *out, PyObject *const *piles, PyObject *shuffle_due,
+                         Py_ssize_t i)
 {
-    PyObject *const piles[2] = {S.draw, S.discard};
     const Py_ssize_t at[2] = {o->modifier_draw, o->modifier_discard};
     long counts[MAX_MODIFIER_NAMES];
     for (int p = 0; p < 2; p++) {
-        PyObject *pile = attr_seq(deck, piles[p]);
+        PyObject *pile = PySequence_Fast(piles[p], "haven observer: a list was expected");
         if (!pile)
             return -1;
         memset(counts, 0, sizeof(long) * (size_t)o->n_modifier_names);
@@ -880,19 +954,9 @@ static int modifier_deck(Observer *o, Out *out, PyObject *deck, Py_ssize_t i)
                 return -1;
     }
     double due;
-    if (attr_double(deck, S.shuffle_due, &due) || put(out, i + o->modifier_shuffle, due))
+    if (as_double(shuffle_due, &due, S.shuffle_due) || put(out, i + o->modifier_shuffle, due))
         return -1;
     return 0;
-}
-
-static int attr_modifier_deck(Observer *o, Out *out, PyObject *obj, PyObject *name, Py_ssize_t i)
-{
-    PyObject *deck = PyObject_GetAttr(obj, name);
-    if (!deck)
-        return -1;
-    int r = modifier_deck(o, out, deck, i);
-    Py_DECREF(deck);
-    return r;
 }
 
 /* A pick (lead or second): `has` is 0 for None. */
@@ -943,8 +1007,9 @@ static int character_zones(Observer *o, Out *out, PyObject *ch, const CharFigure
                            int mine, int selecting, int hide_piles, Pick pending, Py_ssize_t i,
                            PyObject *const *zones)
 {
+    PyObject *const *field = &PyTuple_GET_ITEM(fig->fields, 0);
     long long revealed_attr;
-    if (attr_ll(ch, S.revealed, &revealed_attr))
+    if (as_ll(field[C_REVEALED], &revealed_attr, S.revealed))
         return -1;
     long long public_level = selecting ? 0 : revealed_attr;
     long long revealed = mine ? 2 : public_level;
@@ -956,16 +1021,11 @@ static int character_zones(Observer *o, Out *out, PyObject *ch, const CharFigure
     if (revealed >= 2 && attr_pick(ch, S.second, &picks[1]))
         return -1;
 
-    PyObject *lr = PyObject_GetAttr(ch, S.long_rest);
-    if (!lr)
-        return -1;
+    PyObject *lr = field[C_LONG_REST];
     int lr_truth = PyObject_IsTrue(lr);
     double long_rest = 0.0; /* float(ch.long_rest and (mine or phase != SELECT)) */
-    int bad = lr_truth < 0 ||
-              (lr_truth ? (long_rest = (mine || !selecting) ? 1.0 : 0.0, 0)
-                        : as_double(lr, &long_rest, S.long_rest));
-    Py_DECREF(lr);
-    if (bad)
+    if (lr_truth < 0 || (lr_truth ? (long_rest = (mine || !selecting) ? 1.0 : 0.0, 0)
+                                  : as_double(lr, &long_rest, S.long_rest)))
         return -1;
     int resting = lr_truth && (mine || !selecting);
     double initiative = 0.0;
@@ -981,7 +1041,8 @@ static int character_zones(Observer *o, Out *out, PyObject *ch, const CharFigure
     if (!mine && selecting) /* HV-SEL-3: the other's picks count back in */
         hand += played;
     double gold, sits_out;
-    if (attr_double(ch, S.gold, &gold) || attr_double(ch, S.sits_out, &sits_out))
+    if (as_double(field[C_GOLD], &gold, S.gold) ||
+        as_double(field[C_SITS_OUT], &sits_out, S.sits_out))
         return -1;
     const double slots = (double)o->card_slots;
     const double scalars[N_CHAR_SCALARS] = {
@@ -1026,7 +1087,7 @@ static int character_zones(Observer *o, Out *out, PyObject *ch, const CharFigure
          cards_block(o, out, zones[PERSISTENT], i + o->char_active, S.persistent, NULL)))
         return -1;
 
-    PyObject *items = attr_seq(ch, S.items);
+    PyObject *items = PySequence_Fast(field[C_ITEMS], "haven observer: a list was expected");
     if (!items)
         return -1;
     for (Py_ssize_t k = 0; k < PySequence_Fast_GET_SIZE(items) && k < o->max_items; k++) {
@@ -1038,7 +1099,7 @@ static int character_zones(Observer *o, Out *out, PyObject *ch, const CharFigure
         }
     }
     Py_DECREF(items);
-    return attr_modifier_deck(o, out, ch, S.amd, i + o->char_modifiers);
+    return modifier_deck(o, out, &field[C_AMD_DRAW], field[C_AMD_SHUFFLE], i + o->char_modifiers);
 }
 
 /* _character: the card zones read once (ch.active is round_bonus + persistent, as
@@ -1046,12 +1107,11 @@ static int character_zones(Observer *o, Out *out, PyObject *ch, const CharFigure
 static int character(Observer *o, Out *out, PyObject *ch, const CharFigure *fig, int mine,
                      int selecting, int hide_piles, Pick pending, Py_ssize_t i)
 {
-    PyObject *const names[N_ZONES] = {S.hand,  S.played,      S.discard,
-                                      S.lost,  S.round_bonus, S.persistent};
     PyObject *zones[N_ZONES] = {NULL};
     int r = -1;
     for (int z = 0; z < N_ZONES; z++)
-        if (!(zones[z] = attr_seq(ch, names[z])))
+        if (!(zones[z] = PySequence_Fast(PyTuple_GET_ITEM(fig->fields, C_HAND + z),
+                                         "haven observer: a list was expected")))
             goto done;
     r = character_zones(o, out, ch, fig, mine, selecting, hide_piles, pending, i, zones);
 done:
@@ -1151,13 +1211,19 @@ static int observe(Observer *o, Out *out, PyObject *game, long long me)
     int r = -1;
     CharFigure seats[2] = {{0}, {0}}; /* me, the other */
     PyObject *kind = NULL;            /* prompt.kind */
-    PyObject *state = PyObject_GetAttr(game, S.state);
-    PyObject *prompt = state ? PyObject_GetAttr(game, S.prompt) : NULL;
-    PyObject *config = prompt ? PyObject_GetAttr(game, S.config) : NULL;
-    PyObject *summons = config ? attr_seq(state, S.summons) : NULL;
-    PyObject *phase = summons ? PyObject_GetAttr(state, S.phase) : NULL;
-    PyObject *chars = phase ? attr_seq(state, S.characters) : NULL;
-    if (!chars)
+    PyObject *chars = NULL, *summons = NULL;
+    PyObject *fields = PyObject_CallOneArg(o->game_fields, game);
+    if (!fields)
+        goto done;
+    if (!PyTuple_Check(fields) || PyTuple_GET_SIZE(fields) != N_GAME_FIELDS) {
+        PyErr_Format(PyExc_TypeError, "haven observer: game_fields must return a %d-tuple",
+                     N_GAME_FIELDS);
+        goto done;
+    }
+    PyObject *const *g = &PyTuple_GET_ITEM(fields, 0);
+    PyObject *prompt = g[G_PROMPT];
+    if (!(summons = PySequence_Fast(g[G_SUMMONS], "haven observer: a list was expected")) ||
+        !(chars = PySequence_Fast(g[G_CHARACTERS], "haven observer: a list was expected")))
         goto done;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(chars);
     long long other = 1 - me;
@@ -1170,27 +1236,14 @@ static int observe(Observer *o, Out *out, PyObject *game, long long me)
     }
     PyObject *mine_ch = PySequence_Fast_GET_ITEM(chars, me);
     PyObject *other_ch = PySequence_Fast_GET_ITEM(chars, other);
-    int selecting = equal(phase, o->select);
-    if (selecting < 0 || read_char_figure(mine_ch, 1, &seats[0]) ||
-        read_char_figure(other_ch, 1, &seats[1]) ||
-        board(o, out, state, me, summons, chars, seats) || round_block(o, out, state, phase) ||
-        (!selecting && sequence(o, out, state, me, summons)) ||
-        monster_decks(o, out, state) ||
-        attr_modifier_deck(o, out, state, S.monster_amd, o->monster_modifiers))
+    int selecting = equal(g[G_PHASE], o->select);
+    int hide_piles = PyObject_IsTrue(g[G_HIDE_PILES]);
+    if (selecting < 0 || hide_piles < 0 || seat_figure(o, mine_ch, &seats[0]) ||
+        seat_figure(o, other_ch, &seats[1]) || board(o, out, g, me, summons, chars, seats) ||
+        round_block(o, out, g) || (!selecting && sequence(o, out, g[G_STATE], me, summons)) ||
+        monster_decks(o, out, g[G_MONSTER_DECKS]) ||
+        modifier_deck(o, out, &g[G_AMD_DRAW], g[G_AMD_SHUFFLE], o->monster_modifiers))
         goto done;
-
-    int hide_piles = 0; /* bool(getattr(game.config, "hide_other_piles", False)) */
-    PyObject *hide = PyObject_GetAttr(config, S.hide_other_piles);
-    if (!hide) {
-        if (!PyErr_ExceptionMatches(PyExc_AttributeError))
-            goto done;
-        PyErr_Clear();
-    } else {
-        hide_piles = PyObject_IsTrue(hide);
-        Py_DECREF(hide);
-        if (hide_piles < 0)
-            goto done;
-    }
     if (prompt != Py_None && !(kind = PyObject_GetAttr(prompt, S.kind)))
         goto done;
     Pick lead, none = {0, 0};
@@ -1204,12 +1257,9 @@ done:
     release_char_figure(&seats[0]);
     release_char_figure(&seats[1]);
     Py_XDECREF(kind);
-    Py_XDECREF(state);
-    Py_XDECREF(prompt);
-    Py_XDECREF(config);
     Py_XDECREF(summons);
-    Py_XDECREF(phase);
     Py_XDECREF(chars);
+    Py_XDECREF(fields);
     return r;
 }
 
@@ -1425,6 +1475,19 @@ static int read_spec(Observer *o, PyObject *spec)
         PyErr_SetString(PyExc_ValueError, "haven observer spec: bad sizes");
         return -1;
     }
+
+    /* game_fields and character_fields: Python functions */
+    PyObject *game = spec_item(spec, "game_fields");
+    PyObject *characters = game ? spec_item(spec, "character_fields") : NULL;
+    if (!characters)
+        return -1;
+    if (!PyCallable_Check(game) || !PyCallable_Check(characters)) {
+        PyErr_SetString(PyExc_TypeError,
+                        "haven observer spec: game_fields and character_fields are callables");
+        return -1;
+    }
+    o->game_fields = Py_NewRef(game);
+    o->character_fields = Py_NewRef(characters);
 
     /* feature_trap: None on a map without traps */
     PyObject *trap = spec_item(spec, "feature_trap");
