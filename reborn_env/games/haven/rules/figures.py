@@ -38,14 +38,10 @@ class Board:
         self.neighbours = tuple(neighbours(c) for c in range(len(cells)))
         self.range = RangeTable(self.walls)
         self.sight = SightTable(self.walls)
-        cell_ids = range(len(cells))
-        # HV-MAP-5: a cell cut off by walls is out of every range
+        # HV-MAP-5: the range table's rows with a cell cut off by walls out of every range
         self._distances = tuple(
-            tuple(1_000 if d is None else d for d in (self.range(a, b) for b in cell_ids))
-            for a in cell_ids
+            tuple(1_000 if d is None else d for d in row) for row in self.range.rows
         )
-        # HV-MAP-7, as rows like the distances
-        self._sees = tuple(tuple(self.sight(a, b) for b in cell_ids) for a in cell_ids)
         self._reaching: dict[tuple[int, int], tuple[int, ...]] = {}
 
     def distance(self, a: int, b: int) -> int:
@@ -54,7 +50,7 @@ class Board:
 
     def in_range_and_sight(self, a: int, b: int, reach: int) -> bool:
         """HV-MAP-8: ``b`` is within ``reach`` of ``a`` and ``a`` sees it."""
-        return self._distances[a][b] <= reach and self._sees[a][b]
+        return self._distances[a][b] <= reach and self.sight.rows[a][b]
 
     def cells_reaching(self, target: int, reach: int) -> tuple[int, ...]:
         """Every cell within ``reach`` of ``target`` that sees it (HV-AI-3's candidates), cached:
@@ -105,12 +101,6 @@ def enemies(a: Figure, b: Figure) -> bool:
 def living_characters(state: HavenState) -> list[CharacterState]:
     """Characters still on the map."""
     return [c for c in state.characters if not c.exhausted and c.cell is not None]
-
-
-def sides(state: HavenState) -> tuple[list[Figure], list[MonsterState]]:
-    """Section 0.3: the figures on the map by side: characters and summons, then monsters (the
-    state's own list: read it, do not change it)."""
-    return [*living_characters(state), *state.summons], state.monsters
 
 
 def all_figures(state: HavenState) -> list[Figure]:

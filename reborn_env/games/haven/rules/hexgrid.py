@@ -103,11 +103,12 @@ class RangeTable:
     """HV-MAP-5: all-pairs range distances of one map, from one BFS per cell; O(1) lookup."""
 
     def __init__(self, walls: Sequence[bool], width: int = WIDTH) -> None:
-        self._rows = tuple(tuple(_range_bfs(s, walls, width)) for s in range(len(walls)))
+        self.rows = tuple(tuple(_range_bfs(s, walls, width)) for s in range(len(walls)))
+        """``rows[a][b]``: the range distance ``R(a, b)`` (None if unreachable)."""
 
     def __call__(self, a: int, b: int) -> int | None:
         """The range distance ``R(a, b)`` (None if unreachable)."""
-        return self._rows[a][b]
+        return self.rows[a][b]
 
 
 def centre(cell: int, width: int = WIDTH) -> Point:
@@ -227,8 +228,9 @@ class SightTable:
         for a in range(n):
             for b in range(a + 1, n):
                 rows[a][b] = rows[b][a] = line_of_sight(a, b, walls, width)
-        self._rows = tuple(tuple(row) for row in rows)
+        self.rows = tuple(tuple(row) for row in rows)
+        """``rows[a][b]``: ``LOS(a, b)``."""
 
     def __call__(self, a: int, b: int) -> bool:
         """``LOS(a, b)``."""
-        return self._rows[a][b]
+        return self.rows[a][b]

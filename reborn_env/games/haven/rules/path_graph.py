@@ -19,7 +19,7 @@ from ....core.per_scenario import PerScenario
 from .. import fast as compiled
 from ..scenario.model import Scenario
 from .context import RuleContext
-from .figures import all_figures, board_for, enemies_of, is_monster, sides
+from .figures import all_figures, board_for, enemies_of
 from .state import Figure
 from .terrain import (
     JUMP,
@@ -126,11 +126,8 @@ class PathGraph:
         self._compiled = compiled_board(ctx.scenario)
         self.board = self._compiled.board
         state, kind = ctx.state, self.kind
-        side, monsters = sides(state)  # all_figures and enemies_of from one listing
-        others = [f.cell for f in (*side, *monsters) if f is not mover]
-        enemies = (
-            [f.cell for f in (side if is_monster(mover) else monsters)] if kind == WALK else []
-        )
+        others = [f.cell for f in all_figures(state) if f is not mover]
+        enemies = [f.cell for f in enemies_of(state, mover)] if kind == WALK else []
         landing = None
         self.weights = None
         if self.board.terrain and kind in (WALK, JUMP):

@@ -63,14 +63,10 @@ def on_terrain(ctx: RuleContext, cell: int) -> bool:
     return cell in ctx.state.traps or board.hazardous[cell] or board.difficult[cell]
 
 
-def step_points(ctx: RuleContext, cell: int) -> int:
-    """HV-TER-4: entering difficult terrain on a walk costs 2 movement points, any other hex 1."""
-    return 2 if board_for(ctx.scenario).difficult[cell] else 1
-
-
 def entry_weights(ctx: RuleContext, price_negatives: bool) -> list[int]:
-    """HV-TER-4, HV-AI-10: the weight of walking into each cell: its points, plus NEGATIVE for a
-    negative hex when ``price_negatives`` (a monster's path; a character counts points only)."""
+    """HV-TER-4, HV-AI-10: the weight of walking into each cell: its points (2 for difficult
+    terrain, else 1), plus NEGATIVE for a negative hex when ``price_negatives`` (a monster's
+    path; a character counts points only)."""
     board = board_for(ctx.scenario)
     weights = [2 if difficult else 1 for difficult in board.difficult]
     if price_negatives:
