@@ -1,6 +1,10 @@
 /* mark_legal(mask, legal): the legal actions set to 1 in an int8 mask (see mask.h). */
 #include "mask.h"
 
+#include <string.h>
+
+#include "buffers.h"
+
 const char haven_mark_legal_doc[] =
     "mark_legal(mask, legal): set mask[a] = 1 for each action a of the sequence legal; mask is "
     "a writable, C-contiguous 1-D int8 array and every a an int in 0..len(mask)-1.";
@@ -15,10 +19,7 @@ static int mask_buffer(PyObject *obj, Py_buffer *view)
                      Py_TYPE(obj)->tp_name);
         return -1;
     }
-    const char *fmt = view->format ? view->format : "B";
-    if (fmt[0] == '<' || fmt[0] == '=' || fmt[0] == '@' || fmt[0] == '|')
-        fmt++;
-    if (strcmp(fmt, "b") != 0 || view->itemsize != 1 || view->ndim != 1 ||
+    if (strcmp(item_format(view), "b") != 0 || view->itemsize != 1 || view->ndim != 1 ||
         !PyBuffer_IsContiguous(view, 'C')) {
         PyErr_Format(PyExc_TypeError,
                      "mark_legal: mask must be a C-contiguous 1-D int8 array; got format %s, "

@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "buffers.h"
 #include "observer.h"
 
 #define MAX_MODIFIER_NAMES 256 /* distinct modifier card names (counted on the stack) */
@@ -1276,10 +1277,7 @@ static int check_out(Observer *o, PyObject *obj, Py_buffer *view)
     }
     const char *why = NULL;
     PyObject *type = PyExc_ValueError;
-    const char *fmt = view->format ? view->format : "B";
-    if (fmt[0] == '<' || fmt[0] == '=' || fmt[0] == '@')
-        fmt++;
-    if (strcmp(fmt, "f") != 0 || view->itemsize != 4) {
+    if (strcmp(item_format(view), "f") != 0 || view->itemsize != 4) {
         why = "out must hold float32 values";
         type = PyExc_TypeError;
     } else if (view->ndim != 1 || view->shape[0] != o->size) {
