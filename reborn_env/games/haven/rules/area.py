@@ -81,10 +81,13 @@ def _in_range(board: Board, origin: int, cells: Placement, reach: int) -> bool:
     return any(board.distance(origin, c) <= reach for c in cells)
 
 
-def placements(board: Board, origin: int, area: Iterable[Offset], reach: int) -> set[Placement]:
+def placements(
+    board: Board, origin: int, area: Iterable[Offset], reach: int
+) -> frozenset[Placement]:
     """HV-AOE-2/3: every placement of the pattern by an attacker standing on ``origin``: a melee
-    pattern around ``origin`` in each orientation; a ranged one anywhere with a hex in reach."""
-    return set(_placements(board, origin, tuple(area), reach))
+    pattern around ``origin`` in each orientation; a ranged one anywhere with a hex in reach
+    (geometry only, so computed once per board and arguments)."""
+    return _placements(board, origin, tuple(area), reach)
 
 
 @lru_cache(maxsize=1 << 12)
@@ -187,7 +190,7 @@ def target_sets(
     board = board_for(ctx.scenario)
     seen = attackable(ctx, attacker)
     found = set()
-    for cells in _placements(board, attacker.cell, tuple(area), reach):
+    for cells in placements(board, attacker.cell, area, reach):
         hit = frozenset(f.cell for f in seen if f.cell in cells)  # the placement's area_targets
         if hit:
             found.add(hit)
