@@ -83,9 +83,10 @@ composition. In `other` the hand is its size only, the picks appear once reveale
 are reduced to counts with `hide_other_piles=True`. The other's hand contents and unrevealed picks
 never enter the observation (HV-SEL-3).
 
-**Info.** `infos[agent]["events"]`: the event dicts (`{"type": ..., **data}`) logged since that
-agent's previous step; the other character's selection events are withheld until the reveal
-(HV-API-8).
+**Info.** Empty by default, so that every value a trainer's buffer stores is a number, an array
+or a string. With `event_feed=True`, `infos[agent]["events"]`: the event dicts (`{"type": ...,
+**data}`) logged since that agent's previous step; the other character's selection events are
+withheld until the reveal (HV-API-8).
 
 **Termination.** On win or loss every agent is terminated, on the round cap every agent is truncated
 (HV-API-7); exhausted characters stay in `agents`, never selected, until then (HV-EXH-4).
@@ -93,9 +94,10 @@ agent's previous step; the other character's selection events are withheld until
 **Arguments.** `render_mode` (`"human"`, `"ansi"`, `"rgb_array"`), `scenario` (bundled name or a
 `.toml` path, default `"raider_camp"`; `"mire_crossing"`, spec section 22, adds traps, hazardous
 and difficult terrain, flying and jumping moves and area attacks), `illegal_action` (`"raise"`
-or `"penalize"`), and the config keys of 16.8: `allow_damage_negation` (True), `auto_forced`
-(True), `hide_other_piles` (False), `reward_shaping` (False; +0.02 per monster HP lost, -0.02 per
-character HP lost, shared), `max_rounds` (30), `reveal_second_card_at_turn` (False).
+or `"penalize"`), `event_feed` (False; see Info), and the config keys of 16.8:
+`allow_damage_negation` (True), `auto_forced` (True), `hide_other_piles` (False), `reward_shaping`
+(False; +0.02 per monster HP lost, -0.02 per character HP lost, shared), `max_rounds` (30),
+`reveal_second_card_at_turn` (False).
 
 **Positions and fixtures.** `env.unwrapped.get_state()` returns the position as JSON-ready data and
 `set_state(d)` restores it; `reset(options={"position": d})` starts a game there, and

@@ -34,10 +34,12 @@ ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = json.loads((Path(__file__).with_name("golden_games.json")).read_text())
 POLICY_FILE = Path(__file__).with_name("golden_policy_games.json")
 GOLDEN_POLICIES = json.loads(POLICY_FILE.read_text())
+# haven's infos carry its event feed only when asked (trainers refuse lists of dicts): the
+# recorded games were hashed with it, so the feed is held to them too
 ENVS = {
     "earth_reborn_v0": earth_reborn_v0.env,
-    "haven_v0": haven_v0.env,
-    "haven_v0:mire_crossing": lambda: haven_v0.env(scenario="mire_crossing"),
+    "haven_v0": lambda: haven_v0.env(event_feed=True),
+    "haven_v0:mire_crossing": lambda: haven_v0.env(scenario="mire_crossing", event_feed=True),
 }
 POLICIES = {
     "earth_reborn_v0": "earth_reborn_ppo.pt",

@@ -141,7 +141,7 @@ def test_forced_prompts_are_answered_by_the_engine_unless_disabled(auto_forced):
     """HV-API-4: with auto_forced a prompt with one legal action never reaches an agent (it is
     logged as AUTO_ACTION); with auto_forced=False such prompts are shown. HV-API-2: the
     selected agent is the one whose prompt is pending, and only its mask is non-zero."""
-    env = haven_v0.env(auto_forced=auto_forced)
+    env = haven_v0.env(auto_forced=auto_forced, event_feed=True)
     shown_forced = auto_events = 0
     for seed in range(3):
         env.reset(seed=seed)
@@ -343,7 +343,7 @@ def test_exhausted_character_stays_in_agents_and_is_never_selected():
         },
         "monsters": [{"type": "marauder", "rank": "normal", "standee": 1, "cell": [8, 6]}],
     }
-    env = fixture_env(fixture, allow_damage_negation=False)
+    env = fixture_env(fixture, allow_damage_negation=False, event_feed=True)
     game = env.unwrapped.game
     assert game.state.characters[0].exhausted
     assert env.agents == AGENTS
@@ -371,7 +371,7 @@ def test_exhausted_character_stays_in_agents_and_is_never_selected():
 def test_events_of_the_other_selection_are_withheld_until_the_reveal():
     """HV-API-8, HV-SEL-3: the Conjurer does not get the Bulwark's picks before the reveal, then
     gets them; the Bulwark sees its own picks at once."""
-    env = haven_v0.env()
+    env = haven_v0.env(event_feed=True)
     env.reset(seed=0)
     env.step(card(0))
     env.step(card(1))
@@ -400,7 +400,7 @@ def test_events_of_the_other_selection_are_withheld_until_the_reveal():
 
 def test_events_are_plain_dicts_with_a_type():
     """HV-API-8: each event is ``{"type": ..., **data}``, JSON-ready."""
-    env = haven_v0.env()
+    env = haven_v0.env(event_feed=True)
     env.reset(seed=1)
     env.step(card(2))
     for event in env.infos["bulwark"]["events"]:
@@ -441,7 +441,7 @@ def test_positions_round_trip_through_json_and_continue_alike():
 def _reveal_second_game(second: int) -> haven_v0.raw_env:
     """reveal_second_card_at_turn: Bulwark B01 (14) + ``second``, Conjurer C04 (9) + C01, so
     the Conjurer acts first while the Bulwark's second card is still secret."""
-    env = haven_v0.env(reveal_second_card_at_turn=True)
+    env = haven_v0.env(reveal_second_card_at_turn=True, event_feed=True)
     env.reset(seed=0)
     for k in (0, second, 3, 0):
         env.step(card(k))

@@ -199,7 +199,7 @@ def test_a_hidden_long_rest_looks_like_a_pick():
         "characters": {"bulwark": {"discard": ["B08", "B09"]}, "conjurer": {}},
         "monsters": [{"type": "marauder", "rank": "normal", "standee": 1, "cell": [8, 6]}],
     }
-    rest, pick = fixture_env(fixture), fixture_env(fixture)
+    rest, pick = fixture_env(fixture, event_feed=True), fixture_env(fixture)
     rest.step(actions.LONG_REST)
     pick.step(card(0))
     pick.step(card(1))

@@ -28,11 +28,14 @@ class raw_env(GameEnv):  # noqa: N801 - PettingZoo's naming convention
         render_mode: str | None = None,
         scenario: str = "raider_camp",
         illegal_action: str = "raise",
+        event_feed: bool = False,
         **config: Any,
     ) -> None:
-        """``config``: the 16.8 options by name, their defaults and checks those of
-        :class:`~.rules.config.HavenConfig` (an unknown one is a TypeError listing them)."""
-        rules = HavenRules(scenario, **config)
+        """``event_feed``: each agent's infos carry its HV-API-8 event feed (lists of dicts,
+        which trainers' buffers refuse: off by default). ``config``: the 16.8 options by name,
+        their defaults and checks those of :class:`~.rules.config.HavenConfig` (an unknown one is
+        a TypeError listing them)."""
+        rules = HavenRules(scenario, event_feed, **config)
         super().__init__(rules, render_mode, illegal_action)  # HV-API-5
         self.scenario, self.config, self.observer = rules.scenario, rules.config, rules.observer
 

@@ -41,11 +41,20 @@ def make_config(**options: Any) -> HavenConfig:
 
 class HavenRules:
     """A scenario and its 16.8 options (``reward_shaping`` is the environment's own: a restored
-    position follows the rules config it carries, but shaping stays as configured here)."""
+    position follows the rules config it carries, but shaping stays as configured here).
+
+    ``event_feed``: whether each seat's infos carry its HV-API-8 event feed, a list of dicts.
+    Off by default, so that every value in ``infos`` is one a trainer's buffer can store (TorchRL
+    and Tianshou refuse lists of dicts); front-ends and tests that read the feed ask for it."""
 
     name = ENV_NAME
 
-    def __init__(self, scenario: str = "raider_camp", **config: Any) -> None:
+    def __init__(
+        self, scenario: str = "raider_camp", event_feed: bool = False, **config: Any
+    ) -> None:
+        if not isinstance(event_feed, bool):
+            raise ValueError(f"event_feed must be True or False, got {event_feed!r}")
+        self.event_feed = event_feed
         self.config = make_config(**config)
         self.scenario = load_scenario(scenario)
         self.observer = best_observer_for(self.scenario)  # the compiled one where it is built
@@ -80,7 +89,8 @@ class HavenMatch:
     def __init__(self, rules: HavenRules, game: HavenGame) -> None:
         self.rules = rules
         self.state = game
-        self._feed = EventFeed(game.events, len(rules.agents))  # HV-API-8
+        # HV-API-8, kept only where the env hands it out
+        self._feed = EventFeed(game.events, len(rules.agents)) if rules.event_feed else None
         self._shaped: list[float] = [0.0] * len(rules.agents)
 
     def to_move(self) -> int | None:
@@ -99,20 +109,24 @@ class HavenMatch:
         if action not in game.legal_actions():
             raise IllegalActionError(self._illegal_message(seat, action))
         before = len(game.events)
-        held = self._feed.still_held(seat)
+        feed = self._feed
+        held = feed.still_held(seat) if feed is not None else []
         try:
             game.apply(action)
         except IllegalActionError as err:
             raise IllegalActionError(f"{self._illegal_message(seat, action)}: {err}") from None
-        self._feed.stepped(seat, held, before)
+        if feed is not None:
+            feed.stepped(seat, held, before)
         if self.rules.config.reward_shaping:
             self._shaped = [self._shaping(game.events[before:])] * len(self.rules.agents)
 
     def play(self, action: int) -> tuple[str, int | None, Sequence[float] | None, bool]:
-        """The contract's ``Plays``: :meth:`apply`, then status, who answers next and shaping."""
+        """The contract's ``Plays``: :meth:`apply`, then status, who answers next, shaping, and
+        whether infos may tell something (only with the event feed)."""
         self.apply(action)
         status = self.status()
-        return status, self.to_move() if status == RUNNING else None, self.shaped_rewards(), True
+        to_move = self.to_move() if status == RUNNING else None
+        return status, to_move, self.shaped_rewards(), self._feed is not None
 
     def status(self) -> str:
         outcome = self.state.outcome
@@ -138,7 +152,10 @@ class HavenMatch:
             mark_legal(mask, self.state.legal_actions())
 
     def infos(self, seat: int) -> Mapping[str, Any]:
-        """HV-API-8: ``{"events": [...]}``, what ``seat`` may see since its previous step."""
+        """HV-API-8: ``{"events": [...]}``, what ``seat`` may see since its previous step, when
+        the env was made with ``event_feed=True``; else nothing."""
+        if self._feed is None:
+            return {}
         return {"events": self._feed.shown(seat)}
 
     def hand(self, seat: int) -> list[str]:
