@@ -49,7 +49,10 @@ What OpenSpiel users must know:
   every state draws a fresh random seed. A state draws its seed when first used, so ``clone()``
   never consumes one.
 - **Information.** The observation tensor is the game's float32 observation of that player (the
-  PettingZoo env's ``observation``), its string the observation's non-zero entries by name. It
+  PettingZoo env's ``observation``), its string the observation's non-zero entries by name.
+  ``state.observation(player)`` gives the same as a numpy array, much faster: OpenSpiel's
+  ``observation_tensor()`` builds a Python list and, to learn the tensor's size, a throwaway
+  initial state at every call (which deals a game, and so takes a seed from the stream). It
   is what the player sees now, not a perfect-recall information state (the sequence of its past
   observations and actions), so ``provides_information_state_*`` are False and a perfect-recall
   observer is refused. ISMCTS must run with ``use_observation_string=True``: nodes then merge
