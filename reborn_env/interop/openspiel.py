@@ -74,8 +74,11 @@ What OpenSpiel users must know:
 - **Cloning.** ``clone()`` goes through the match's position (``to_position`` then the rules'
   ``from_position``), which copies the whole game exactly and costs about that round trip
   (``benchmarks/bench_openspiel.py`` measures it per game: hundreds of microseconds, not the few
-  of a C++ game), so algorithms that clone at every node are slow on these games. Pickling a
-  state (``serialize`` in OpenSpiel's tests) is not supported; save ``state.position()``.
+  of a C++ game), so algorithms that clone at every node are slow on these games.
+- **Serializing.** OpenSpiel serializes a sampled-stochastic game's state with the game's
+  random-generator state, which a Python game cannot give (``GetRNGState`` is C++ only), so
+  ``pickle`` and ``serialize_game_and_state`` fail (``serialize=False`` in ``random_sim_test``);
+  save ``state.position()`` and restore it with ``game.state_at(position)``.
 - ``str(state)`` is the game's text picture (the env's ``ansi`` render), the public board, not
   the hidden part; ``state.position()`` is the whole game.
 """
@@ -211,6 +214,12 @@ class RebornGame(pyspiel.Game):
     def new_initial_state(self) -> RebornState:
         """A new game (its seed drawn when the state is first used)."""
         return RebornState(self)
+
+    def state_at(self, position: Mapping[str, Any]) -> RebornState:
+        """The state of the game ``position`` holds (``state.position()``, the game's position
+        format); the rules' PositionError naming the field if it is not one. Its ``history()``
+        starts empty."""
+        return RebornState(self, self.rules.from_position(position))
 
     def make_py_observer(
         self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: Any = None

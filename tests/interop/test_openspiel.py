@@ -20,7 +20,7 @@ from pettingzoo.test import api_test  # noqa: E402
 
 from reborn_env.core import registry  # noqa: E402
 from reborn_env.core.contract import TRUNCATED  # noqa: E402
-from reborn_env.core.errors import IllegalActionError  # noqa: E402
+from reborn_env.core.errors import IllegalActionError, PositionError  # noqa: E402
 from reborn_env.core.public_view import offers_views  # noqa: E402
 from reborn_env.interop import openspiel as bridge  # noqa: E402
 
@@ -182,6 +182,31 @@ def test_a_new_state_and_its_clone_deal_the_same_game_and_draw_no_seed(name: str
     assert clone.position() == state.position()
     twin.new_initial_state().position()  # the twin's first game, dealt without a clone
     assert game.new_initial_state().position() == twin.new_initial_state().position()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_seed_repeats_its_games_and_minus_one_draws_fresh_ones(name: str) -> None:
+    """``seed`` >= 0: the n-th state of two loads is the same game; -1: random seeds."""
+    first, second = load(name), load(name)
+    assert [first.new_initial_state().position() for _ in range(3)] == [
+        second.new_initial_state().position() for _ in range(3)
+    ]
+    unseeded = pyspiel.load_game(bridge.short_name(name))
+    deals = {repr(unseeded.new_initial_state().position()) for _ in range(20)}
+    assert len(deals) > 1
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_state_restored_from_its_position_plays_on_alike(name: str) -> None:
+    game = load(name)
+    state = game.new_initial_state()
+    play_random(state, np.random.default_rng(9), 10)
+    restored = game.state_at(state.position())
+    assert restored.position() == state.position()
+    assert restored.legal_actions() == state.legal_actions()
+    assert restored.observation_tensor(0) == state.observation_tensor(0)
+    with pytest.raises(PositionError):
+        game.state_at({**state.position(), "format": "not a position"})
 
 
 @pytest.mark.parametrize("name", GAMES)
