@@ -199,7 +199,7 @@ class RebornGame(pyspiel.Game):
         values = {**known, **given}
         seed, scenario = values["seed"], values.get("scenario", "")
         if isinstance(seed, bool) or not isinstance(seed, int) or not -1 <= seed < SEED_RANGE:
-            raise ValueError(f"{spec.name}: seed must be -1 (random) or 0..2**63-1, got {seed!r}")
+            raise ValueError(f"{spec.name}: seed must be -1 (random) or a seed >= 0, got {seed!r}")
         if spec.scenarios and scenario not in spec.scenario_names():
             raise ValueError(
                 f"{spec.name}: scenario {scenario!r} is not one of "
@@ -209,7 +209,7 @@ class RebornGame(pyspiel.Game):
         super().__init__(kind, game_info(spec, rules), values)
         self.rules = rules
         self._seeds = None if seed == RANDOM_SEED else np.random.default_rng(seed)
-        self._names = _entry_names(rules)
+        self.observation_names = _entry_names(rules)  # a name for each float observed
 
     def new_initial_state(self) -> RebornState:
         """A new game (its seed drawn when the state is first used)."""
@@ -331,7 +331,7 @@ class RebornObserver:
                 "perfect-recall information state"
             )
         self._agents = game.rules.agents
-        self._names = game._names
+        self._names = game.observation_names
         self.tensor = np.zeros(game.rules.obs_size, dtype=np.float32)
         self.dict = {"observation": self.tensor}
 

@@ -106,6 +106,8 @@ def test_bad_parameters_are_refused_naming_what_is_allowed(name: str) -> None:
     short = bridge.short_name(name)
     with pytest.raises(Exception, match="[Uu]nknown parameter.*(known|Available)"):
         pyspiel.load_game(short, {"colour": "blue"})
+    with pytest.raises(ValueError, match="unknown parameters.*known"):
+        type(load(name))({"colour": "blue"})  # the game's class, built without OpenSpiel's check
     with pytest.raises(Exception, match="seed must be"):
         pyspiel.load_game(short, {"seed": -5})
     if registry.get(name).scenarios:
