@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from importlib import import_module, metadata
 from typing import Any
 
+from .facts import GameFacts
+
 ENTRY_POINT_GROUP = "reborn_env.games"
 _BUNDLED = "reborn_env.games"  # the package whose subpackages are the games shipped here
 
@@ -57,6 +59,15 @@ class GameSpec:
     vector_env: str = ""
     policy: str = ""  # the shipped policy checkpoint, a path from the repository's root
     draw_caption: str = "DRAW"  # a picture's caption for a game that ended level
+    facts: GameFacts = GameFacts()  # chance, utility range, per-configuration step bound
+
+    def decision_bound(self, rules: Any) -> int:
+        """The most decisions a game of ``rules`` (as configured) takes from its start: the
+        game's own bound for that configuration (:attr:`GameFacts.step_bound_of`) where it has
+        one, else :attr:`step_bound` (0: not known)."""
+        if self.facts.step_bound_of:
+            return int(resolve(self.facts.step_bound_of)(rules))
+        return self.step_bound
 
     def make_env(self, **kwargs: Any) -> Any:
         """A new environment of this game (``scenario=``, options, ``render_mode=`` ...)."""

@@ -212,6 +212,20 @@ def test_no_game_imports_another_game() -> None:
     assert not crossings
 
 
+def test_interop_bridges_reach_games_only_through_the_registry() -> None:
+    """``reborn_env.interop`` (bridges other libraries import) imports the core, the bots and the
+    registry, never a trainer nor a game's package: every registered game is bridged alike."""
+    bridges = [name for name in modules() if name.startswith("reborn_env.interop")]
+    assert "reborn_env.interop.openspiel" in bridges
+    crossings = [
+        f"{module} imports {target}"
+        for module in bridges
+        for target in graph()[module]
+        if target.startswith("training") or game_of(target)
+    ]
+    assert not crossings
+
+
 # --- The checker itself ---------------------------------------------------------------------------
 
 TOY = {

@@ -38,7 +38,11 @@ TRAINING_ONLY = {"torch", "tensorboard", "matplotlib", "pyyaml"}
 """Distributions only training needs (the ``train`` extra); none may come with the base install."""
 TRAINING_MODULES = ("torch", "tensorboard", "matplotlib", "yaml")
 ONNX_PLAY = "onnxruntime"
-EXTRA_MODULES = {"reborn_env.web": "web", "training.rllib_": "rllib"}
+EXTRA_MODULES = {
+    "reborn_env.web": "web",
+    "reborn_env.interop.openspiel": "interop",
+    "training.rllib_": "rllib",
+}
 """Module name prefixes that need an extra of their own: the base install (or the train extra)
 leaves them out; a venv with that extra imports them (test_each_extra_imports_its_modules)."""
 SHIPPED_CHECKPOINT = ROOT / "checkpoints" / "earth_reborn_ppo.pt"

@@ -6,6 +6,7 @@ and loads it; ``env`` (imported only when asked for) wraps it for PettingZoo. Im
 package registers the game (:mod:`reborn_env.core.registry`); nothing heavier is imported.
 """
 
+from ...core.facts import GameFacts
 from ...core.registry import GameSpec, register
 
 register(
@@ -32,5 +33,6 @@ register(
         board_view=f"{__name__}.board_view:board_view",  # the web page (issue 15)
         vector_env=f"{__name__}.fast.vector:vector_env",  # the compiled core (issue 11)
         policy="checkpoints/earth_reborn_ppo.pt",
+        facts=GameFacts(step_bound_of=f"{__name__}.match:rules_step_bound"),
     )
 )

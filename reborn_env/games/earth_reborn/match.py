@@ -20,6 +20,7 @@ from . import positions, render
 from .actions import codec_for
 from .fast import resolve_backend
 from .fast.match import FastMatch
+from .invariants import turn_step_bound
 from .observation import observer_for
 from .rules import engine
 from .rules.state import GameState
@@ -81,6 +82,13 @@ class EarthRebornRules:
 
     def parse_action(self, name: str) -> int:
         return self.codec.parse(name)
+
+
+def rules_step_bound(rules: EarthRebornRules) -> int:
+    """ER-SCN-13, ER-ENV-9: the most decisions a game of ``rules`` takes from its setup: the
+    scenario's turns times ``turn_step_bound``, or the step limit of its truncation if that comes
+    first (the game's ``GameFacts.step_bound_of``)."""
+    return min(rules.scenario.turns * turn_step_bound(rules.scenario), rules.max_steps)
 
 
 class EarthRebornMatch:

@@ -5,6 +5,7 @@ Importing this package registers the game (:mod:`reborn_env.core.registry`); not
 imported.
 """
 
+from ...core.facts import GameFacts
 from ...core.registry import GameSpec, register
 
 register(
@@ -25,5 +26,6 @@ register(
         board_view=f"{__name__}.board_view:board_view",  # the web page (issue 15)
         policy="checkpoints/haven_ppo.pt",
         draw_caption="OUT OF ROUNDS",  # HV-END-4: the only level end is the round cap
+        facts=GameFacts(step_bound_of=f"{__name__}.match:rules_step_bound"),
     )
 )

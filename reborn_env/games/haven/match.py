@@ -83,6 +83,12 @@ class HavenRules:
         return actions.parse(name)
 
 
+def rules_step_bound(rules: HavenRules) -> int:
+    """15.10: the most agent decisions a game of ``rules`` takes: its scenario's bound, which the
+    characters' exhaustion keeps whatever the round cap (the game's ``GameFacts.step_bound_of``)."""
+    return rules.scenario.rules.bounds.max_agent_steps
+
+
 class HavenMatch:
     """One game of haven; ``state`` is the rules engine's :class:`HavenGame`."""
 

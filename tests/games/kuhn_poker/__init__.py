@@ -7,6 +7,7 @@ tests/games/, so the conformance suite finds it through the registry like the bu
 no file outside this folder names it.
 """
 
+from reborn_env.core.facts import GameFacts
 from reborn_env.core.registry import GameSpec, register
 
 register(
@@ -20,5 +21,6 @@ register(
         busy_policy=f"{__name__}.checks:busy_policy",
         step_bound=3,  # KP-BET-1/2: at most PASS, BET, then a call or a fold
         hidden_variant=f"{__name__}.checks:hidden_variant",
+        facts=GameFacts(min_utility=-2.0, max_utility=2.0),  # KP-END-1: the pot is 2 or 4
     )
 )

@@ -1,0 +1,1 @@
+"""Bridges that other libraries import: each registered game as another library's game."""
