@@ -9,20 +9,16 @@ Games come from the registry (the test games of tests/games/ included); none is 
 from __future__ import annotations
 
 import numpy as np
+import pyspiel  # the interop extra, which the test extra includes: a missing one fails here
 import pytest
+from open_spiel.python.algorithms import ismcts, mcts
+from pettingzoo.test import api_test
 
-pyspiel = pytest.importorskip("pyspiel")  # OpenSpiel is an optional dependency (interop)
-ismcts = pytest.importorskip("open_spiel.python.algorithms.ismcts")
-mcts = pytest.importorskip("open_spiel.python.algorithms.mcts")
-shimmy = pytest.importorskip("shimmy")
-
-from pettingzoo.test import api_test  # noqa: E402
-
-from reborn_env.core import registry  # noqa: E402
-from reborn_env.core.contract import TRUNCATED  # noqa: E402
-from reborn_env.core.errors import IllegalActionError, PositionError  # noqa: E402
-from reborn_env.core.public_view import offers_views  # noqa: E402
-from reborn_env.interop import openspiel as bridge  # noqa: E402
+from reborn_env.core import registry
+from reborn_env.core.contract import TRUNCATED
+from reborn_env.core.errors import IllegalActionError, PositionError
+from reborn_env.core.public_view import offers_views
+from reborn_env.interop import openspiel as bridge
 
 GAMES = registry.names()
 WITH_VIEWS = [name for name in GAMES if offers_views(name)]
@@ -312,6 +308,6 @@ def test_resampling_a_game_without_a_determinizer_is_refused(name: str) -> None:
 
 @pytest.mark.parametrize("name", GAMES)
 def test_shimmy_wrapper_over_the_bridge_passes_pettingzoo_api_test(name: str) -> None:
-    from shimmy import OpenSpielCompatibilityV0
+    from shimmy import OpenSpielCompatibilityV0  # the interop extra
 
     api_test(OpenSpielCompatibilityV0(env=load(name)), num_cycles=60, verbose_progress=False)
