@@ -28,6 +28,11 @@ MAX_SEED = 2**64 - 1  # a seed is the whole state of the 64-bit generator (core.
 RENDER_MODES = ["human", "ansi", "rgb_array"]
 
 
+def _atom(value: Any) -> bool:
+    """Whether ``value`` is a number, a string or None: a value, never an object to share."""
+    return value is None or isinstance(value, int | float | str)
+
+
 class GameEnv(AECEnv):
     """An AEC environment around one match of the game ``rules`` describes."""
 
@@ -172,13 +177,33 @@ class GameEnv(AECEnv):
         """An independent environment that plays on exactly as this one would (the same
         observations, rewards, ends and infos for the same actions, the same later unseeded
         resets): everything is copied, the match by its own deep copy, except the rules, the
-        game's configuration, which nothing in a game changes and the copy shares. ``pickle``
-        takes the same parts, the rules and the match by their own pickling."""
-        memo.setdefault(id(self.rules), self.rules)
+        game's configuration that nothing in a game changes, and what they hold (a scenario, an
+        observer), which the copy shares."""
+        for held in (self.rules, *getattr(self.rules, "__dict__", {}).values()):
+            memo.setdefault(id(held), held)
         clone = type(self).__new__(type(self))
         memo[id(self)] = clone
         clone.__dict__.update(copy.deepcopy(self.__dict__, memo))
         return clone
+
+    def __getstate__(self) -> dict[str, Any]:
+        """What ``pickle`` keeps: everything, the rules and the match by their own pickling, but
+        the attributes that are objects the rules hold (a game's ``scenario``, ``observer`` ...),
+        which only name them and are taken from the unpickled rules again."""
+        held = {id(v): k for k, v in getattr(self.rules, "__dict__", {}).items() if not _atom(v)}
+        state = {k: v for k, v in self.__dict__.items() if k == "rules" or id(v) not in held}
+        state["_rules_held"] = {
+            k: held[id(v)] for k, v in self.__dict__.items() if k != "rules" and id(v) in held
+        }
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """The environment :meth:`__getstate__` kept, its rules' objects named again."""
+        state = dict(state)
+        rules_held = state.pop("_rules_held", {})
+        self.__dict__.update(state)
+        for name, held in rules_held.items():
+            setattr(self, name, getattr(self.rules, held))
 
     def __copy__(self) -> GameEnv:
         """The deep copy: a shallow one would share the match, and a step of either would leave

@@ -125,14 +125,24 @@ def test_a_copy_after_an_unseeded_reset_carries_its_generator(case: Case, how: s
         assert snapshot(clone) == snapshot(env)
 
 
+def rules_objects(env: AECEnv) -> dict[str, Any]:
+    """The env's attributes that are objects its rules hold (a scenario, an observer ...)."""
+    held = [v for v in vars(env.unwrapped.rules).values() if not isinstance(v, int | float | str)]
+    return {k: v for k, v in vars(env.unwrapped).items() if any(v is h for h in held)}
+
+
 @pytest.mark.parametrize("case", CASES, ids=str)
 def test_a_copy_shares_only_the_rules(case: Case) -> None:
-    """The rules, the game's configuration that no step changes, are shared by a deep copy
-    (a pickle has its own); nothing that a step changes is."""
+    """The rules, the game's configuration that no step changes, and what they hold are shared
+    by a deep copy; a pickle has rules of its own, and the env's attributes that were the rules'
+    objects are its rules' objects again. Nothing that a step changes is shared."""
     env = case.make_env()
     env.reset(seed=0)
     clone = copy.deepcopy(env)
     assert clone.unwrapped.rules is env.unwrapped.rules
-    assert pickle.loads(pickle.dumps(env)).unwrapped.rules is not env.unwrapped.rules
+    assert all(getattr(clone.unwrapped, k) is v for k, v in rules_objects(env).items())
+    unpickled = pickle.loads(pickle.dumps(env))
+    assert unpickled.unwrapped.rules is not env.unwrapped.rules
+    assert rules_objects(unpickled).keys() == rules_objects(env).keys()
     for name in ("match", "rewards", "_cumulative_rewards", "terminations", "truncations", "infos"):
         assert getattr(clone.unwrapped, name) is not getattr(env.unwrapped, name), name
