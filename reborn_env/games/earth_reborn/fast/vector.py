@@ -7,7 +7,9 @@ ER-WIN-3), ``terminated`` and ``truncated`` bool [N] (ER-ENV-9); a finished game
 the same step by the slot's next one, whose first decision ``obs``, ``mask`` and ``agent`` then
 show. The arrays are allocated once and written in place at every call. Games run in the compiled
 core (``_core.Games``, threads with ``num_threads``) or, without it, in :class:`ReferenceGames`;
-both give the same numbers. Positions are the env's (docs/position_format.md).
+both give the same numbers. Positions are the env's (docs/position_format.md). The vector
+pickles and deep-copies as each slot's position and seed generator state, and the copy plays on
+exactly.
 """
 
 from __future__ import annotations
