@@ -10,7 +10,6 @@ truncation at ``max_steps`` game steps as a draw, ER-ENV-9; optional MP shaping)
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -102,8 +101,9 @@ class EarthRebornMatch:
         self._shaped = list(shaped) if shaped is not None else [0.0, 0.0]
 
     def __deepcopy__(self, memo: dict[int, Any]) -> EarthRebornMatch:
-        """An independent match on a clone of the state (the rules as the memo has them)."""
-        return EarthRebornMatch(copy.deepcopy(self.rules, memo), self.state.clone(), self._shaped)
+        """An independent match on a clone of the state; the rules, the configuration that the
+        state's scenario belongs to and that no step changes, are shared."""
+        return EarthRebornMatch(self.rules, self.state.clone(), self._shaped)
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled as its position (docs/position_format.md) and the shaping its last step

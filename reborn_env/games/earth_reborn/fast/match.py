@@ -14,7 +14,6 @@ reads a copy and leaves the core playing. The AEC env takes the contract's optio
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -91,12 +90,12 @@ class FastMatch:
             spares.append(games)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> FastMatch:
-        """An independent match of the same game, in a Games slot of its own (the rules as the
-        memo has them): the slot's GameState, or the reference's once it was handed over."""
+        """An independent match of the same game in a Games slot of its own (the slot's
+        GameState, or the reference's once it was handed over); the rules, the configuration
+        that the state's scenario belongs to and that no step changes, are shared."""
         reference = self._reference
         state = self._games.dump(0) if reference is None else reference.state.clone()
-        rules = copy.deepcopy(self.rules, memo)
-        return FastMatch.restored(rules, state, self._shaped, reference is not None)
+        return FastMatch.restored(self.rules, state, self._shaped, reference is not None)
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled as its position (docs/position_format.md; a ``_core.Games`` cannot be), the
