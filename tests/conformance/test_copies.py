@@ -49,12 +49,16 @@ def record(case: Case, seed: int, policy: str) -> tuple[list[Any], list[dict[str
     return actions, snapshots
 
 
-def copy_points(actions: list[Any]) -> list[int]:
+def copy_points(snapshots: list[dict[str, Any]]) -> list[int]:
     """The steps before which to copy: the first decision, the second, two deep into the game,
-    the last decision, the end (terminated or truncated, agents still there), every agent gone."""
-    ended = next(i for i, action in enumerate(actions) if action is None)
-    n = len(actions)
-    return sorted({0, 1, ended // 3, 2 * ended // 3, ended - 1, ended, n})
+    the last decision, the end (every agent terminated or truncated, still there), every agent
+    gone."""
+    ended = next(
+        step
+        for step, seen in enumerate(snapshots)
+        if all(seen["terminations"][a] or seen["truncations"][a] for a in seen["agents"])
+    )
+    return sorted({0, 1, ended // 3, 2 * ended // 3, ended - 1, ended, len(snapshots) - 1})
 
 
 def replay(case: Case, seed: int, actions: list[Any]) -> AECEnv:
@@ -80,7 +84,7 @@ def test_a_copy_plays_on_exactly_as_the_original(case: Case, policy: str, how: s
     copier = COPIERS[how]
     for seed in SEEDS:
         actions, snapshots = record(case, seed, policy)
-        for point in copy_points(actions):
+        for point in copy_points(snapshots):
             original = replay(case, seed, actions[:point])
             clone = copier(original)
             assert clone is not original and clone.unwrapped.match is not original.unwrapped.match
