@@ -13,8 +13,12 @@ pure-Python reference.
 from __future__ import annotations
 
 import copy
+import os
 import pickle
+import subprocess
+import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -23,6 +27,7 @@ from pettingzoo import AECEnv
 
 from .harness import CASES, Case, policies, snapshot
 
+ROOT = next(p for p in Path(__file__).resolve().parents if (p / "pyproject.toml").is_file())
 COPIERS: dict[str, Callable[[AECEnv], AECEnv]] = {
     "deepcopy": copy.deepcopy,
     "copy": copy.copy,
@@ -150,3 +155,38 @@ def test_a_copy_shares_only_the_rules(case: Case) -> None:
     assert rules_objects(unpickled).keys() == rules_objects(env).keys()
     for name in ("match", "rewards", "_cumulative_rewards", "terminations", "truncations", "infos"):
         assert getattr(clone.unwrapped, name) is not getattr(env.unwrapped, name), name
+
+
+PLAY_ON_ELSEWHERE = """
+import pickle, sys
+from tests.conformance.harness import snapshot
+env, actions = pickle.load(sys.stdin.buffer)
+seen = []
+for action in actions:
+    env.step(action)
+    seen.append(snapshot(env))
+env.reset()
+seen.append(snapshot(env))
+sys.stdout.buffer.write(pickle.dumps(seen))
+"""
+
+
+@pytest.mark.parametrize("case", CASES, ids=str)
+def test_a_pickle_plays_on_in_another_interpreter(case: Case) -> None:
+    """What multiprocessing does: the pickle of a game deep in progress, loaded by a fresh
+    interpreter, plays on and resets there exactly as the original does here."""
+    actions, snapshots = record(case, 0, "uniform")
+    point = 2 * len(actions) // 3
+    original = replay(case, 0, actions[:point])
+    sent = pickle.dumps((original, actions[point:]))
+    done = subprocess.run(
+        [sys.executable, "-c", PLAY_ON_ELSEWHERE],
+        input=sent,
+        capture_output=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr.decode()
+    original.reset()
+    assert pickle.loads(done.stdout) == [*snapshots[point + 1 :], snapshot(original)]
