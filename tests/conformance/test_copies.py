@@ -4,7 +4,8 @@ random game, once it has ended and once every agent has left, each continue exac
 original: the same observations, masks, rewards, pending rewards, terminations, truncations,
 infos, agent selection, positions (the generator of later chance events included) for the same
 actions, and the same game at a later unseeded reset. The copy is independent: playing it to the
-end leaves the original where it was, and the original then plays on as it would have.
+end leaves the original where it was, and the original then plays on as it would have. A pickle
+plays on the same in a fresh interpreter (multiprocessing's case).
 
 The suite runs on the default backend; ``REBORN_ENV_BACKEND=python`` runs it on every game's
 pure-Python reference.
