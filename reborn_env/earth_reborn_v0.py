@@ -95,6 +95,8 @@ gained, default 0), `max_steps` (truncation as a draw, default 5000, ER-ENV-9).
 **Positions.** `env.unwrapped.get_state()` returns the full position as JSON-ready data and
 `set_state(d)` restores it after validating it (docs/position_format.md);
 `reset(options={"position": d})` starts a game there.
+`copy.deepcopy(env)` and `pickle` copy the env at any point and the copy plays on exactly;
+`reset()` after `reset(seed=s)` continues the seeded generator (Gymnasium's `np_random`).
 
 **Backends.** `env(backend="fast")` plays on the compiled core (`games/earth_reborn/fast/`, C),
 `backend="python"` on the reference engine; the default is the core when it is built, else the

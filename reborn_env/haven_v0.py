@@ -102,6 +102,8 @@ or `"penalize"`), `event_feed` (False; see Info), and the config keys of 16.8:
 **Positions and fixtures.** `env.unwrapped.get_state()` returns the position as JSON-ready data and
 `set_state(d)` restores it; `reset(options={"position": d})` starts a game there, and
 `reset(options={"fixture": f})` sets up a test fixture (HV-API-10).
+`copy.deepcopy(env)` and `pickle` copy the env at any point and the copy plays on exactly;
+`reset()` after `reset(seed=s)` continues the seeded generator (Gymnasium's `np_random`).
 
 **Versions.** v0: first release, rules spec haven.md v1.0 (Raider Camp).
 """

@@ -10,7 +10,9 @@ Seeds follow the compiled vector's contract: slot ``i``'s generator is SplitMix6
 output of SplitMix64(``seed``), and each new game of the slot takes its generator's next output as
 the env's ``reset`` seed. Rewards are each step's ``env.rewards``, one column per agent in
 ``possible_agents`` order; a game that ends (terminated: any agent's termination; truncated: else
-any agent's truncation) is replaced in the same step by the slot's next game.
+any agent's truncation) is replaced in the same step by the slot's next game. ``reset(seed)``
+starts the generators over and ``reset()`` continues them; the vector pickles and deep-copies as
+its AEC envs do, and the copy plays on exactly.
 """
 
 from __future__ import annotations

@@ -24,6 +24,11 @@ same, taken for the games without them (the toy games of the tests have none):
   ``state``, the rules engine's own object that game-specific code may read and alter (see
   :attr:`.game_env.GameEnv.game`).
 
+Both deep-copy and pickle, for :class:`~.game_env.GameEnv` copies by them (a deep copy of the
+env shares its rules, a pickle holds them): a match with objects pickle cannot take (a compiled
+core's, a generator) pickles as its :meth:`Match.to_position` and what it keeps beside it, through
+:meth:`Rules.from_position` (``__reduce__``), and a copy plays on exactly as the original.
+
 Players are seat indices ``0 .. len(agents) - 1``; actions are integers ``0 .. n_actions - 1``.
 """
 

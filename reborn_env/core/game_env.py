@@ -11,12 +11,13 @@ checks and cost 2-4x per step on games this size, so ``env()`` is this class its
 
 from __future__ import annotations
 
-import secrets
+import copy
 from collections.abc import Sequence
 from typing import Any
 
 import gymnasium
 import numpy as np
+from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
 from .contract import RUNNING, TRUNCATED, Match, Peeks, Plays, Rules, WritesArrays
@@ -25,6 +26,11 @@ from .errors import IllegalActionError
 ILLEGAL_ACTION_MODES = ("raise", "penalize")
 MAX_SEED = 2**64 - 1  # a seed is the whole state of the 64-bit generator (core.rng)
 RENDER_MODES = ["human", "ansi", "rgb_array"]
+
+
+def _atom(value: Any) -> bool:
+    """Whether ``value`` is a number, a string or None: a value, never an object to share."""
+    return value is None or isinstance(value, int | float | str)
 
 
 class GameEnv(AECEnv):
@@ -51,6 +57,7 @@ class GameEnv(AECEnv):
         }
         self._obs_size, self._n_actions = rules.obs_size, rules.n_actions
         self.match: Match | None = None
+        self._np_random: np.random.Generator | None = None  # the seeds of unseeded resets
         self._writes_arrays = self._plays = False  # the match's optional methods (_start)
 
     # --- PettingZoo API -------------------------------------------------------------------------
@@ -62,15 +69,21 @@ class GameEnv(AECEnv):
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        """A new match from ``seed`` (random if None); ``options={"position": dict}`` restores a
-        saved position (:meth:`get_state`); a game may take options of its own; others are
-        ignored, as PettingZoo's api_test expects."""
+        """A new match from ``seed``; ``options={"position": dict}`` restores a saved position
+        (:meth:`get_state`); a game may take options of its own; others are ignored, as
+        PettingZoo's api_test expects.
+
+        Seeding is Gymnasium's: ``seed`` also seeds :attr:`np_random`, and a reset without one
+        plays the game of the next seed drawn from it, so a run seeded once replays exactly
+        however often its library resets (OS entropy seeds it if no reset was ever seeded)."""
         options = self._options_of(options)
         seed = self._seed_of(seed)
+        if seed is not None:
+            self._np_random, _ = seeding.np_random(seed)
         if options.get("position") is not None:
             self._start(self.rules.from_position(options["position"], options))
         else:
-            self._start(self.rules.new_match(seed, options))
+            self._start(self.rules.new_match(self._next_seed() if seed is None else seed, options))
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """The agent's observation and its mask: the legal actions if it is to move, else zeros.
@@ -149,6 +162,53 @@ class GameEnv(AECEnv):
 
     def close(self) -> None:
         """Nothing to release (no window is opened)."""
+
+    @property
+    def np_random(self) -> np.random.Generator:
+        """The generator of the seeds of unseeded resets (Gymnasium's ``np_random``): seeded by
+        ``reset(seed=...)``, else from OS entropy when first needed."""
+        if self._np_random is None:
+            self._np_random, _ = seeding.np_random()
+        return self._np_random
+
+    # --- Copies ---------------------------------------------------------------------------------
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> GameEnv:
+        """An independent environment that plays on exactly as this one would (the same
+        observations, rewards, ends and infos for the same actions, the same later unseeded
+        resets): everything is copied, the match by its own deep copy, except the rules, the
+        game's configuration that nothing in a game changes, and what they hold (a scenario, an
+        observer), which the copy shares."""
+        for held in (self.rules, *getattr(self.rules, "__dict__", {}).values()):
+            memo.setdefault(id(held), held)
+        clone = type(self).__new__(type(self))
+        memo[id(self)] = clone
+        clone.__dict__.update(copy.deepcopy(self.__dict__, memo))
+        return clone
+
+    def __getstate__(self) -> dict[str, Any]:
+        """What ``pickle`` keeps: everything, the rules and the match by their own pickling, but
+        the attributes that are objects the rules hold (a game's ``scenario``, ``observer`` ...),
+        which only name them and are taken from the unpickled rules again."""
+        held = {id(v): k for k, v in getattr(self.rules, "__dict__", {}).items() if not _atom(v)}
+        state = {k: v for k, v in self.__dict__.items() if k == "rules" or id(v) not in held}
+        state["_rules_held"] = {
+            k: held[id(v)] for k, v in self.__dict__.items() if k != "rules" and id(v) in held
+        }
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """The environment :meth:`__getstate__` kept, its rules' objects named again."""
+        state = dict(state)
+        rules_held = state.pop("_rules_held", {})
+        self.__dict__.update(state)
+        for name, held in rules_held.items():
+            setattr(self, name, getattr(self.rules, held))
+
+    def __copy__(self) -> GameEnv:
+        """The deep copy: a shallow one would share the match, and a step of either would leave
+        the other's agents, rewards and selection out of step with it."""
+        return copy.deepcopy(self)
 
     # --- Positions and names --------------------------------------------------------------------
 
@@ -266,13 +326,17 @@ class GameEnv(AECEnv):
             raise RuntimeError("call reset() before using the environment")
         return self.match
 
+    def _next_seed(self) -> int:
+        """The seed of an unseeded reset's game: the next draw of :attr:`np_random`."""
+        return int(self.np_random.integers(MAX_SEED, endpoint=True, dtype=np.uint64))
+
     @staticmethod
-    def _seed_of(seed: Any) -> int:
-        """``seed`` checked (an integer in 0..2**64-1, as the generator's state), or a random
-        one for None; the check is Gymnasium's (no floats, strings, booleans or negatives), and
-        no two seeds give the same game."""
+    def _seed_of(seed: Any) -> int | None:
+        """``seed`` checked (an integer in 0..2**64-1, as the generator's state), or None; the
+        check is Gymnasium's (no floats, strings, booleans or negatives), and no two seeds give
+        the same game."""
         if seed is None:
-            return secrets.randbits(63)
+            return None
         if isinstance(seed, bool | np.bool_) or not isinstance(seed, int | np.integer):
             raise ValueError(f"seed must be an integer in 0..{MAX_SEED} or None, got {seed!r}")
         if not 0 <= seed <= MAX_SEED:

@@ -55,6 +55,13 @@ class EarthRebornRules:
         self.n_actions = self.codec.size
         self.obs_size = self.observer.size
         self.spare_games: list[Any] = []  # the compiled core's one-slot Games, for reuse
+        self._arguments = (scenario, self.mp_shaping, max_steps, self.backend)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled and deep-copied as its configuration (the backend as resolved here): the
+        scenario is read again (cached), and the spare Games, a cache the core cannot pickle,
+        start empty."""
+        return (type(self), self._arguments)
 
     def new_match(self, seed: int, options: Mapping[str, Any]) -> EarthRebornMatch | FastMatch:
         """ER-TURN-4 setup and the first decision of turn 1."""
@@ -100,6 +107,23 @@ class EarthRebornMatch:
         self.rules = rules
         self.state = state
         self._shaped = list(shaped) if shaped is not None else [0.0, 0.0]
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> EarthRebornMatch:
+        """An independent match on a clone of the state; the rules, the configuration that the
+        state's scenario belongs to and that no step changes, are shared."""
+        return EarthRebornMatch(self.rules, self.state.clone(), self._shaped)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its position (docs/position_format.md) and the shaping its last step
+        earned."""
+        return (EarthRebornMatch.unpickled, (self.rules, self.to_position(), self._shaped))
+
+    @classmethod
+    def unpickled(
+        cls, rules: EarthRebornRules, position: dict[str, Any], shaped: Sequence[float]
+    ) -> EarthRebornMatch:
+        """The match a pickle holds (:meth:`__reduce__`)."""
+        return cls(rules, positions.state_from_dict(position, rules.scenario), shaped)
 
     def to_move(self) -> int | None:
         """ER-ENV-1: the decider; once the game is over, the active player."""

@@ -21,6 +21,7 @@ import numpy as np
 
 from ....core.contract import RUNNING, TERMINATED, TRUNCATED
 from ....core.errors import IllegalActionError
+from .. import positions
 from ..rules.state import GameState
 from . import core
 from .reference import final_rewards, refusal
@@ -81,11 +82,46 @@ class FastMatch:
 
     def __del__(self) -> None:
         """The one-slot Games goes back to the rules' spares: making one reads the whole
-        scenario, more than a hundred decisions cost, and a new game overwrites its slot."""
-        spares = getattr(self.rules, "spare_games", None)
+        scenario, more than a hundred decisions cost, and a new game overwrites its slot. An
+        object left half-built (its ``__init__`` or an unpickling failed) gives back nothing."""
+        spares = getattr(self.__dict__.get("rules"), "spare_games", None)
         games = self.__dict__.get("_games")
         if spares is not None and games is not None and len(spares) < MAX_SPARES:
             spares.append(games)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> FastMatch:
+        """An independent match of the same game in a Games slot of its own (the slot's
+        GameState, or the reference's once it was handed over); the rules, the configuration
+        that the state's scenario belongs to and that no step changes, are shared."""
+        reference = self._reference
+        state = self._games.dump(0) if reference is None else reference.state.clone()
+        return FastMatch.restored(self.rules, state, self._shaped, reference is not None)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its position (docs/position_format.md; a ``_core.Games`` cannot be), the
+        shaping its last step earned and whether the reference engine plays it."""
+        handed_over = self._reference is not None
+        return (FastMatch.unpickled, (self.rules, self.to_position(), self._shaped, handed_over))
+
+    @classmethod
+    def unpickled(
+        cls, rules: Any, position: dict[str, Any], shaped: Sequence[float], handed_over: bool
+    ) -> FastMatch:
+        """The match a pickle holds (:meth:`__reduce__`)."""
+        state = positions.state_from_dict(position, rules.scenario)
+        return cls.restored(rules, state, shaped, handed_over)
+
+    @classmethod
+    def restored(
+        cls, rules: Any, state: GameState, shaped: Sequence[float], handed_over: bool
+    ) -> FastMatch:
+        """The match of ``state`` whose last step earned ``shaped``; ``handed_over``: played by
+        the reference engine on ``state`` itself, as after :attr:`state` was read."""
+        match = cls.from_state(rules, state)
+        match._shaped = list(shaped)
+        if handed_over:
+            match._reference = rules.reference_match(state, shaped)
+        return match
 
     @property
     def state(self) -> GameState:

@@ -7,7 +7,9 @@ ER-WIN-3), ``terminated`` and ``truncated`` bool [N] (ER-ENV-9); a finished game
 the same step by the slot's next one, whose first decision ``obs``, ``mask`` and ``agent`` then
 show. The arrays are allocated once and written in place at every call. Games run in the compiled
 core (``_core.Games``, threads with ``num_threads``) or, without it, in :class:`ReferenceGames`;
-both give the same numbers. Positions are the env's (docs/position_format.md).
+both give the same numbers. Positions are the env's (docs/position_format.md). The vector
+pickles and deep-copies as each slot's position and seed generator state, and the copy plays on
+exactly.
 """
 
 from __future__ import annotations
@@ -65,6 +67,29 @@ class VectorEnv:
         self._actions = np.zeros(n, dtype=np.int64)
         self._games = self._make_games(seed)
         self._started = False
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled and deep-copied without the games (a ``_core.Games`` cannot be): each slot's
+        position and seed generator state stand for its game, as they do for a resumed run."""
+        state = self.__dict__.copy()
+        games = state.pop("_games")
+        slots = range(self.num_envs)
+        state["_seed_states"] = [int(games.seed_state(i)) for i in slots]
+        state["_positions"] = (
+            [positions.state_to_dict(games.dump(i)) for i in slots] if self._started else None
+        )
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """The vector :meth:`__getstate__` saved: new games, each slot's game and generator put
+        back (before the first reset, only the generators)."""
+        seed_states, slot_positions = state.pop("_seed_states"), state.pop("_positions")
+        self.__dict__.update(state)
+        self._games = games = self._make_games(0)
+        for i, seed_state in enumerate(seed_states):
+            games.set_seed_state(i, seed_state)
+        for i, position in enumerate(slot_positions or ()):
+            games.load(i, positions.state_from_dict(position, self.rules.scenario))
 
     def _make_games(self, seed: int) -> Any:
         if self.backend == "fast":
