@@ -10,11 +10,14 @@ PufferLib flattens a dict observation into one row of bytes per agent (``uint8``
 from __future__ import annotations
 
 import functools
+import warnings
 
 import numpy as np
 import pufferlib.emulation
+import pufferlib.pytorch
 import pufferlib.vector
 import pytest
+import torch
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 from reborn_env.core import registry
@@ -53,6 +56,16 @@ def decision_of(agents: list[str], seen: np.ndarray, actions: np.ndarray) -> Dec
     return Decision(agents[mover], observation, masks[mover], int(actions[mover]))
 
 
+def assert_torch_view_agrees(rows: np.ndarray, seen: np.ndarray, emulated: dict) -> None:
+    """PufferLib's own unflattening for networks, ``pufferlib.pytorch.nativize_observation``,
+    gives the fields :func:`fields` gives."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)  # its torch._check_is_size calls
+        native = pufferlib.pytorch.nativize_observation(torch.from_numpy(rows), emulated)
+    for key in ("observation", "action_mask"):
+        np.testing.assert_array_equal(native[key].numpy(), seen[key])
+
+
 @pytest.mark.parametrize("name", GAMES)
 def test_the_emulation_plays_a_whole_game(name: str) -> None:
     env = puffer_env(name)
@@ -63,6 +76,7 @@ def test_the_emulation_plays_a_whole_game(name: str) -> None:
     decisions = []
     while not env.done:
         seen = fields(env.observations, env.emulated)
+        assert_torch_view_agrees(env.observations, seen, env.emulated)
         actions = legal_actions(seen, rng)
         decided = decision_of(env.possible_agents, seen, actions)
         _, rewards, _, _, _ = env.step(actions)
