@@ -15,6 +15,7 @@ to that game's ``env()`` measured in the same run.
 from __future__ import annotations
 
 import argparse
+import logging
 import time
 import warnings
 from collections.abc import Callable
@@ -90,6 +91,8 @@ def tianshou_collect(name: str, envs: int = 4) -> Chunk:
     def make() -> PettingZooEnv:
         return PettingZooEnv(registry.get(name).make_env())
 
+    # its statistics warn at every collect that a multi-agent return has a column per agent
+    logging.getLogger("tianshou.data.stats").setLevel(logging.ERROR)
     env = make()
     players = [MARLRandomDiscreteMaskedOffPolicyAlgorithm(env.action_space) for _ in env.agents]
     algorithm = MultiAgentOffPolicyAlgorithm(algorithms=players, env=env)
