@@ -130,7 +130,11 @@ def test_the_blocks_not_run_are_the_listed_ones() -> None:
 
 def test_there_are_python_blocks_to_run() -> None:
     """The README's examples are among them (a parser that found none would pass everything)."""
-    assert {b.doc for b in RUNNABLE} >= {"README.md", "docs/haven_position_format.md"}
+    assert {b.doc for b in RUNNABLE} >= {
+        "README.md",
+        "docs/haven_position_format.md",
+        "docs/interop.md",
+    }
     assert len(RUNNABLE) >= 5
 
 
