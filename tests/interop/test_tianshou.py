@@ -72,3 +72,33 @@ def test_a_collector_plays_whole_games(name: str) -> None:
         returns = assert_same_game(name, SEED, decisions_of(env, episode))
         episodes.append((len(episode), [returns[a] for a in env.agents]))
     assert sorted(episodes) == sorted(zip(stats.lens.tolist(), stats.returns.tolist(), strict=True))
+
+
+def collected_games(name: str, episodes: int) -> tuple[list[int], np.ndarray, np.ndarray]:
+    """A fresh collector seeded once, as Tianshou users seed it, collecting ``episodes`` whole
+    games over ``ENVS`` envs (the games after the first of each env come from unseeded resets):
+    the episode lengths, returns and every observation it stored."""
+    env = wrapped(name)
+    venv = DummyVectorEnv([lambda: wrapped(name) for _ in range(ENVS)])
+    buffer = VectorReplayBuffer(episodes * step_limit(name), ENVS)
+    collector = Collector(masked_random_players(env), venv, buffer)
+    collector.reset(gym_reset_kwargs={"seed": SEED})
+    drawn = np.random.get_state()
+    np.random.seed(SEED)
+    try:
+        stats = collector.collect(n_episode=episodes)
+    finally:
+        np.random.set_state(drawn)
+    stored = buffer[np.arange(len(buffer))]
+    return stats.lens.tolist(), stats.returns, np.asarray(stored.obs.obs)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_collector_seeded_once_plays_the_same_games_on_every_run(name: str) -> None:
+    """Tianshou seeds each env's first reset and resets unseeded after: the later games continue
+    the env's generator (Gymnasium's convention), so two runs collect the very same games."""
+    first = collected_games(name, 2 * ENVS)
+    second = collected_games(name, 2 * ENVS)
+    assert first[0] == second[0]
+    np.testing.assert_array_equal(first[1], second[1])
+    np.testing.assert_array_equal(first[2], second[2])
