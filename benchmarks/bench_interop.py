@@ -5,8 +5,9 @@ pufferlib-core, docs/interop.md). For each registered game, in this one process 
 the other, whole games of uniformly random legal play: through the game's ``env()`` (the AEC
 loop), TorchRL's ``PettingZooWrapper`` (``rollout`` with a policy that reads the mask), Tianshou's
 ``Collector`` (four ``PettingZooEnv`` in a ``DummyVectorEnv``, its masked random players),
-PettingZoo's ``turn_based_aec_to_parallel`` and PufferLib's ``PettingZooPufferEnv`` over it (the
-mask read back from the flattened observation). Building the wrappers, and Tianshou's compilation
+PettingZoo's ``turn_based_aec_to_parallel``, PufferLib's ``PettingZooPufferEnv`` over it (the
+mask read back from the flattened observation) and the OpenSpiel bridge's state API (the mover's
+observation read at each decision). Building the wrappers, and Tianshou's compilation
 of its Numba kernels, come before the clock starts; the rows of a game take turns (``--rounds``),
 so that a change in a shared machine's load falls on all of them. Each rate is quoted as a ratio
 to that game's ``env()`` measured in the same run.
@@ -146,12 +147,36 @@ def pufferlib_game(name: str) -> Chunk:
     return game
 
 
+def openspiel_game(name: str) -> Chunk:
+    """The OpenSpiel bridge's state API (``reborn_env.interop.openspiel``): the mover's
+    observation as a NumPy array (``state.observation``), a legal action, ``apply_action``."""
+    import pyspiel
+
+    from reborn_env.interop import openspiel as bridge
+
+    spiel_game = pyspiel.load_game(bridge.short_name(name), {"seed": 0})  # a stream of seeds
+    rng = np.random.default_rng(0)
+
+    def game(_: int) -> int:
+        state = spiel_game.new_initial_state()
+        steps = 0
+        while not state.is_terminal():
+            state.observation(state.current_player())
+            legal = state.legal_actions()
+            state.apply_action(legal[int(rng.integers(len(legal)))])
+            steps += 1
+        return steps
+
+    return game
+
+
 ROWS: list[tuple[str, Callable[[str], Chunk]]] = [
     ("env()", env_game),
     ("TorchRL PettingZooWrapper rollout", torchrl_game),
     ("Tianshou Collector, 4 envs", tianshou_collect),
     ("PettingZoo turn_based_aec_to_parallel", parallel_game),
     ("PufferLib PettingZooPufferEnv", pufferlib_game),
+    ("OpenSpiel bridge (pyspiel state API)", openspiel_game),
 ]
 
 

@@ -88,6 +88,7 @@ What OpenSpiel users must know:
 
 from __future__ import annotations
 
+import copy
 import secrets
 import warnings
 from collections.abc import Mapping
@@ -253,8 +254,10 @@ class _HeldMatch:
         return self._match
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _HeldMatch:
-        """The same game, restored from its position (the rules are shared, not copied)."""
-        return _HeldMatch(self.game, self.game.rules.from_position(self.match.to_position()))
+        """The same game, by the match's own deep copy (every match copies exactly; the rules
+        are shared, not copied)."""
+        rules = self.game.rules
+        return _HeldMatch(self.game, copy.deepcopy(self.match, {id(rules): rules}))
 
 
 class RebornState(pyspiel.State):
