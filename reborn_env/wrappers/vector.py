@@ -60,9 +60,11 @@ class SingleAgentVectorEnv(gymnasium.vector.VectorEnv):
     other seat is played by ``opponent``, one batched bot for all slots.
 
     ``gymnasium.make_vec("reborn_env/<game>-v0", num_envs=N, agent=..., opponent=...)`` builds it
-    (importing :mod:`reborn_env.envs` registers it). Each slot is what
-    :class:`~reborn_env.wrappers.SingleAgentEnv` gives for the same game, seat, opponent and
-    game seed, step for step (the tests hold them equal):
+    (importing :mod:`reborn_env.envs` registers it). Each slot plays, step for step, what
+    :class:`~reborn_env.wrappers.SingleAgentEnv` plays from the same game (the slot's game seed,
+    the last output of its seed generator, :meth:`seed_state`) with the same opponent bot and
+    actions (tests/core/test_gym_vector.py holds them equal; the two draw their games' seeds
+    differently, so ``reset(seed=s)`` of each gives other games):
 
     * ``game``, ``agent``, ``env_kwargs`` as SingleAgentEnv's (``env_kwargs`` also go to the game
       vector: ``scenario``, ``max_steps``...); ``vector_options`` go to the game vector alone
@@ -108,6 +110,9 @@ class SingleAgentVectorEnv(gymnasium.vector.VectorEnv):
     Gymnasium's ``infos["final_obs"]`` is not given: the game vector replaces the game inside its
     step, so the finished position is gone by the time this env sees the step's result (the
     reward of a finished game needs no bootstrap; a truncated one, at ``max_steps``, would).
+    Gymnasium 1.2's ``RecordEpisodeStatistics`` vector wrapper reads the mode but counts as
+    NEXT_STEP does (it drops the step after an end), so its returns and lengths miss each next
+    episode's first step here; sum the rewards up to ``terminated | truncated`` instead.
 
     Illegal actions, consistent with SingleAgentEnv's default:
 
@@ -228,24 +233,18 @@ class SingleAgentVectorEnv(gymnasium.vector.VectorEnv):
         if not self._started:
             raise RuntimeError("call reset() before step()")
         chosen = self._checked(actions)
-        illegal = self.vector.mask[self._rows, chosen] == 0
+        refusals = self._refusals(chosen)
         penalized = np.zeros(self.num_envs, dtype=bool)
-        if illegal.any():
-            first = int(np.flatnonzero(illegal)[0])
-            if self.illegal_action == "raise":
-                raise IllegalActionError(self._refusal(first, int(chosen[first])))
-            penalized = illegal
-            problems = {i: self._refusal(i, int(chosen[i])) for i in np.flatnonzero(illegal)}
-            chosen = np.where(illegal, WAIT, chosen)
+        penalized[list(refusals)] = True
         vec = self.vector
-        vec.step(chosen)
+        vec.step(np.where(penalized, WAIT, chosen) if refusals else chosen)
         reward = vec.rewards[:, self.seat].astype(np.float64)
         terminated, truncated = vec.terminated.copy(), vec.truncated.copy()
+        if refusals:
+            for i in refusals:
+                self._abandon(i)
+            reward[penalized], terminated[penalized] = -1.0, True
         ended = terminated | truncated
-        for i in np.flatnonzero(penalized):
-            self._abandon(int(i))
-        reward[penalized], terminated[penalized] = -1.0, True
-        ended |= penalized
         self._restart_bots(np.flatnonzero(ended))
         span = self._play_opponents(reward, ended, terminated, truncated)
         infos = {
@@ -255,18 +254,8 @@ class SingleAgentVectorEnv(gymnasium.vector.VectorEnv):
             "_opponent_moves": self._everyone.copy(),
         }
         if ended.any():
-            final = {
-                "action_mask": np.zeros((self.num_envs, self.n_actions), dtype=bool),
-                "_action_mask": ended.copy(),
-                "opponent_moves": np.where(ended & ~penalized, span["moves"], 0),
-                "_opponent_moves": ended & ~penalized,
-            }
-            if penalized.any():
-                messages = np.full(self.num_envs, None, dtype=object)
-                for i, problem in problems.items():
-                    messages[i] = problem
-                final["illegal_action"], final["_illegal_action"] = messages, penalized
-            infos["final_info"], infos["_final_info"] = final, ended
+            infos["final_info"] = self._final_info(ended, penalized, refusals, span["moves"])
+            infos["_final_info"] = ended
         return self._observations(), reward, terminated, truncated, infos
 
     def action_masks(self) -> np.ndarray:
@@ -319,30 +308,68 @@ class SingleAgentVectorEnv(gymnasium.vector.VectorEnv):
         """The opponent's decisions in every slot until each slot's agent is to move. Rewards
         and moves go to a slot's episode until it ends (``ended``, updated, with the flags),
         then to the next game's start (moves counted apart, rewards dropped)."""
-        vec, n = self.vector, self.num_envs
-        moves, moves_after_end = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64)
+        vec, seat = self.vector, self.seat
+        moves = np.zeros(self.num_envs, dtype=np.int64)
+        moves_at_end = np.zeros(self.num_envs, dtype=np.int64)  # a slot's moves when it ended
+        ended_before = ended.copy()  # ended before any of these moves: all of them are after
+        any_ended = bool(ended.any())
+        waiting = np.empty(self.num_envs, dtype=bool)
         while True:
-            waiting = vec.agent != self.seat
-            if not waiting.any():
-                return {"moves": moves, "moves_after_end": moves_after_end}
+            np.not_equal(vec.agent, seat, out=waiting)
             slots = np.flatnonzero(waiting)
+            if not slots.size:
+                break
             self._actions.fill(WAIT)
             self._actions[slots] = act_batch(
                 self.opponent, slots, vec.obs[slots], vec.mask[slots], self._view
             )
             vec.step(self._actions)
-            going = ~ended
-            np.add(reward, vec.rewards[:, self.seat], out=reward, where=going)
-            moves += waiting & going
-            moves_after_end += waiting & ended
-            finished = vec.terminated | vec.truncated
-            if finished.any():
+            if any_ended:
+                np.add(reward, vec.rewards[:, seat], out=reward, where=~ended)
+            else:
+                reward += vec.rewards[:, seat]
+            moves += waiting
+            if vec.terminated.any() or vec.truncated.any():
+                finished = vec.terminated | vec.truncated
+                first = finished & ~ended
+                moves_at_end[first] = moves[first]
                 if terminated is not None and truncated is not None:
-                    first = finished & going
                     terminated |= vec.terminated & first
                     truncated |= vec.truncated & first
                 ended |= finished
+                any_ended = True
                 self._restart_bots(np.flatnonzero(finished))
+        moves_at_end[ended_before] = 0
+        within = np.where(ended, moves_at_end, moves)
+        return {"moves": within, "moves_after_end": moves - within}
+
+    def _refusals(self, chosen: np.ndarray) -> dict[int, str]:
+        """Why each slot's action is not legal now, by slot (none: an empty dict); in
+        ``"raise"`` mode the first is an IllegalActionError instead, nothing changed."""
+        illegal = np.flatnonzero(self.vector.mask[self._rows, chosen] == 0).tolist()
+        refusals = {i: self._refusal(i, int(chosen[i])) for i in illegal}
+        if refusals and self.illegal_action == "raise":
+            raise IllegalActionError(refusals[illegal[0]])
+        return refusals
+
+    def _final_info(
+        self, ended: np.ndarray, penalized: np.ndarray, refusals: dict[int, str], moves: np.ndarray
+    ) -> dict[str, np.ndarray]:
+        """The last info of each episode that ended (SingleAgentEnv's, in Gymnasium's vector
+        layout): an all-False mask, the opponent's moves, or why an illegal action ended it."""
+        played = ended & ~penalized
+        final = {
+            "action_mask": np.zeros((self.num_envs, self.n_actions), dtype=bool),
+            "_action_mask": ended.copy(),
+            "opponent_moves": np.where(played, moves, 0),
+            "_opponent_moves": played,
+        }
+        if refusals:
+            messages = np.full(self.num_envs, None, dtype=object)
+            for i, problem in refusals.items():
+                messages[i] = problem
+            final["illegal_action"], final["_illegal_action"] = messages, penalized
+        return final
 
     def _view(self, i: int) -> Any:
         """Slot ``i``'s public view for its seat to move (a bot that sees the view asks)."""
