@@ -1,11 +1,12 @@
 """Decisions per second of the Gymnasium vector env (SingleAgentVectorEnv) against the game vector
 it drives, at the same N, in one run.
 
-Run: ``python benchmarks/bench_gym_vector.py [--seconds 3] [--num-envs 256] [--game NAME]``.
-Both rows of a pair play the same games the same way: the agent's seat (the game's first) by
-uniformly random legal play (:class:`~reborn_env.bots.batched.RandomBatch`, from the mask), every
-other seat by the same batched opponent (``random``, and ``heuristic`` where the game has one:
-Earth Reborn's compiled batch). The ``vector_env`` row calls the game vector
+Run: ``python benchmarks/bench_gym_vector.py [--seconds 1] [--rounds 3] [--num-envs 256]
+[--game NAME]``. Both rows of a pair play the same kind of games: the agent's seat (the game's
+first) by uniformly random legal play (:class:`~reborn_env.bots.batched.RandomBatch`, from the
+mask), every other seat by the same batched opponent (``random``, and ``heuristic`` where the game registers
+a batched one, ``GameSpec.batched_bots``: Earth Reborn's compiled batch; a game without one would
+build N of its ordinary bots a round). The ``vector_env`` row calls the game vector
 (``GameSpec.make_vector_env``) directly, every slot moving at every call, the agent's slots asked
 of the agent's policy and the others of the opponent, as a batched trainer drives it; the
 ``make_vec`` row steps ``gymnasium.make_vec(id, num_envs=N, opponent=...)`` with the agent's
@@ -88,7 +89,7 @@ def main() -> None:
     print(f"{'row (decisions/s)':<48} {'env':>10} {'ratio':>6} {'loop':>10} {'ratio':>6}")
     for name in [args.game] if args.game else registry.names():
         spec = registry.get(name)
-        kinds = ["random"] + (["heuristic"] if "heuristic" in spec.bots else [])
+        kinds = ["random"] + (["heuristic"] if "heuristic" in spec.batched_bots else [])
         for kind in kinds:
             peer, ours = (0.0, 0.0), (0.0, 0.0)
             for _ in range(args.rounds):

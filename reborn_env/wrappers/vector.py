@@ -72,8 +72,12 @@ class SingleAgentVectorEnv(gymnasium.vector.VectorEnv):
     * ``opponent``: a batched bot spec for :func:`~reborn_env.bots.batched.batched_bot`
       (``"random"``, the default: :class:`~reborn_env.bots.batched.RandomBatch`; ``"heuristic"``:
       the game's compiled batch where it registers one, Earth Reborn's; a policy file), made
-      for ``env_kwargs``' scenario and reseeded at each seeded reset, or a
-      :class:`~reborn_env.bots.batched.BatchedBot` of ``num_envs`` slots, used as it is.
+      for ``env_kwargs``' scenario, or a :class:`~reborn_env.bots.batched.BatchedBot` of
+      ``num_envs`` slots. As SingleAgentEnv's: the ``"random"`` batch is the env's own, made
+      again at each seeded reset from the slots' seeds; any other spec is made once (slot ``i``
+      seeded as ``reset(seed=0)`` would seed it) and a bot passed in is used as it is; slot
+      ``i``'s bot is ``reset(i)`` at each of its new games (a scripted bot's generator then
+      restarts, so its games replay from the seeds; a policy's sampling runs on).
     * Spaces, the Gymnasium way: ``single_observation_space`` is the seat's ``Box`` observation
       vector, ``single_action_space`` ``Discrete(n)``; ``observation_space`` and
       ``action_space`` are their batches (``Box`` [N, obs], ``MultiDiscrete([n] * N)``).
@@ -89,9 +93,9 @@ class SingleAgentVectorEnv(gymnasium.vector.VectorEnv):
       from seed ``s`` (SplitMix64, ``core.aec_vector``) and its bot a seed from the same root;
       unseeded resets and autoresets then continue each slot's sequence of games, so
       ``reset(seed=s)`` followed by the same actions replays exactly. ``reset(seed=[s0, ...])``
-      seeds each slot on its own (slot ``i`` then plays what slot 0 of ``reset(seed=s_i)``
-      plays). The first reset without a seed draws one from ``np_random``. ``options`` are
-      refused (there is no partial reset).
+      seeds each slot on its own (slot ``i`` then plays the games slot 0 of ``reset(seed=s_i)``
+      plays, against the same random opponent). The first reset without a seed draws one from
+      ``np_random``. ``options`` are refused (there is no partial reset).
 
     Autoreset: the game vector (Earth Reborn's compiled ``vector_env``, or
     :class:`~reborn_env.core.aec_vector.AECVectorEnv`) replaces a finished game by the slot's next
@@ -184,7 +188,7 @@ class SingleAgentVectorEnv(gymnasium.vector.VectorEnv):
         self.metadata = dict(self.metadata)
         self.illegal_action = illegal_action
         self.copy = copy
-        self._opponent_spec = opponent if isinstance(opponent, str) else None
+        self._own_opponent = isinstance(opponent, str) and opponent == "random"
         self.opponent: BatchedBot = self._opponent_of(opponent, slot_roots(0, n))
         self._rows = np.arange(n)
         self._everyone = np.ones(n, dtype=bool)
@@ -212,8 +216,8 @@ class SingleAgentVectorEnv(gymnasium.vector.VectorEnv):
                 super().reset(seed=int(seed))
             for i, root in enumerate(roots):
                 self.vector.set_seed_state(i, root)
-            if self._opponent_spec is not None:
-                self.opponent = self._opponent_of(self._opponent_spec, roots)
+            if self._own_opponent:
+                self.opponent = self._opponent_of("random", roots)
         self.vector.reset()
         self._started = True
         ended = self._everyone.copy()  # nothing decided yet: the opponent's rewards are dropped

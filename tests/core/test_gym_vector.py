@@ -149,6 +149,12 @@ def test_seeds_replay_and_unseeded_resets_continue(name: str) -> None:
     again = play(_make_vec(name), 7, rng=np.random.default_rng(2))
     for a, b in zip(first, again, strict=True):
         assert all(np.array_equal(x, y) for x, y in zip(a, b, strict=True))
+    if "heuristic" in registry.get(name).bots:  # a bot made once: reset(i) restarts its games
+        scripted = _make_vec(name, opponent="heuristic")
+        first = play(scripted, 7, steps=60, rng=np.random.default_rng(3))
+        again = play(scripted, 7, steps=60, rng=np.random.default_rng(3))
+        for a, b in zip(first, again, strict=True):
+            assert all(np.array_equal(x, y) for x, y in zip(a, b, strict=True))
     seeds = [_game_seed(envs, i) for i in range(3)]
     envs.reset(seed=7)
     next_games = envs.reset()[0]
