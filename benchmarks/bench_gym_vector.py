@@ -4,11 +4,12 @@ it drives, at the same N, in one run.
 Run: ``python benchmarks/bench_gym_vector.py [--seconds 1] [--rounds 3] [--num-envs 256]
 [--game NAME]``. Both rows of a pair play the same kind of games: the agent's seat (the game's
 first) by uniformly random legal play (:class:`~reborn_env.bots.batched.RandomBatch`, from the
-mask), every other seat by the same batched opponent (``random``, and ``heuristic`` where the game registers
-a batched one, ``GameSpec.batched_bots``: Earth Reborn's compiled batch; a game without one would
-build N of its ordinary bots a round). The ``vector_env`` row calls the game vector
-(``GameSpec.make_vector_env``) directly, every slot moving at every call, the agent's slots asked
-of the agent's policy and the others of the opponent, as a batched trainer drives it; the
+mask), every other seat by the same batched opponent (``random``, and ``heuristic`` where the
+game registers a batched one, ``GameSpec.batched_bots``: Earth Reborn's compiled batch; a game
+without one would build N of its ordinary bots a round). The ``vector_env`` row calls the game
+vector (``GameSpec.make_vector_env``) directly, every slot moving at every call, the agent's
+slots asked of the agent's policy and the others of the opponent, as a batched trainer drives
+it; the
 ``make_vec`` row steps ``gymnasium.make_vec(id, num_envs=N, opponent=...)`` with the agent's
 actions, the opponent's decisions played inside each step. Both reset a slot's opponent when its
 game ends. Decisions are counted for both seats (the agent's actions plus ``opponent_moves``,
