@@ -8,7 +8,10 @@ Importing this module registers, for each game of :mod:`reborn_env.core.registry
 - one seat of it as a single-agent Gymnasium env (:class:`~reborn_env.wrappers.SingleAgentEnv`)
   as ``reborn_env/<game>-vN``: ``gymnasium.make("reborn_env/<game>-v0", agent=..., opponent=...,
   env_kwargs=..., illegal_action=...)``. Gymnasium imports a module named before a colon first,
-  so ``gymnasium.make("reborn_env.envs:reborn_env/<game>-v0")`` needs no import of this module.
+  so ``gymnasium.make("reborn_env.envs:reborn_env/<game>-v0")`` needs no import of this module;
+- under the same id, many games of that seat as one Gymnasium vector env over the game's vector
+  (:class:`~reborn_env.wrappers.SingleAgentVectorEnv`, its opponent a batched bot):
+  ``gymnasium.make_vec("reborn_env/<game>-v0", num_envs=N, opponent=...)``.
 
 Why a module of its own: ``import reborn_env`` stays free of pettingzoo and gymnasium (the rules
 engines need neither); registering is one explicit import. Factories stay lazy strings, so
@@ -54,6 +57,7 @@ def register_all() -> list[str]:
         gymnasium.register(
             gymnasium_id(name),
             entry_point="reborn_env.wrappers.single_agent:SingleAgentEnv",
+            vector_entry_point="reborn_env.wrappers.vector:SingleAgentVectorEnv",
             kwargs={"game": name},
         )
         added.append(name)

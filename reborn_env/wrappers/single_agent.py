@@ -72,17 +72,21 @@ class SingleAgentEnv(gymnasium.Env):
 
     Illegal actions (``action_masks()[action]`` False, or not an integer of the action space):
 
-    * ``illegal_action="raise"`` (default): :class:`~reborn_env.core.errors.IllegalActionError`
-      naming the action and the legal ones; nothing changes, the agent may step again.
-    * ``illegal_action="penalize"``: the episode ends (``terminated``) with reward -1 and
-      ``info["illegal_action"]`` saying why; the AEC game is abandoned as it stands.
+    * ``illegal_action="penalize"`` (default): the episode ends (``terminated``) with reward -1
+      and ``info["illegal_action"]`` saying why; the AEC game is abandoned as it stands. This is
+      PettingZoo's convention for its classic games (an illegal move ends the game, the offender
+      gets -1), and it is the default here because Gymnasium's tools step with
+      ``action_space.sample()``, which ignores the mask: ``check_env(gymnasium.make(id))`` passes
+      on exactly what the registry gives, for every game. (The AEC env itself, ``env()``, keeps
+      ``"raise"`` as its default: a multi-agent caller reads the mask from the observation.)
+    * ``illegal_action="raise"``: :class:`~reborn_env.core.errors.IllegalActionError` naming the
+      action and the legal ones; nothing changes, the agent may step again. For a trainer that
+      must never play an illegal action (``MaskablePPO``), a masking bug then shows at once.
 
-    ``gymnasium.utils.env_checker.check_env`` steps with ``action_space.sample()``, which ignores
-    the mask and is almost always illegal, so check the env built with
-    ``illegal_action="penalize"``: ``check_env(gymnasium.make("reborn_env/<game>-v0",
-    illegal_action="penalize"))`` passes, render modes included (the registered spec builds
-    each); it warns only that ``gymnasium.make``'s own wrappers are around the env. A wrapper
-    built directly has no spec: pass ``skip_render_check=True`` then.
+    ``gymnasium.utils.env_checker.check_env(gymnasium.make("reborn_env/<game>-v0"))`` passes,
+    render modes included (the registered spec builds each); it warns only that
+    ``gymnasium.make``'s own wrappers are around the env. A wrapper built directly has no spec:
+    pass ``skip_render_check=True`` then.
     """
 
     metadata: dict[str, Any] = {"render_modes": RENDER_MODES}
@@ -96,7 +100,7 @@ class SingleAgentEnv(gymnasium.Env):
         opponent: Bot | str = "random",
         env_kwargs: dict[str, Any] | None = None,
         render_mode: str | None = None,
-        illegal_action: str = "raise",
+        illegal_action: str = "penalize",
     ) -> None:
         if illegal_action not in ILLEGAL_ACTION_MODES:
             raise ValueError(

@@ -56,9 +56,10 @@ def test_render_test_in_every_declared_mode(case: Case) -> None:
 
 @pytest.mark.parametrize("name", GAMES)
 def test_check_env_on_one_seat_through_gymnasium_make(name: str) -> None:
-    """check_env on the single-agent wrapper (render modes included, through the registered
-    spec); its only warning is that gymnasium.make's own wrappers are around it."""
-    env = gymnasium.make(reborn_env.envs.gymnasium_id(name), illegal_action="penalize")
+    """check_env on exactly what ``gymnasium.make(id)`` gives (render modes included, through the
+    registered spec), whose action_space.sample() ignores the mask; its only warning is that
+    gymnasium.make's own wrappers are around it."""
+    env = gymnasium.make(reborn_env.envs.gymnasium_id(name))
     assert env.unwrapped.game == name
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

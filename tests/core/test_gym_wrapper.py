@@ -2,11 +2,13 @@
 default game, earth_reborn_v0; tests/conformance/test_pettingzoo.py runs check_env on every game
 through gymnasium.make).
 
-It must pass Gymnasium's own checker (built with ``illegal_action="penalize"``, since check_env
-steps with ``action_space.sample()``, which ignores the mask), end random masked episodes with a
-+1 / -1 / 0 return, replay exactly from a seed, refuse illegal actions without changing anything,
-pass rendering through, and let sb3-contrib's MaskablePPO train on it without ever choosing an
-illegal action (the env would raise). MaskablePPO is optional: CI installs it with ``.[sb3]``.
+It must pass Gymnasium's own checker as built by default (check_env steps with
+``action_space.sample()``, which ignores the mask: the default ``illegal_action="penalize"`` ends
+the episode with -1, PettingZoo's convention), end random masked episodes with a +1 / -1 / 0
+return, replay exactly from a seed, refuse illegal actions without changing anything when built
+with ``illegal_action="raise"``, pass rendering through, and let sb3-contrib's MaskablePPO train on
+it without ever choosing an illegal action (the env, built to raise, would). MaskablePPO is
+optional: CI installs it with ``.[sb3]``.
 """
 
 from __future__ import annotations
@@ -18,7 +20,9 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
+import reborn_env.envs  # registers every game with Gymnasium
 from reborn_env.bots import RandomBot
+from reborn_env.core import registry
 from reborn_env.core.errors import IllegalActionError
 from reborn_env.wrappers import SingleAgentEnv
 
@@ -52,7 +56,7 @@ def test_spaces_are_the_agents_vector_and_discrete_actions():
 
 
 def test_check_env_passes_without_warnings():
-    env = SingleAgentEnv(illegal_action="penalize")
+    env = SingleAgentEnv()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         check_env(env, skip_render_check=True)
@@ -63,7 +67,7 @@ def test_sb3_check_env_passes_without_warnings():
     sb3_checker = pytest.importorskip("stable_baselines3.common.env_checker")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        sb3_checker.check_env(SingleAgentEnv(illegal_action="penalize"))
+        sb3_checker.check_env(SingleAgentEnv())
     assert [str(w.message) for w in caught] == []
 
 
@@ -108,7 +112,7 @@ def test_same_seed_same_games():
 
 
 def test_illegal_action_raises_and_changes_nothing():
-    env = SingleAgentEnv()
+    env = SingleAgentEnv(illegal_action="raise")
     obs, _ = env.reset(seed=0)
     before = env.aec.unwrapped.get_state()
     illegal = int(np.flatnonzero(~env.action_masks())[0])
@@ -130,6 +134,20 @@ def test_penalize_ends_the_episode_with_minus_one():
     assert (reward, terminated, truncated) == (-1.0, True, False)
     assert "not legal" in info["illegal_action"]
     assert obs in env.observation_space and not env.action_masks().any()
+
+
+@pytest.mark.parametrize("name", registry.names())
+def test_the_registered_env_ends_the_episode_on_an_unmasked_action(name):
+    """What ``gymnasium.make`` gives, left at its defaults, survives an action the mask forbids
+    (as ``action_space.sample()`` picks): the episode ends with -1 (PettingZoo's convention)."""
+    env = gymnasium.make(reborn_env.envs.gymnasium_id(name))
+    assert env.unwrapped.illegal_action == "penalize"
+    _, info = env.reset(seed=0)
+    masked_out = np.flatnonzero(~info["action_mask"])  # a game may allow every action at first
+    illegal = int(masked_out[0]) if len(masked_out) else int(env.action_space.n)
+    _, reward, terminated, truncated, info = env.step(illegal)
+    assert (reward, terminated, truncated) == (-1.0, True, False)
+    assert "not legal" in info["illegal_action"]
 
 
 def test_fixed_bot_opponent_and_bad_arguments():
@@ -187,7 +205,7 @@ def test_maskable_ppo_trains_without_illegal_actions():
     import torch
 
     torch.set_num_threads(1)
-    env = _CountLegal(SingleAgentEnv(opponent=RandomBot(seed=0)))  # illegal_action="raise"
+    env = _CountLegal(SingleAgentEnv(opponent=RandomBot(seed=0), illegal_action="raise"))
     model = sb3_contrib.MaskablePPO(
         "MlpPolicy",
         env,
