@@ -214,18 +214,32 @@ def _equal(a: list, b: list) -> bool:
     )
 
 
-@pytest.mark.parametrize("name", GAMES)
+def _to_a_forbidden_action(envs: SingleAgentVectorEnv) -> tuple[int, np.ndarray] | None:
+    """Play the slots' last legal actions from seed 4 up to a decision where some slot has a
+    forbidden action: (that slot, the masks), or None if none came in 300 steps."""
+    _, infos = envs.reset(seed=4)
+    for _ in range(300):
+        masks = infos["action_mask"]
+        slot = next((i for i in range(len(masks)) if not masks[i].all()), None)
+        if slot is not None:
+            return slot, masks
+        infos = envs.step(np.array([np.flatnonzero(m)[-1] for m in masks]))[-1]
+    return None
+
+
+# the games that ever forbid an action (a toy game may allow every action at every decision)
+REFUSING = [n for n in GAMES if _to_a_forbidden_action(_make_vec(n).unwrapped) is not None]
+
+
+def test_the_bundled_games_forbid_actions() -> None:
+    bundled = [n for n in GAMES if registry.get(n).env.startswith("reborn_env.games.")]
+    assert bundled and set(bundled) <= set(REFUSING)
+
+
+@pytest.mark.parametrize("name", REFUSING)
 def test_raise_mode_refuses_an_illegal_action_naming_the_slot(name: str) -> None:
     envs = _make_vec(name, illegal_action="raise").unwrapped
-    _, infos = envs.reset(seed=4)
-    for _ in range(300):  # to a decision where some slot has a forbidden action
-        masks = infos["action_mask"]
-        slot = next((i for i in range(3) if not masks[i].all()), None)
-        if slot is not None:
-            break
-        infos = envs.step(np.array([np.flatnonzero(m)[-1] for m in masks]))[-1]
-    else:
-        pytest.skip(f"{name}: every action was legal at 300 decisions: nothing to refuse")
+    slot, masks = _to_a_forbidden_action(envs)
     actions = np.array([np.flatnonzero(m)[0] for m in masks])
     actions[slot] = np.flatnonzero(~masks[slot])[0]
     before = _snapshot(envs)
