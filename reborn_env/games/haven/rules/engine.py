@@ -47,9 +47,13 @@ class HavenGame:
         self._anchor_at = 0  # how many answers of the history came before the anchor
         self._history: list[int] = []  # every answer given to this object
         self._quiet_at = 0  # how many came before the last quiet point
-        self._capture_at: int | None = None  # a twin's quiet point to write down (_materialize)
+        # a quiet point to write down: here every one before the first answer, so that the
+        # anchor is the last of them (where the first prompt is posed); in a twin of
+        # _materialize, the one it is to capture
+        self._capture_at: int | None = 0
         self._proc = self._run()
         self._advance(None)
+        self._capture_at = None
 
     # --- Public API ---------------------------------------------------------------------------
 
@@ -113,7 +117,7 @@ class HavenGame:
         """The game as JSON-ready data: the last quiet point and the answers since."""
         if self._anchor_at != self._quiet_at:
             self._materialize()
-        assert self._anchor is not None  # written at the first quiet point, in __init__
+        assert self._anchor is not None  # written in __init__, before the first prompt
         answers = self._history[self._quiet_at :]
         return position_of(self.scenario, self.config, self._anchor, answers)
 
@@ -191,10 +195,11 @@ class HavenGame:
         self._mark_quiet()
 
     def _mark_quiet(self) -> None:
-        """A quiet point: no answer since. The first one is the anchor, written down at once; a
-        twin of :meth:`_materialize` writes down the one it is to capture."""
+        """A quiet point: no answer since. Those the game passes before its first prompt are
+        written down at once (the last is the anchor); a twin of :meth:`_materialize` writes down
+        the one it is to capture."""
         self._quiet_at = len(self._history)
-        if self._anchor is None or self._quiet_at == self._capture_at:
+        if self._quiet_at == self._capture_at:
             self._anchor = dump_state(self.scenario, self.state)
             self._anchor_at = self._quiet_at
 
