@@ -131,6 +131,12 @@ class HavenGame:
         game._replay(answers)
         return game
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled and deep-copied as its position and its event log, since the generator that
+        runs the rules cannot be: the copy replays the answers since the last quiet point, so it
+        poses the same prompt and plays on exactly as this game would."""
+        return _resumed, (type(self), self.scenario, self.to_position(), self.events)
+
     def clone(self) -> HavenGame:
         """An independent copy at the same decision."""
         return HavenGame.from_position(self.to_position(), self.scenario)
@@ -221,6 +227,15 @@ class HavenGame:
                 "point, so no position can be written; change games through positions or fixtures"
             )
         self._anchor, self._anchor_at = twin._anchor, self._quiet_at
+
+
+def _resumed(
+    cls: type[HavenGame], scenario: Scenario, position: dict[str, Any], events: list[Event]
+) -> HavenGame:
+    """The game :meth:`HavenGame.__reduce__` describes: ``position`` loaded, ``events`` its log."""
+    game = cls.from_position(position, scenario)
+    game.context.events = events
+    return game
 
 
 def new_game(
