@@ -197,3 +197,14 @@ def test_copies_share_the_scenario_and_a_file_scenario_pickles_whole(tmp_path: A
     loaded = pickle.loads(pickle.dumps(edited))
     assert loaded == edited and loaded.source == edited.source
     assert loaded is not load_scenario("raider_camp")
+
+
+def test_a_shallow_copy_of_a_game_shares_no_event_log() -> None:
+    """copy.copy of a game is a whole copy: answering it logs nothing in the original's log
+    (HV-API-8) nor changes its position."""
+    game = _env("raider_camp", 4).unwrapped.game
+    shallow = copy.copy(game)
+    events, position = list(game.events), game.to_position()
+    assert shallow.events == events and shallow.events is not game.events
+    shallow.apply(shallow.legal_actions()[0])
+    assert game.events == events and game.to_position() == position

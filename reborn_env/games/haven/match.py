@@ -98,7 +98,11 @@ class HavenRules:
 
 
 class HavenMatch:
-    """One game of haven; ``state`` is the rules engine's :class:`HavenGame`."""
+    """One game of haven; ``state`` is the rules engine's :class:`HavenGame`.
+
+    A match deep-copies and pickles: its game as its position and event log (the copy replays to
+    the same prompt), its event feed and shaping as they are, its rules shared; the copy plays
+    on exactly as the original would."""
 
     def __init__(self, rules: HavenRules, game: HavenGame) -> None:
         self.rules = rules

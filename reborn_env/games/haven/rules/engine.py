@@ -17,6 +17,7 @@ which becomes the new anchor (so asking at every decision replays each answer on
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Generator
 from typing import Any
 
@@ -136,6 +137,10 @@ class HavenGame:
         runs the rules cannot be: the copy replays the answers since the last quiet point, so it
         poses the same prompt and plays on exactly as this game would."""
         return _resumed, (type(self), self.scenario, self.to_position(), self.events)
+
+    def __copy__(self) -> HavenGame:
+        """A whole copy, as :func:`copy.deepcopy` makes: two games never share an event log."""
+        return copy.deepcopy(self)
 
     def clone(self) -> HavenGame:
         """An independent copy at the same decision."""
