@@ -4,7 +4,8 @@ position that is not one is refused with PositionError, the game in progress unc
 - Along random games (uniform and the game's eventful play), before every decision, the position
   goes through JSON into a twin environment, which must be the same game (the same position saved
   again, the same agent to move, observations and masks) and stay so after the same action; at
-  the end a restored position is the finished game, with the rewards the end paid.
+  the end a restored position is the finished game, with the rewards the end paid. Positions
+  saved along play and given to ``reset(options={"position": ...})`` are the game itself too.
 - Mutated real positions (:mod:`reborn_env.core.position_fuzz`: retyped, nudged, deleted, moved,
   swapped fields ...) are refused with PositionError naming what is wrong, the game in progress
   unchanged and no reference kept to the caller's data; one the game accepts must be a game that
@@ -22,6 +23,7 @@ import pytest
 from reborn_env.bots.base import RandomBot
 from reborn_env.core import registry
 from reborn_env.core.errors import PositionError
+from reborn_env.core.fuzz import uniform_policy
 from reborn_env.core.position_fuzz import collect_positions, fuzz_positions
 from reborn_env.core.round_trip import check_restores, check_same_step
 
@@ -59,6 +61,35 @@ def test_a_position_restores_the_game_at_every_decision(case: Case, policy: str)
         assert returns == {a: final[i] for i, a in enumerate(env.possible_agents)}, (
             "the returns are not the match's final rewards (no shaping by default)"
         )
+
+
+@pytest.mark.parametrize("case", CASES, ids=str)
+def test_reset_to_a_saved_position_is_the_game_it_was_saved_from(case: Case) -> None:
+    """Positions saved along play and given to ``reset(options={"position": ...})`` (as
+    front-ends and the bot protocol start games) load the game itself: the loaded game saves
+    the very position it was given, every seat sees the same and is offered the same, and the
+    two play on alike (:func:`check_same_step`) until the next saved position replaces it."""
+    env, loaded = case.make_env(), case.make_env()
+    env.reset(seed=4)
+    rng = np.random.default_rng(4)
+    decisions = loads = 0
+    for agent in env.agent_iter():
+        _, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        if decisions % 5 == 0:
+            position = json.loads(json.dumps(env.unwrapped.get_state()))
+            loaded.reset(seed=0, options={"position": copy.deepcopy(position)})
+            assert loaded.unwrapped.get_state() == position
+            assert loaded.agent_selection == env.agent_selection
+            loads += 1
+        for seat in env.agents:
+            for key, value in env.observe(seat).items():
+                assert loaded.observe(seat)[key].tobytes() == value.tobytes(), (seat, key)
+        check_same_step(env, loaded, uniform_policy(rng, env.observe(agent)["action_mask"], env))
+        decisions += 1
+    assert loads > 0
 
 
 def _check_the_end(env, twin) -> None:

@@ -266,6 +266,7 @@ def er_position_env():
     pos["characters"]["zombie"].update(wounds=2, square=[5, 5], facing="N", cards=1)
     pos["players"]["norad"]["hand"].remove("T05")
     vasquez = {"tiles": [{"tile": "T05", "cp": [0, 1, 0, 0]}], "cp_spent": 1, "engaged": True}
+    vasquez["tried_terminals"] = ["O2"]  # ER-INT-2/-3: the hack of O2 below left its try
     pos["characters"]["vasquez"].update(vasquez)
     pos["terminals"]["O2"] = True
     pos["doors"]["1,2|2,2"]["state"] = "open"

@@ -93,11 +93,16 @@ def place(
     """Move a character and set any of its fields (engaged, side, wounds, cards, dead...).
 
     ``dead=True`` also turns the card to its Wounded side with LP wounds, as a death leaves it
-    (ER-WND-2); a position refuses a dead character in any other state.
+    (ER-WND-2), and scores the kill for the other faction (ER-SCN-10); a position refuses a dead
+    character in any other state, or a kill whose points are missing.
     """
     ch = pos["characters"][char]
     if fields.get("dead"):
         scn = load_scenario("vault_raid")
+        if not ch["dead"]:
+            mine = scn.characters[scn.char_index[char]].faction
+            enemy = next(f for f in scn.factions if f != mine)
+            pos["players"][enemy]["mp"] += scn.mission.kill_mp[enemy]
         fields = {
             "side": "wounded",
             "wounds": scn.characters[scn.char_index[char]].wounded.lp,

@@ -23,6 +23,7 @@ from reborn_env.games.earth_reborn.invariants import (
     game_step_bound,
     turn_step_bound,
 )
+from reborn_env.games.earth_reborn.match import EarthRebornRules
 from reborn_env.games.earth_reborn.observation import observer_for
 from reborn_env.games.earth_reborn.positions import VERSION, state_from_dict, state_to_dict
 from reborn_env.games.earth_reborn.rules import engine
@@ -128,22 +129,25 @@ def test_dead_and_wounded_are_exactly_what_wounds_leave(fields, field):
 
 
 def test_heuristic_games_round_trip_at_every_decision():
-    """ER-GEN-3: heuristic play, which kills often, saves and reloads exactly at every decision:
-    same position, same observations, same legal actions."""
+    """ER-GEN-3: heuristic play, which kills and hacks often, saves and reloads exactly at every
+    decision: same position, same observations, same legal actions; positions with a terminal
+    hacked in turn 1 (ER-INT-3: the try left on the hacker) load as any other."""
     observer = observer_for(SCN)
-    deaths = 0
-    for seed in (3, 4):
+    deaths = hacked_in_turn_1 = 0
+    for seed in (3, 4, 6):
         bots = [load_bot("heuristic", "earth_reborn_v0", seed=seed + p) for p in (0, 1)]
         state = engine.new_game(SCN, seed)
         while state.winner is None:
             same_game(state, reloaded(state))
             deaths += sum(ch.dead for ch in state.chars)
+            hacked_in_turn_1 += state.turn == 1 and any(state.hacked)
             mask = np.zeros(state.codec.size, dtype=np.int8)
             mask[engine.legal_actions(state)] = 1
             bot = bots[state.decider]
             engine.apply_action(state, bot.act(observer.observe(state, state.decider), mask))
         same_game(state, reloaded(state))
     assert deaths > 0  # the positions covered deaths
+    assert hacked_in_turn_1 > 0  # and hacks of this turn
 
 
 # --- Defect 2: the last roll is saved (ER-HID-11) -------------------------------------------------
@@ -337,18 +341,52 @@ def test_steps_are_bounded_turn_by_turn():
     refused(pos | {"steps": 2 * per_turn + 1}, "steps")
 
 
-def test_mission_points_are_at_most_what_was_earned():
-    """ER-SCN-10: MP come from hacks and kills (and the end-of-game points)."""
-    pos = position()
+def test_mission_points_are_exactly_what_was_earned():
+    """ER-SCN-10, ER-INT-3: MP come from hacks and kills (and the end-of-game points), each
+    scored at once and never taken away, so a position's MP are exactly what they give."""
+    pos = position(turn=2)
     pos["players"]["norad"]["mp"] = 1
-    refused(pos, "players.norad.mp")
-    place(pos, "zombie", dead=True)
+    refused(pos, "players.norad.mp")  # no kill, no hack
+    pos["players"]["norad"]["mp"] = 0
+    place(pos, "zombie", dead=True)  # the helper scores the kill, as the rules do
+    assert pos["players"]["norad"]["mp"] == 1
     state_from_dict(copy.deepcopy(pos), SCN)
+    pos["players"]["norad"]["mp"] = 0
+    refused(pos, "players.norad.mp")  # the kill's point is missing
+    pos["players"]["norad"]["mp"] = 1
     pos["terminals"]["O1"] = True
+    refused(pos, "players.norad.mp")  # the hack's 3 MP are missing
     pos["players"]["norad"]["mp"] = 4
     state_from_dict(copy.deepcopy(pos), SCN)
     pos["players"]["norad"]["mp"] = 5
     refused(pos, "players.norad.mp")
+    pos["players"]["norad"]["mp"] = 4
+    pos["players"]["salemite"]["mp"] = 2  # no NORAD character died
+    refused(pos, "players.salemite.mp")
+
+
+def test_a_terminal_hacked_in_turn_1_needs_a_try_on_some_character():
+    """ER-INT-2, ER-INT-3: a hack leaves its try on the hacker, dead or alive, until the final
+    phase; in turn 1 every hack is this turn's, so both terminals hacked with NORAD at 6 MP and
+    no try anywhere is refused, and each try on an engaged or dead character makes it whole."""
+    pos = position(turn=1)
+    pos["terminals"].update(O1=True, O2=True)
+    pos["players"]["norad"]["mp"] = 6
+    message = refused(pos, "terminals.O1")
+    assert "ER-INT-3" in message and "tried_terminals" in message
+    for backend in ("fast", "python"):  # the compiled core loads only what Python validated
+        with pytest.raises(PositionError, match="terminals.O1"):
+            EarthRebornRules(backend=backend).from_position(copy.deepcopy(pos))
+    place(pos, "vasquez", (4, 0), engaged=True, tried_terminals=["O1"])
+    refused(pos, "terminals.O2")
+    place(pos, "bolter", dead=True, tried_terminals=["O2"])
+    assert pos["players"]["salemite"]["mp"] == 2  # the helper scored the kill (ER-SCN-10)
+    state_from_dict(copy.deepcopy(pos), SCN)
+    later = copy.deepcopy(pos) | {"turn": 2, "initiative": "salemite"}
+    for cid in ("vasquez", "bolter"):
+        later["characters"][cid].update(tried_terminals=[])
+    later["characters"]["vasquez"]["engaged"] = False
+    state_from_dict(later, SCN)  # hacked in an earlier turn: tries are gone by now
 
 
 def test_the_winner_is_the_one_the_rules_name():

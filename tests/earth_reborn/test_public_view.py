@@ -3,11 +3,14 @@
 Along seeded games, at every decision and for both seats: the view holds none of the hidden
 tiles, the bag's order or the generator; every deal gives the seat byte-identical observations and
 masks (ER-HID-12) on both backends; two games that differ only in what the seat may not see
-(``hidden.hidden_variant``) have the same view; and a view that is not one is refused by name.
+(``hidden.hidden_variant``) have the same view; games loaded from positions saved along play
+have the views and deals of the played game; and a view that is not one is refused by name.
 """
 
 from __future__ import annotations
 
+import copy
+import json
 from pathlib import Path
 
 import numpy as np
@@ -48,6 +51,35 @@ def test_every_deal_shows_the_seat_what_it_saw(backend: str) -> None:
                 assert list(deal.legal_actions()) == list(match.legal_actions())
             checked += 1
     assert checked > 100
+
+
+@pytest.mark.parametrize("backend", ["fast", "python"])
+def test_a_loaded_position_gives_the_view_and_deals_of_the_played_game(backend: str) -> None:
+    """ER-HID-12, ER-HID-13 on games loaded from positions saved along play (as a driver that
+    holds only a position has them): the loaded game saves the very position, has the same
+    public view for each seat, shows each seat what the played game shows, and every deal from
+    its view shows the seat that too."""
+    rules = EarthRebornRules(backend=backend)
+    rng = np.random.default_rng(5)
+    checked = 0
+    for i, match in enumerate(positions_of_games(rules, range(2), rng)):
+        if i % 4:
+            continue
+        position = json.loads(json.dumps(match.to_position()))
+        loaded = rules.from_position(copy.deepcopy(position))
+        assert loaded.to_position() == position
+        assert loaded.to_move() == match.to_move()
+        for seat in (0, 1):
+            view = view_of(rules, loaded.to_position(), seat)
+            assert view.position == view_of(rules, position, seat).position
+            assert loaded.observe(seat).tobytes() == match.observe(seat).tobytes()
+            deal = dealer(view)(rng)
+            assert deal.observe(seat).tobytes() == match.observe(seat).tobytes()
+            if match.to_move() == seat:
+                assert list(deal.legal_actions()) == list(loaded.legal_actions())
+                assert list(loaded.legal_actions()) == list(match.legal_actions())
+            checked += 1
+    assert checked > 20
 
 
 def test_the_view_holds_nothing_the_seat_may_not_see() -> None:

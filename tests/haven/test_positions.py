@@ -18,9 +18,12 @@ import pytest
 
 from reborn_env.core.errors import IllegalActionError, PositionError
 from reborn_env.games.haven import actions
+from reborn_env.games.haven.fixtures import state_from_fixture
+from reborn_env.games.haven.positions import dump_state
 from reborn_env.games.haven.rules.engine import HavenConfig, HavenGame, new_game
 from reborn_env.games.haven.rules.setup import new_state
 from reborn_env.games.haven.scenario.loader import load_scenario
+from tests.haven.helpers import FAR_MARAUDER, mon
 
 
 def _played(game: HavenGame, count: int) -> HavenGame:
@@ -212,3 +215,74 @@ def test_a_game_changed_other_than_by_its_rules_cannot_be_saved():
     with pytest.raises(RuntimeError, match="changed other than by its rules"):
         game.to_position()
     assert game.state == before
+
+
+STUNNED_CONJURER = {  # HV-CTURN-2: the stunned conjurer's turn poses no prompt
+    "phase": "turns",
+    "sequence": ["conjurer"],
+    "characters": {"conjurer": {"cell": [2, 4], "conditions": ["stun"], "played": ["C08", "C01"]}},
+    "monsters": [FAR_MARAUDER],
+}
+MONSTER_FIRST = {  # a marauder far from everyone acts first, with no prompt, then the bulwark
+    "phase": "turns",
+    "sequence": ["marauder", "bulwark"],
+    "characters": {
+        "bulwark": {"cell": [2, 2], "played": ["B01", "B02"]},
+        "conjurer": {"cell": [0, 6]},
+    },
+    "monsters": [mon("marauder", 1, 8, 6)],
+    "monster_cards": {"marauder": "MA2"},
+}
+
+
+def test_a_stunned_characters_skipped_turn_is_in_the_saved_position():
+    """HV-STATE-7, HV-CTURN-2, HV-CEND-2: the position is the *last* quiet point. The stunned
+    conjurer's slot runs by itself (its cards to the discard, the stun gone) up to cleanup, so a
+    game made from the fixture, or loaded from the fixture's first quiet point, saves cleanup,
+    not the slot it has already played."""
+    game = new_game(seed=0, fixture=STUNNED_CONJURER)
+    assert game.prompt is not None and game.prompt.kind == "SHORT_REST"
+    first_quiet = dump_state(game.scenario, state_from_fixture(game.scenario, 0, STUNNED_CONJURER))
+    loaded = HavenGame.from_position({**game.to_position(), "state": first_quiet})
+    for g in (game, loaded):
+        saved = g.to_position()
+        conjurer = saved["state"]["characters"][1]
+        assert saved["answers"] == []
+        assert saved["state"]["phase"] == g.state.phase == "cleanup"
+        assert saved["state"]["slot"] == g.state.slot == 1
+        assert conjurer["conditions"] == sorted(g.state.characters[1].conditions) == []
+        assert conjurer["played"] == [] and conjurer["discard"] == ["C08", "C01"]
+        assert saved["state"]["characters"] == dump_state(g.scenario, g.state)["characters"]
+        assert HavenGame.from_position(saved).to_position() == saved
+
+
+def test_a_monster_turn_before_the_first_prompt_is_in_the_saved_position():
+    """HV-STATE-7, HV-MTURN-1: a monster's slot that poses no prompt is played through; the
+    position is the start of the bulwark's slot, with the marauder done, not the marauder's."""
+    game = new_game(seed=0, fixture=MONSTER_FIRST)
+    assert game.prompt is not None and game.prompt.kind == "WINDOW_0"
+    saved = game.to_position()
+    assert saved["answers"] == []
+    assert saved["state"]["phase"] == "turns"
+    assert saved["state"]["slot"] == game.state.slot == 1
+    assert [m["acted"] for m in saved["state"]["monsters"]] == [True]
+    assert saved["state"]["monsters"] == dump_state(game.scenario, game.state)["monsters"]
+    assert saved["state"]["monster_decks"] == dump_state(game.scenario, game.state)["monster_decks"]
+
+
+@pytest.mark.parametrize("fixture", [STUNNED_CONJURER, MONSTER_FIRST])
+def test_fixture_games_save_what_a_game_writing_every_quiet_point_saves(fixture):
+    """HV-STATE-7: from a fixture whose first slots pose no prompt, and on through random play,
+    the positions equal those of the eager reference (every quiet point written down)."""
+    scn = load_scenario()
+    for seed in range(2):
+        rng = random.Random(seed)
+        lazy = new_game(scn, seed=seed, fixture=fixture)
+        eager = _EagerGame(scn, state_from_fixture(scn, seed, fixture), HavenConfig())
+        for _ in range(150):
+            assert lazy.to_position() == eager.to_position()
+            if lazy.prompt is None:
+                break
+            action = rng.choice(lazy.legal_actions())
+            lazy.apply(action)
+            eager.apply(action)

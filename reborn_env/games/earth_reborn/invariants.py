@@ -181,6 +181,8 @@ def problems(state: GameState) -> Iterator[Problem]:
     yield from check_phase(state)
     yield from check_players(state)
     yield from check_characters(state)
+    yield from check_terminals(state)
+    yield from check_scored(state)
     yield from check_doors(state)
     yield from check_round(state)
     if state.turn == 1 and state.phase == INITIATIVE:
@@ -334,7 +336,8 @@ def check_players(state: GameState) -> Iterator[Problem]:
 
 
 def _earned_mp(state: GameState, p: int) -> int:
-    """ER-SCN-10/-11: the most MP ``p`` can hold: setup, hacks, kills and the end-of-game points."""
+    """ER-SCN-10/-11: the MP ``p`` holds: setup, hacks, kills and the end-of-game points (every
+    hack and every kill scores at once, and nothing takes points away)."""
     scn = state.scenario
     faction = scn.factions[p]
     mission = scn.mission
@@ -346,6 +349,38 @@ def _earned_mp(state: GameState, p: int) -> int:
     if state.winner is not None and state.living(0) and state.living(1):  # ended by ER-FIN-1
         mp += mission.unhacked_terminal_mp.get(faction, 0) * state.hacked.count(False)
     return mp
+
+
+def check_terminals(state: GameState) -> Iterator[Problem]:
+    """ER-INT-2/-3: a hack leaves its try on the hacker, dead or alive, until the final phase
+    clears tries (ER-FIN-1), so in turn 1, when every hack is this turn's, each hacked terminal
+    is among some character's tried terminals."""
+    if state.turn != 1 or state.phase not in (ACTIVITY, OVER):
+        return
+    tried = {t for ch in state.chars for t in ch.tried}
+    for t, terminal in enumerate(state.scenario.terminals):
+        if state.hacked[t] and t not in tried:
+            yield (
+                f"terminals.{terminal.id}",
+                "hacked in turn 1, yet no character's tried_terminals names it: a hack leaves "
+                "its try on the hacker until the final phase (ER-INT-2, ER-INT-3)",
+            )
+            return
+
+
+def check_scored(state: GameState) -> Iterator[Problem]:
+    """ER-INT-3, ER-SCN-10/-11: every hack and kill (and the end of the game) has scored its MP
+    at once, and nothing takes points away (:func:`check_players` bounds them from above)."""
+    for p, faction in enumerate(state.scenario.factions):
+        earned = _earned_mp(state, p)
+        if state.mp[p] < earned:
+            yield (
+                f"players.{faction}.mp",
+                f"{state.mp[p]} is below {earned}, the points this position's hacks, kills and "
+                "result have given: each scores at once and nothing takes points away "
+                "(ER-INT-3, ER-SCN-10, ER-SCN-11)",
+            )
+            return
 
 
 def check_bids(state: GameState) -> Iterator[Problem]:

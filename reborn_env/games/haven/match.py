@@ -63,6 +63,20 @@ class HavenRules:
         self.n_actions = actions.N_ACTIONS
         self.obs_size = self.observer.size
 
+    def __deepcopy__(self, memo: dict[int, object]) -> HavenRules:
+        """Itself: a scenario, options and that scenario's observer, which no game changes, so
+        a copied match plays by the same rules object."""
+        return self
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without its observer, which :meth:`__setstate__` takes again for the
+        scenario (the compiled one where it is built)."""
+        return {key: value for key, value in self.__dict__.items() if key != "observer"}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self.observer = best_observer_for(self.scenario)
+
     def new_match(self, seed: int, options: Mapping[str, Any]) -> HavenMatch:
         """HV-API-9/10: a new game from ``seed``, or the fixture ``options["fixture"]``."""
         game = new_game(
@@ -90,7 +104,11 @@ def rules_step_bound(rules: HavenRules) -> int:
 
 
 class HavenMatch:
-    """One game of haven; ``state`` is the rules engine's :class:`HavenGame`."""
+    """One game of haven; ``state`` is the rules engine's :class:`HavenGame`.
+
+    A match deep-copies and pickles: its game as its position and event log (the copy replays to
+    the same prompt), its event feed and shaping as they are, its rules shared; the copy plays
+    on exactly as the original would."""
 
     def __init__(self, rules: HavenRules, game: HavenGame) -> None:
         self.rules = rules

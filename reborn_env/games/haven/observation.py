@@ -255,6 +255,10 @@ class Observer:
     """Builds the observations of one scenario (16.5), each block where :func:`build_layout` puts
     it; stateless apart from lookup tables and a cache of modifier pile counts."""
 
+    def __deepcopy__(self, memo: dict[int, object]) -> Observer:
+        """Itself: it keeps nothing of a game, and every environment of its scenario shares it."""
+        return self
+
     def __init__(self, scn: Scenario) -> None:
         self.scn = scn
         self.layout = layout_for(scn)

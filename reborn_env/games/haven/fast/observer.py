@@ -306,6 +306,10 @@ class FastObserver:
         self.core.observe_into(game, me, out)
         return out
 
+    def __deepcopy__(self, memo: dict[int, object]) -> FastObserver:
+        """Itself: it keeps nothing of a game, and every environment of its scenario shares it."""
+        return self
+
     def __reduce__(self) -> tuple[type[FastObserver], tuple[Scenario]]:
         """Pickled (or deep-copied, with the environment that holds it) as its scenario: the C
         encoder is built again from it."""

@@ -17,6 +17,7 @@ which becomes the new anchor (so asking at every decision replays each answer on
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Generator
 from typing import Any
 
@@ -47,9 +48,13 @@ class HavenGame:
         self._anchor_at = 0  # how many answers of the history came before the anchor
         self._history: list[int] = []  # every answer given to this object
         self._quiet_at = 0  # how many came before the last quiet point
-        self._capture_at: int | None = None  # a twin's quiet point to write down (_materialize)
+        # a quiet point to write down: here every one before the first answer, so that the
+        # anchor is the last of them (where the first prompt is posed); in a twin of
+        # _materialize, the one it is to capture
+        self._capture_at: int | None = 0
         self._proc = self._run()
         self._advance(None)
+        self._capture_at = None
 
     # --- Public API ---------------------------------------------------------------------------
 
@@ -113,7 +118,7 @@ class HavenGame:
         """The game as JSON-ready data: the last quiet point and the answers since."""
         if self._anchor_at != self._quiet_at:
             self._materialize()
-        assert self._anchor is not None  # written at the first quiet point, in __init__
+        assert self._anchor is not None  # written in __init__, before the first prompt
         answers = self._history[self._quiet_at :]
         return position_of(self.scenario, self.config, self._anchor, answers)
 
@@ -126,6 +131,16 @@ class HavenGame:
         game = cls(scenario, state, config)
         game._replay(answers)
         return game
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled and deep-copied as its position and its event log, since the generator that
+        runs the rules cannot be: the copy replays the answers since the last quiet point, so it
+        poses the same prompt and plays on exactly as this game would."""
+        return _resumed, (type(self), self.scenario, self.to_position(), self.events)
+
+    def __copy__(self) -> HavenGame:
+        """A whole copy, as :func:`copy.deepcopy` makes: two games never share an event log."""
+        return copy.deepcopy(self)
 
     def clone(self) -> HavenGame:
         """An independent copy at the same decision."""
@@ -191,10 +206,11 @@ class HavenGame:
         self._mark_quiet()
 
     def _mark_quiet(self) -> None:
-        """A quiet point: no answer since. The first one is the anchor, written down at once; a
-        twin of :meth:`_materialize` writes down the one it is to capture."""
+        """A quiet point: no answer since. Those the game passes before its first prompt are
+        written down at once (the last is the anchor); a twin of :meth:`_materialize` writes down
+        the one it is to capture."""
         self._quiet_at = len(self._history)
-        if self._anchor is None or self._quiet_at == self._capture_at:
+        if self._quiet_at == self._capture_at:
             self._anchor = dump_state(self.scenario, self.state)
             self._anchor_at = self._quiet_at
 
@@ -216,6 +232,15 @@ class HavenGame:
                 "point, so no position can be written; change games through positions or fixtures"
             )
         self._anchor, self._anchor_at = twin._anchor, self._quiet_at
+
+
+def _resumed(
+    cls: type[HavenGame], scenario: Scenario, position: dict[str, Any], events: list[Event]
+) -> HavenGame:
+    """The game :meth:`HavenGame.__reduce__` describes: ``position`` loaded, ``events`` its log."""
+    game = cls.from_position(position, scenario)
+    game.context.events = events
+    return game
 
 
 def new_game(

@@ -12,6 +12,7 @@ compared with the placement tables, and the file's ``cross_check`` table (facts 
 
 from __future__ import annotations
 
+import copyreg
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -217,6 +218,22 @@ def _build_scenario(doc: dict[str, Any], source: str) -> Scenario:
 
 
 _load = scenario_loader(__package__, _build_scenario)  # data/*.toml beside this module
+
+
+def _pickled(scenario: Scenario) -> tuple[Any, ...]:
+    """How a scenario pickles: a bundled one as its name, so that unpickling gives back the one
+    loaded object, which every game of it shares with what is derived once per scenario object
+    (limits, observers); one read from a file (or no longer cached), whole."""
+    try:
+        bundled = load_scenario(scenario.name)
+    except ScenarioError:
+        bundled = None
+    if bundled is scenario:
+        return load_scenario, (scenario.name,)
+    return object.__reduce_ex__(scenario, 2)
+
+
+copyreg.pickle(Scenario, _pickled)
 
 
 # --- abilities, boxes and cards (section 7, 15.2, 15.6) ------------------------------------------

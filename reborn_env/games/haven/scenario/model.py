@@ -349,6 +349,11 @@ class Scenario:
         self.character_index.update({c.id: i for i, c in enumerate(self.characters)})
         self.monster_type_index.update({t.id: i for i, t in enumerate(self.monster_types)})
 
+    def __deepcopy__(self, memo: dict[int, object]) -> Scenario:
+        """Itself: a frozen record every copy of a game reads and none changes, so copies keep
+        sharing what is derived once per scenario object (limits, observers)."""
+        return self
+
     def character(self, class_id: str) -> CharacterClass:
         return self.characters[self.character_index[class_id]]
 
