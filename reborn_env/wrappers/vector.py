@@ -17,7 +17,7 @@ import numpy as np
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
-from ..bots.batched import BatchedBot, act_batch, batched_bot, vector_view
+from ..bots.batched import BatchedBot, RandomBatch, act_batch, batched_bot, vector_view
 from ..core import registry
 from ..core.aec_vector import MAX_SEED, WAIT
 from ..core.errors import IllegalActionError
@@ -324,9 +324,7 @@ class SingleAgentVectorEnv(gymnasium.vector.VectorEnv):
             if not slots.size:
                 break
             self._actions.fill(WAIT)
-            self._actions[slots] = act_batch(
-                self.opponent, slots, vec.obs[slots], vec.mask[slots], self._view
-            )
+            self._actions[slots] = self._opponent_actions(slots)
             vec.step(self._actions)
             if any_ended:
                 np.add(reward, vec.rewards[:, seat], out=reward, where=~ended)
@@ -346,6 +344,15 @@ class SingleAgentVectorEnv(gymnasium.vector.VectorEnv):
         moves_at_end[ended_before] = 0
         within = np.where(ended, moves_at_end, moves)
         return {"moves": within, "moves_after_end": moves - within}
+
+    def _opponent_actions(self, slots: np.ndarray) -> np.ndarray:
+        """The opponent's actions in ``slots`` (int64, in range, each one's seat to move): the
+        random batch draws from the vector's masks as they are (it reads no observation), any
+        other bot is asked through :func:`~reborn_env.bots.batched.act_batch`."""
+        vec = self.vector
+        if type(self.opponent) is RandomBatch:
+            return self.opponent.draw(slots, vec.mask[slots] != 0)
+        return act_batch(self.opponent, slots, vec.obs[slots], vec.mask[slots], self._view)
 
     def _refusals(self, chosen: np.ndarray) -> dict[int, str]:
         """Why each slot's action is not legal now, by slot (none: an empty dict); in
