@@ -312,10 +312,33 @@ class SingleAgentVectorEnv(gymnasium.vector.VectorEnv):
         """The opponent's decisions in every slot until each slot's agent is to move. Rewards
         and moves go to a slot's episode until it ends (``ended``, updated, with the flags),
         then to the next game's start (moves counted apart, rewards dropped)."""
-        vec, seat = self.vector, self.seat
-        moves = np.zeros(self.num_envs, dtype=np.int64)
-        moves_at_end = np.zeros(self.num_envs, dtype=np.int64)  # a slot's moves when it ended
+        n = self.num_envs
+        span = {
+            "reward": reward,
+            "ended": ended,
+            "moves": np.zeros(n, dtype=np.int64),
+            "moves_at_end": np.zeros(n, dtype=np.int64),  # a slot's moves when it ended
+            "terminated": np.zeros(n, dtype=bool) if terminated is None else terminated,
+            "truncated": np.zeros(n, dtype=bool) if truncated is None else truncated,
+        }
         ended_before = ended.copy()  # ended before any of these moves: all of them are after
+        play_random = getattr(self.vector, "play_random", None)
+        if not (
+            type(self.opponent) is RandomBatch
+            and play_random is not None
+            and play_random(self.seat, self.opponent.state, span)
+        ):
+            self._play_opponent_turns(span)
+        moves, moves_at_end = span["moves"], span["moves_at_end"]
+        moves_at_end[ended_before] = 0
+        within = np.where(ended, moves_at_end, moves)
+        return {"moves": within, "moves_after_end": moves - within}
+
+    def _play_opponent_turns(self, span: dict[str, np.ndarray]) -> None:
+        """:meth:`_play_opponents`' decisions, a batch of the slots that wait for the opponent
+        at a time (the game vector's ``play_random`` does them in one call where it can)."""
+        vec, seat = self.vector, self.seat
+        reward, ended, moves = span["reward"], span["ended"], span["moves"]
         any_ended = bool(ended.any())
         waiting = np.empty(self.num_envs, dtype=bool)
         while True:
@@ -334,16 +357,12 @@ class SingleAgentVectorEnv(gymnasium.vector.VectorEnv):
             if vec.terminated.any() or vec.truncated.any():
                 finished = vec.terminated | vec.truncated
                 first = finished & ~ended
-                moves_at_end[first] = moves[first]
-                if terminated is not None and truncated is not None:
-                    terminated |= vec.terminated & first
-                    truncated |= vec.truncated & first
+                span["moves_at_end"][first] = moves[first]
+                span["terminated"] |= vec.terminated & first
+                span["truncated"] |= vec.truncated & first
                 ended |= finished
                 any_ended = True
                 self._restart_bots(np.flatnonzero(finished))
-        moves_at_end[ended_before] = 0
-        within = np.where(ended, moves_at_end, moves)
-        return {"moves": within, "moves_after_end": moves - within}
 
     def _opponent_actions(self, slots: np.ndarray) -> np.ndarray:
         """The opponent's actions in ``slots`` (int64, in range, each one's seat to move): the
