@@ -86,7 +86,9 @@ class SingleAgentVectorEnv(gymnasium.vector.VectorEnv):
       ``infos["opponent_moves"]`` int [N], the opponent's decisions in the step's span.
     * ``step(actions)``: one action per slot, its agent's decision; then the opponent's decisions
       in every slot until each slot's agent decides again (slots where the agent is already to
-      move wait, ``WAIT``, in the game vector's calls). The reward is the agent's, summed over
+      move wait, ``WAIT``, in the game vector's calls; the ``"random"`` opponent's are played in
+      one call of the game vector's ``play_random`` where it has one, Earth Reborn's compiled
+      core, the same moves from the same streams). The reward is the agent's, summed over
       the span; ``terminated`` / ``truncated`` are the game's end (+1 / -1 / 0) or its step
       limit, as SingleAgentEnv's.
     * Seeding as Gymnasium's: ``reset(seed=s)`` gives slot ``i`` the game vector's slot ``i``
