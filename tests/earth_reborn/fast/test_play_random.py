@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from reborn_env import earth_reborn_v0
 from reborn_env.bots.batched import RandomBatch
 from reborn_env.wrappers import SingleAgentVectorEnv
 from reborn_env.wrappers.vector import BOT_STREAM, slot_roots
@@ -134,3 +135,15 @@ def test_bad_arrays_are_refused_with_nothing_played(make_vector: Callable[..., A
     assert np.array_equal(streams, np.arange(4, dtype=np.uint64))
     assert vector.play_random(seat, streams, span)
     assert (vector.agent == seat).all() and span["moves"][0] > 0
+
+
+def test_without_the_core_nothing_is_played() -> None:
+    """On the reference games (``backend="python"``) play_random answers False and moves
+    nothing: the Gym vector env then plays the opponent by its loop, the same moves."""
+    vector = earth_reborn_v0.vector_env(num_envs=3, seed=2, backend="python")
+    vector.reset()
+    before = [vector.get_state(i) for i in range(3)]
+    span = {key: np.zeros(3, dtype=bool) for key in ("ended", "terminated", "truncated")}
+    span |= {"reward": np.zeros(3), "moves": np.zeros(3, int), "moves_at_end": np.zeros(3, int)}
+    assert not vector.play_random(0, np.arange(3, dtype=np.uint64), span)
+    assert [vector.get_state(i) for i in range(3)] == before and not span["moves"].any()
