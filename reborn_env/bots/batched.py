@@ -90,6 +90,7 @@ def act_batch(
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1, _MIX2 = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB)
+_SHIFT11, _SHIFT27, _SHIFT30, _SHIFT31, _SHIFT53 = (np.uint64(k) for k in (11, 27, 30, 31, 53))
 
 
 class RandomBatch:
@@ -118,21 +119,33 @@ class RandomBatch:
 
     def act(self, slots: np.ndarray, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         slots = _checked_rows(slots, obs, mask, len(self))
-        legal = np.asarray(mask) != 0
-        counts = legal.sum(axis=1)
-        if len(slots) and not counts.all():
+        return self.draw(slots, np.asarray(mask) != 0)
+
+    def draw(self, slots: np.ndarray, legal: np.ndarray) -> np.ndarray:
+        """:meth:`act` for a driver that built its own arrays: ``slots`` int64 [k] in range and
+        ``legal`` bool [k, n_actions], taken as they are (no observation: the draw needs none).
+        A row without a legal action is still a ValueError."""
+        width = legal.shape[1]
+        row_offsets = np.arange(len(slots) + 1) * width
+        flat_legal = legal.ravel().nonzero()[0]  # every row's legal actions, rows in order
+        row_bounds = np.searchsorted(flat_legal, row_offsets)
+        counts = np.diff(row_bounds)
+        if not counts.all():
             raise ValueError(
                 f"slot {int(slots[np.argmin(counts)])}: the action mask has no legal action"
             )
-        with np.errstate(over="ignore"):
-            z = self.state[slots] + _GOLDEN
-            self.state[slots] = z
-            z = (z ^ (z >> np.uint64(30))) * _MIX1
-            z = (z ^ (z >> np.uint64(27))) * _MIX2
-            z = z ^ (z >> np.uint64(31))
-            pick = ((z >> np.uint64(11)) * counts.astype(np.uint64)) >> np.uint64(53)  # < 2**61
-        pick = pick.astype(np.int64)
-        return np.argmax(legal.cumsum(axis=1) > pick[:, None], axis=1).astype(np.int64)
+        z = self.state[slots]  # a copy: the streams advance by one output each
+        z += _GOLDEN
+        self.state[slots] = z
+        z ^= z >> _SHIFT30  # array arithmetic wraps modulo 2**64 without a warning
+        z *= _MIX1
+        z ^= z >> _SHIFT27
+        z *= _MIX2
+        z ^= z >> _SHIFT31
+        z >>= _SHIFT11
+        z *= counts.astype(np.uint64)
+        z >>= _SHIFT53  # the pick, < k: the index among the row's legal actions
+        return flat_legal[row_bounds[:-1] + z.astype(np.int64)] - row_offsets[:-1]
 
 
 def _checked_rows(slots: Any, obs: Any, mask: Any, n: int) -> np.ndarray:

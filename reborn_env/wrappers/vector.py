@@ -17,7 +17,7 @@ import numpy as np
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
-from ..bots.batched import BatchedBot, act_batch, batched_bot, vector_view
+from ..bots.batched import BatchedBot, RandomBatch, act_batch, batched_bot, vector_view
 from ..core import registry
 from ..core.aec_vector import MAX_SEED, WAIT
 from ..core.errors import IllegalActionError
@@ -86,7 +86,9 @@ class SingleAgentVectorEnv(gymnasium.vector.VectorEnv):
       ``infos["opponent_moves"]`` int [N], the opponent's decisions in the step's span.
     * ``step(actions)``: one action per slot, its agent's decision; then the opponent's decisions
       in every slot until each slot's agent decides again (slots where the agent is already to
-      move wait, ``WAIT``, in the game vector's calls). The reward is the agent's, summed over
+      move wait, ``WAIT``, in the game vector's calls; the ``"random"`` opponent's are played in
+      one call of the game vector's ``play_random`` where it has one, Earth Reborn's compiled
+      core, the same moves from the same streams). The reward is the agent's, summed over
       the span; ``terminated`` / ``truncated`` are the game's end (+1 / -1 / 0) or its step
       limit, as SingleAgentEnv's.
     * Seeding as Gymnasium's: ``reset(seed=s)`` gives slot ``i`` the game vector's slot ``i``
@@ -312,10 +314,33 @@ class SingleAgentVectorEnv(gymnasium.vector.VectorEnv):
         """The opponent's decisions in every slot until each slot's agent is to move. Rewards
         and moves go to a slot's episode until it ends (``ended``, updated, with the flags),
         then to the next game's start (moves counted apart, rewards dropped)."""
-        vec, seat = self.vector, self.seat
-        moves = np.zeros(self.num_envs, dtype=np.int64)
-        moves_at_end = np.zeros(self.num_envs, dtype=np.int64)  # a slot's moves when it ended
+        n = self.num_envs
+        span = {
+            "reward": reward,
+            "ended": ended,
+            "moves": np.zeros(n, dtype=np.int64),
+            "moves_at_end": np.zeros(n, dtype=np.int64),  # a slot's moves when it ended
+            "terminated": np.zeros(n, dtype=bool) if terminated is None else terminated,
+            "truncated": np.zeros(n, dtype=bool) if truncated is None else truncated,
+        }
         ended_before = ended.copy()  # ended before any of these moves: all of them are after
+        play_random = getattr(self.vector, "play_random", None)
+        if not (
+            type(self.opponent) is RandomBatch
+            and play_random is not None
+            and play_random(self.seat, self.opponent.state, span)
+        ):
+            self._play_opponent_turns(span)
+        moves, moves_at_end = span["moves"], span["moves_at_end"]
+        moves_at_end[ended_before] = 0
+        within = np.where(ended, moves_at_end, moves)
+        return {"moves": within, "moves_after_end": moves - within}
+
+    def _play_opponent_turns(self, span: dict[str, np.ndarray]) -> None:
+        """:meth:`_play_opponents`' decisions, a batch of the slots that wait for the opponent
+        at a time (the game vector's ``play_random`` does them in one call where it can)."""
+        vec, seat = self.vector, self.seat
+        reward, ended, moves = span["reward"], span["ended"], span["moves"]
         any_ended = bool(ended.any())
         waiting = np.empty(self.num_envs, dtype=bool)
         while True:
@@ -324,9 +349,7 @@ class SingleAgentVectorEnv(gymnasium.vector.VectorEnv):
             if not slots.size:
                 break
             self._actions.fill(WAIT)
-            self._actions[slots] = act_batch(
-                self.opponent, slots, vec.obs[slots], vec.mask[slots], self._view
-            )
+            self._actions[slots] = self._opponent_actions(slots)
             vec.step(self._actions)
             if any_ended:
                 np.add(reward, vec.rewards[:, seat], out=reward, where=~ended)
@@ -336,16 +359,21 @@ class SingleAgentVectorEnv(gymnasium.vector.VectorEnv):
             if vec.terminated.any() or vec.truncated.any():
                 finished = vec.terminated | vec.truncated
                 first = finished & ~ended
-                moves_at_end[first] = moves[first]
-                if terminated is not None and truncated is not None:
-                    terminated |= vec.terminated & first
-                    truncated |= vec.truncated & first
+                span["moves_at_end"][first] = moves[first]
+                span["terminated"] |= vec.terminated & first
+                span["truncated"] |= vec.truncated & first
                 ended |= finished
                 any_ended = True
                 self._restart_bots(np.flatnonzero(finished))
-        moves_at_end[ended_before] = 0
-        within = np.where(ended, moves_at_end, moves)
-        return {"moves": within, "moves_after_end": moves - within}
+
+    def _opponent_actions(self, slots: np.ndarray) -> np.ndarray:
+        """The opponent's actions in ``slots`` (int64, in range, each one's seat to move): the
+        random batch draws from the vector's masks as they are (it reads no observation), any
+        other bot is asked through :func:`~reborn_env.bots.batched.act_batch`."""
+        vec = self.vector
+        if type(self.opponent) is RandomBatch:
+            return self.opponent.draw(slots, vec.mask[slots] != 0)
+        return act_batch(self.opponent, slots, vec.obs[slots], vec.mask[slots], self._view)
 
     def _refusals(self, chosen: np.ndarray) -> dict[int, str]:
         """Why each slot's action is not legal now, by slot (none: an empty dict); in

@@ -128,6 +128,27 @@ class VectorEnv:
             raise err
         return outputs
 
+    def play_random(self, seat: int, streams: np.ndarray, span: dict[str, np.ndarray]) -> bool:
+        """The other seats play uniformly random legal moves in every slot until ``seat`` is to
+        move, in the compiled core, bit for bit :class:`~reborn_env.bots.batched.RandomBatch`
+        on ``streams`` (uint64 [N], its ``state``, advanced): the Gym vector's opponent loop
+        in one call. ``span`` (arrays of N, updated in place) is that loop's bookkeeping:
+        ``reward`` (float64) adds ``seat``'s rewards until the slot's first game ends, whose
+        ``terminated`` and ``truncated`` flags are or-ed in and ``moves_at_end`` kept, ``ended``
+        (bool) set; ``moves`` (int64) counts every decision. The vector's ``rewards`` and flags
+        are then each slot's last move's. False (nothing played) without the compiled core."""
+        play = getattr(self._games, "play_random", None)
+        if play is None:
+            return False
+        self._require_started()
+        play(
+            count_arg("seat", seat, 0, len(self.agents) - 1), streams, self.obs, self.mask,
+            self.agent, self.rewards, self.terminated, self.truncated, span["reward"],
+            span["ended"], span["moves"], span["moves_at_end"], span["terminated"],
+            span["truncated"], self.num_threads,
+        )  # fmt: skip
+        return True
+
     def _actions_of(self, actions: Any) -> np.ndarray:
         """``actions`` as int64 [N]: an int64 array as it is, other integers copied into the
         vector's own buffer; anything else is a ValueError."""

@@ -770,8 +770,9 @@ static int in_use(GamesObject *self)
 
 /* --- Buffers ------------------------------------------------------------------------------- */
 
-static const char *const DTYPE_NAMES[] = {"int8", "float32", "int64", "bool"};
-enum { B_INT8, B_FLOAT32, B_INT64, B_BOOL };
+static const char *const DTYPE_NAMES[] = {"int8", "float32", "int64", "bool", "uint64",
+                                          "float64"};
+enum { B_INT8, B_FLOAT32, B_INT64, B_BOOL, B_UINT64, B_FLOAT64 };
 
 static int format_is(const char *fmt, int kind)
 {
@@ -785,6 +786,8 @@ static int format_is(const char *fmt, int kind)
     case B_INT8: return fmt[0] == 'b';
     case B_FLOAT32: return fmt[0] == 'f';
     case B_INT64: return fmt[0] == 'q' || (fmt[0] == 'l' && sizeof(long) == 8);
+    case B_UINT64: return fmt[0] == 'Q' || (fmt[0] == 'L' && sizeof(long) == 8);
+    case B_FLOAT64: return fmt[0] == 'd';
     default: return fmt[0] == '?';
     }
 }
@@ -1592,44 +1595,49 @@ static void write_row(GamesObject *self, int i, float *obs, int8_t *mask, int8_t
  * has all the decisions it needs waits while the others play on. */
 #define ER_WAIT (-1)
 
-/* Slots lo..hi-1 stepped: apply, rewards (MP shaping per match.py, then ER-WIN-3), flags
- * (ER-ENV-9), a finished game replaced by the slot's next one, its first decision written. */
+/* Slot i plays action: rewards (MP shaping per match.py, then ER-WIN-3), flags (ER-ENV-9), a
+ * finished game replaced by the slot's next one, its first decision written. */
+static void step_slot(GamesObject *self, const StepJob *b, int i, int64_t action)
+{
+    const Scn *s = self->scn;
+    Game *g = &self->games[i];
+    int before[2] = {g->mp[0], g->mp[1]};
+    er_apply_legal(g, s, (int)action);
+    double gained[2] = {(double)(g->mp[0] - before[0]), (double)(g->mp[1] - before[1])};
+    double reward[2] = {0.0, 0.0};
+    if (self->mp_shaping != 0.0)
+        for (int p = 0; p < 2; p++)
+            reward[p] = 0.0 + self->mp_shaping * (gained[p] - gained[1 - p]);
+    int ended = g->winner != ER_NO_WINNER;
+    int cut = !ended && g->steps >= self->max_steps;
+    if (ended || cut) {
+        if (g->winner == 0 || g->winner == 1) {
+            reward[g->winner] += 1.0;
+            reward[1 - g->winner] += -1.0;
+        } else {
+            reward[0] += 0.0;
+            reward[1] += 0.0;
+        }
+        er_new_game(g, s, er_rng_next64(&self->gens[i]));
+    }
+    write_row(self, i, b->obs, b->mask, b->agent);
+    b->rewards[2 * i] = (float)reward[0];
+    b->rewards[2 * i + 1] = (float)reward[1];
+    b->terminated[i] = (uint8_t)ended;
+    b->truncated[i] = (uint8_t)cut;
+}
+
+/* Slots lo..hi-1 stepped, each by its action or left as it is by ER_WAIT. */
 static void step_slots(void *job, int lo, int hi)
 {
     StepJob *b = job;
-    GamesObject *self = b->self;
-    const Scn *s = self->scn;
     for (int i = lo; i < hi; i++) {
         if (b->actions[i] == ER_WAIT) {   /* the slot waits: its game and its rows stay */
             b->rewards[2 * i] = b->rewards[2 * i + 1] = 0.0f;
             b->terminated[i] = b->truncated[i] = 0;
             continue;
         }
-        Game *g = &self->games[i];
-        int before[2] = {g->mp[0], g->mp[1]};
-        er_apply_legal(g, s, (int)b->actions[i]);
-        double gained[2] = {(double)(g->mp[0] - before[0]), (double)(g->mp[1] - before[1])};
-        double reward[2] = {0.0, 0.0};
-        if (self->mp_shaping != 0.0)
-            for (int p = 0; p < 2; p++)
-                reward[p] = 0.0 + self->mp_shaping * (gained[p] - gained[1 - p]);
-        int ended = g->winner != ER_NO_WINNER;
-        int cut = !ended && g->steps >= self->max_steps;
-        if (ended || cut) {
-            if (g->winner == 0 || g->winner == 1) {
-                reward[g->winner] += 1.0;
-                reward[1 - g->winner] += -1.0;
-            } else {
-                reward[0] += 0.0;
-                reward[1] += 0.0;
-            }
-            er_new_game(g, s, er_rng_next64(&self->gens[i]));
-        }
-        write_row(self, i, b->obs, b->mask, b->agent);
-        b->rewards[2 * i] = (float)reward[0];
-        b->rewards[2 * i + 1] = (float)reward[1];
-        b->terminated[i] = (uint8_t)ended;
-        b->truncated[i] = (uint8_t)cut;
+        step_slot(b->self, b, i, b->actions[i]);
     }
 }
 
@@ -1795,6 +1803,166 @@ static PyObject *Games_step(GamesObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* Uniform random legal play for the seats other than one (bots/batched.py's RandomBatch, bit for
+ * bit): each decision takes the slot's stream's next SplitMix64 output x and plays the
+ * ((x >> 11) * k >> 53)-th of its k legal actions in action order. The episode bookkeeping is
+ * the Gym vector's (wrappers/vector.py): the seat's rewards add up until the slot's first game
+ * ends, whose flags and move count are kept. */
+typedef struct {
+    StepJob step;
+    int seat;
+    uint64_t *streams;
+    double *reward;
+    uint8_t *ended, *ended_terminated, *ended_truncated;
+    int64_t *moves, *moves_at_end;
+    int failed;   /* the first slot found without a legal action, -1 if none */
+} PlayJob;
+
+/* Slot i's legal actions as bits (write_row's, rebuilt after a load). */
+static const uint64_t *legal_bits(GamesObject *self, int i)
+{
+    uint64_t *bits = self->legal + (size_t)i * LEGAL_WORDS;
+    if (!self->legal_ok[i]) {
+        ErActs legal;
+        er_legal_actions(&self->games[i], self->scn, &legal);
+        memset(bits, 0, LEGAL_WORDS * sizeof(uint64_t));
+        for (int k = 0; k < legal.n; k++)
+            bits[legal.v[k] >> 6] |= 1ULL << (legal.v[k] & 63);
+        self->legal_ok[i] = 1;
+    }
+    return bits;
+}
+
+/* Slot i's random legal action from its stream, or -1 (the stream untouched) if it has none. */
+static int random_legal(GamesObject *self, int i, uint64_t *stream)
+{
+    const uint64_t *bits = legal_bits(self, i);
+    uint64_t count = 0;
+    for (int w = 0; w < LEGAL_WORDS; w++)
+        count += (uint64_t)__builtin_popcountll(bits[w]);
+    if (!count)
+        return -1;
+    uint64_t pick = (er_rng_next64(stream) >> 11) * count >> 53;
+    for (int w = 0; w < LEGAL_WORDS; w++) {
+        uint64_t word = bits[w];
+        uint64_t here = (uint64_t)__builtin_popcountll(word);
+        if (pick < here) {
+            for (; pick; pick--)
+                word &= word - 1;
+            return w * 64 + __builtin_ctzll(word);
+        }
+        pick -= here;
+    }
+    return -1;
+}
+
+static void play_slots(void *job, int lo, int hi)
+{
+    PlayJob *p = job;
+    StepJob *b = &p->step;
+    for (int i = lo; i < hi; i++) {
+        while (b->agent[i] != p->seat) {
+            int action = random_legal(b->self, i, &p->streams[i]);
+            if (action < 0) {
+                int none = -1;
+                __atomic_compare_exchange_n(&p->failed, &none, i, 0, __ATOMIC_RELAXED,
+                                            __ATOMIC_RELAXED);
+                break;
+            }
+            step_slot(b->self, b, i, action);
+            p->moves[i]++;
+            if (!p->ended[i]) {
+                p->reward[i] += (double)b->rewards[2 * i + p->seat];
+                if (b->terminated[i] || b->truncated[i]) {
+                    p->moves_at_end[i] = p->moves[i];
+                    p->ended_terminated[i] |= b->terminated[i];
+                    p->ended_truncated[i] |= b->truncated[i];
+                    p->ended[i] = 1;
+                }
+            }
+        }
+    }
+}
+
+static PyObject *Games_play_random(GamesObject *self, PyObject *args)
+{
+    int seat, num_threads = 1;
+    PyObject *objs[13];
+    if (!PyArg_ParseTuple(args, "iOOOOOOOOOOOOO|i:play_random", &seat, &objs[0], &objs[1],
+                          &objs[2], &objs[3], &objs[4], &objs[5], &objs[6], &objs[7], &objs[8],
+                          &objs[9], &objs[10], &objs[11], &objs[12], &num_threads))
+        return NULL;
+    static const char *const names[13] = {
+        "streams", "obs", "mask", "agent", "rewards", "terminated", "truncated",
+        "reward", "ended", "moves", "moves_at_end", "ended_terminated", "ended_truncated"};
+    static const int kinds[13] = {B_UINT64, B_FLOAT32, B_INT8,  B_INT8,  B_FLOAT32,
+                                  B_BOOL,   B_BOOL,    B_FLOAT64, B_BOOL, B_INT64,
+                                  B_INT64,  B_BOOL,    B_BOOL};
+    const Py_ssize_t widths[13] = {-1, self->scn->obs.size, self->scn->n_actions, -1, 2, -1, -1,
+                                   -1, -1, -1, -1, -1, -1};
+    Py_buffer views[13];
+    for (int k = 0; k < 13; k++)
+        if (get_buffer(objs[k], &views[k], names[k], kinds[k], self->n, widths[k], 0) < 0) {
+            release(views, k);
+            return NULL;
+        }
+    if (seat < 0 || seat > 1 || num_threads < 1) {
+        PyErr_Format(PyExc_ValueError, "seat must be 0 or 1 and num_threads at least 1, got %d "
+                     "and %d", seat, num_threads);
+        release(views, 13);
+        return NULL;
+    }
+    if (in_use(self) < 0) {
+        release(views, 13);
+        return NULL;
+    }
+    for (int i = 0; i < self->n; i++)
+        if (!self->has_game[i]) {
+            PyErr_Format(PyExc_ValueError,
+                         "slot %d holds no game yet: call reset_all, new_game or load", i);
+            release(views, 13);
+            return NULL;
+        }
+    self->busy = 1;
+    PlayJob job = {.step = {.self = self,
+                            .actions = NULL,
+                            .obs = views[1].buf,
+                            .mask = views[2].buf,
+                            .agent = views[3].buf,
+                            .rewards = views[4].buf,
+                            .terminated = views[5].buf,
+                            .truncated = views[6].buf},
+                   .seat = seat,
+                   .streams = views[0].buf,
+                   .reward = views[7].buf,
+                   .ended = views[8].buf,
+                   .moves = views[9].buf,
+                   .moves_at_end = views[10].buf,
+                   .ended_terminated = views[11].buf,
+                   .ended_truncated = views[12].buf,
+                   .failed = -1};
+    if (num_threads > self->n / MIN_SLOTS_PER_THREAD)
+        num_threads = self->n / MIN_SLOTS_PER_THREAD;
+    if (num_threads < 1)
+        num_threads = 1;
+    if (num_threads > MAX_THREADS)
+        num_threads = MAX_THREADS;
+    if (self->n < MIN_SLOTS_PER_THREAD) {
+        play_slots(&job, 0, self->n);
+    } else {
+        Py_BEGIN_ALLOW_THREADS
+        pool_run(&self->pool, num_threads, self->n, play_slots, &job);
+        Py_END_ALLOW_THREADS
+    }
+    self->busy = 0;
+    release(views, 13);
+    if (job.failed >= 0) {
+        PyErr_Format(PyExc_ValueError, "slot %d: the action mask has no legal action", job.failed);
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
 /* --- The type and the module -------------------------------------------------------------- */
 
 static PyObject *Games_get_n(GamesObject *self, void *closure)
@@ -1843,6 +2011,10 @@ static PyMethodDef Games_methods[] = {
      "reset_all(obs, mask, agent): a new game in every slot, first decisions written"},
     {"step", (PyCFunction)Games_step, METH_VARARGS,
      "step(actions, obs, mask, agent, rewards, terminated, truncated, num_threads=1); -1: wait"},
+    {"play_random", (PyCFunction)Games_play_random, METH_VARARGS,
+     "play_random(seat, streams, obs, mask, agent, rewards, terminated, truncated, reward, ended, "
+     "moves, moves_at_end, ended_terminated, ended_truncated, num_threads=1): random legal "
+     "play for the other seats until seat is to move in every slot"},
     {NULL, NULL, 0, NULL}};
 
 static PyTypeObject GamesType = {
