@@ -149,7 +149,9 @@ def exploitability_section(folder: Path = EXPLOITABILITY) -> str:
         "the search bot's few games). On Kuhn poker the protocol lands within 0.05 of the "
         "exact value for four fixed policies "
         "(`tests/games/kuhn_poker/test_exploitability.py`). A policy target plays as trained, "
-        "sampling its moves (the leaderboard above plays policies greedily).",
+        "sampling its moves (the leaderboard above plays policies greedily). A learned "
+        "exploiter's minutes are wall time: the runs below shared two cores with other work "
+        "(at nice 10), and a faster machine trains it further in the same budget.",
     ]
     parts = [doc_section(json.loads(r.read_text()), r.as_posix()) for r in reports]
     return "\n".join([*intro, *("\n" + part for part in parts)])
