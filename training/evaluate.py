@@ -208,8 +208,8 @@ def make_opponent(
     bots = ("random", "heuristic", *registry.get(env_name).bots)
     if spec not in bots and not os.path.isfile(spec):
         raise OpponentError(
-            f"opponent {spec!r}: not one of {', '.join(map(repr, dict.fromkeys(bots)))} or an "
-            "existing policy file"
+            f"opponent {spec!r}: not {', '.join(map(repr, dict.fromkeys(bots)))} or an existing "
+            "policy file"
         )
     try:
         return load_bot(spec, env_name, seed=seed, greedy=greedy, scenario=scenario)
