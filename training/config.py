@@ -148,11 +148,15 @@ class TrainConfig:
     than at the start (``training/restarts.py``), so late, rare decisions are met more often"""
     num_threads: int = 1
     """threads the game vector steps its games with (games with a compiled core; 1 elsewhere)"""
+    init_policy: str = ""
+    """a checkpoint of the same env and network whose weights the network starts from (before
+    any imitation); empty: fresh weights"""
     imitation_games: int = 0
     """teacher games (``imitation_teacher``) to imitate before PPO starts; 0 turns it off"""
     imitation_teacher: str = "heuristic"
-    """the bot of the env's whose decisions the warm start imitates: a name its game registers
-    (``GameSpec.bots``, e.g. "heuristic")"""
+    """the bot whose decisions the warm start imitates: a name its game registers
+    (``GameSpec.bots``, e.g. "heuristic"), "random", or a policy file (a best response's clone
+    of the policy it answers, ``training/exploit``)"""
     imitation_epochs: int = 4
     """passes over each chunk of teacher decisions"""
     dagger_rounds: int = 0
@@ -200,25 +204,32 @@ class TrainConfig:
                 f"not divisible by num_minibatches = {self.num_minibatches}; use a divisor of "
                 f"{self.batch_size}"
             )
+        bots = sorted(registry.get(self.env).bots)
         for key in ("eval_opponents", "bot_opponents"):
             for entry in getattr(self, key):
-                if entry not in BUILTIN_OPPONENTS and not os.path.isfile(entry):
+                if entry not in (*BUILTIN_OPPONENTS, *bots) and not os.path.isfile(entry):
                     raise ConfigError(
                         f"{source}: key {key!r}: {entry!r} is neither "
-                        f"{' nor '.join(map(repr, BUILTIN_OPPONENTS))} nor an existing "
-                        "checkpoint file"
+                        f"{' nor '.join(map(repr, BUILTIN_OPPONENTS))} nor a bot of "
+                        f"{self.env!r} ({_names(bots) or 'none'}) nor an existing checkpoint file"
                     )
         if self.dagger_rounds and not self.imitation_games:
             raise ConfigError(
                 f"{source}: key 'dagger_rounds': DAgger rounds follow the cloning warm start; "
                 "set imitation_games > 0 or dagger_rounds to 0"
             )
-        teachers = sorted(registry.get(self.env).bots)
-        if self.imitation_games and self.imitation_teacher not in teachers:
+        teacher = self.imitation_teacher
+        known = teacher in (*bots, "random") or os.path.isfile(teacher)
+        if self.imitation_games and not known:
             raise ConfigError(
-                f"{source}: key 'imitation_teacher': {self.imitation_teacher!r} is not a bot of "
-                f"{self.env!r}; "
-                + (f"its bots are {', '.join(map(repr, teachers))}" if teachers else "it has none")
+                f"{source}: key 'imitation_teacher': {teacher!r} is not a bot of {self.env!r} "
+                f"nor an existing policy file; "
+                + (f"its bots are {', '.join(map(repr, bots))}" if bots else "it has none")
+                + ", and 'random'"
+            )
+        if self.init_policy and not os.path.isfile(self.init_policy):
+            raise ConfigError(
+                f"{source}: key 'init_policy': {self.init_policy!r} is no existing checkpoint file"
             )
         declared = env_mode(self.env)
         if self.mode != "auto" and self.mode != declared:

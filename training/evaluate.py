@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from reborn_env.bots.arena import Record
+from reborn_env.core import registry
 
 from .checkpoint import CheckpointError, load_checkpoint
 from .cli import fail, seed_arg
@@ -199,14 +200,16 @@ def evaluate_team(
 def make_opponent(
     spec: str, env_name: str, seed: int, greedy: bool = False, scenario: str | None = None
 ) -> Bot:
-    """The bot named by ``spec`` to play ``env_name`` (on ``scenario``): random, heuristic or a
-    policy file (``reborn_env.bots.loading.load_bot``); :class:`OpponentError` if it names
-    none."""
+    """The bot named by ``spec`` to play ``env_name`` (on ``scenario``): random, a bot the game
+    registers (heuristic ...) or a policy file (``reborn_env.bots.loading.load_bot``);
+    :class:`OpponentError` if it names none."""
     from reborn_env.bots.loading import load_bot
 
-    if spec not in ("random", "heuristic") and not os.path.isfile(spec):
+    bots = ("random", "heuristic", *registry.get(env_name).bots)
+    if spec not in bots and not os.path.isfile(spec):
         raise OpponentError(
-            f"opponent {spec!r}: not 'random', 'heuristic' or an existing policy file"
+            f"opponent {spec!r}: not {', '.join(map(repr, dict.fromkeys(bots)))} or an existing "
+            "policy file"
         )
     try:
         return load_bot(spec, env_name, seed=seed, greedy=greedy, scenario=scenario)

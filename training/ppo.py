@@ -45,6 +45,7 @@ from .cli import fail
 from .config import ConfigError, TrainConfig, load_config
 from .envs import make_vector_env, observation_layout
 from .imitation import imitate_teacher
+from .init_policy import initial_weights
 from .model import build_model, record_sets
 from .opponents import OpponentPool
 from .progress import done_line, evaluate_policy, log_update, progress_line
@@ -68,6 +69,8 @@ def build_trainer(cfg: TrainConfig) -> Trainer:
         record_sets(observation_layout(cfg.env, cfg.env_kwargs)) if cfg.network == "records" else []
     )
     model = build_model(venv.obs_size, venv.n_actions, cfg.hidden_sizes, sets, cfg.record_embed)
+    if cfg.init_policy:
+        model.load_state_dict(initial_weights(cfg, venv.obs_size, venv.n_actions))
     optimizer = torch.optim.Adam(model.parameters(), lr=cfg.learning_rate, eps=1e-5, fused=True)
     slots = Slots.empty(venv.num_envs, len(venv.agents))
     opponents = OpponentPool(cfg)
@@ -95,7 +98,9 @@ def preflight(
     """
     from .evaluate import make_opponent
 
-    cfg.check_env()
+    obs_size, n_actions = cfg.check_env()
+    if cfg.init_policy:
+        initial_weights(cfg, obs_size, n_actions)
     for spec in dict.fromkeys([*cfg.bot_opponents, *cfg.eval_opponents]):
         make_opponent(spec, cfg.env, seed=cfg.seed)
     return prepare_run_dirs(cfg, log_dir, resume=resume, overwrite=overwrite)
