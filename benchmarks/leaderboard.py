@@ -146,9 +146,9 @@ def exploitability_section(folder: Path = EXPLOITABILITY) -> str:
         "warm-started from each registered bot's clone and from the target's own weights (or "
         "its clone). An estimate is a lower bound up to sampling noise (no exploiter beats the "
         "best response), and the best of several rows is biased up by their noise (most for "
-        "the search bot's few games). On Kuhn poker the protocol lands within 0.05 of the "
-        "exact value for four fixed policies "
-        "(`tests/games/kuhn_poker/test_exploitability.py`). A policy target plays as trained, "
+        "the search bot's few games). On the test suite's toy poker game, small enough to "
+        "enumerate, the protocol lands within 0.05 of the exact value for four fixed policies "
+        "(the `test_exploitability.py` of `tests/games/`). A policy target plays as trained, "
         "sampling its moves (the leaderboard above plays policies greedily). A learned "
         "exploiter's minutes are wall time: the runs below shared two cores with other work "
         "(at nice 10), and a faster machine trains it further in the same budget.",

@@ -149,10 +149,15 @@ def _write_onnx(net: ExportableNet, metadata: ExportMetadata, out: Path) -> None
 
 
 def _write_torchscript(net: ExportableNet, metadata: ExportMetadata, out: Path) -> None:
-    traced = torch.jit.trace(net, _sample_inputs(metadata, batch_size=2))
     meta = {TORCHSCRIPT_META_FILE: json.dumps(metadata.to_dict())}
-    with atomic_write(out, check=_verifier(net, metadata, TorchScriptBot, out)) as f:
-        torch.jit.save(traced, f, _extra_files=meta)
+    with warnings.catch_warnings():
+        # torch 2.13 deprecates TorchScript for new code; the format is kept for the bots that
+        # read it, so the warnings are not the user's to act on (and a library's warning filters,
+        # Tianshou's or TorchRL's, would otherwise print them into the command's one-line errors)
+        warnings.filterwarnings("ignore", r"`torch\.jit\.\w+` is deprecated", DeprecationWarning)
+        traced = torch.jit.trace(net, _sample_inputs(metadata, batch_size=2))
+        with atomic_write(out, check=_verifier(net, metadata, TorchScriptBot, out)) as f:
+            torch.jit.save(traced, f, _extra_files=meta)
 
 
 def _sample_inputs(

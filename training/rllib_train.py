@@ -77,6 +77,12 @@ def start_ray(address: str | None, num_cpus: int) -> None:
     if address:
         ray.init(address=address, log_to_driver=False)
     else:
+        # Ray reads RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER when it is imported; a library imported
+        # before this module (Tianshou and TorchRL import ray) leaves the driver's copy on, and
+        # the node then listens on every interface: the same setting, applied now
+        from ray._private import ray_constants
+
+        ray_constants.ENABLE_RAY_CLUSTER = False
         ray.init(
             num_cpus=num_cpus,
             include_dashboard=False,
