@@ -74,8 +74,19 @@ def start_game(page: Any, env: str, seed: int, scenario: str | None = None) -> N
         page.select_option("#scenario", scenario)
     page.select_option("#bot", "random")
     page.fill("#seed", str(seed))
+    chosen = page.input_value("#scenario")
     page.click("#new")
-    wait_until(page, lambda: "play:" in page.text_content("#status"), "the game to start")
+    # the page may still show the last test's game (a module's tests share one page): wait for
+    # this one, a game in play on the chosen scenario, not yet over
+    wait_until(
+        page,
+        lambda: (
+            "play:" in page.text_content("#status")
+            and page.get_attribute("body", "data-scenario") == chosen
+            and page.get_attribute("body", "data-over") == "no"
+        ),
+        "the game to start",
+    )
 
 
 def wait_until(page: Any, done: Callable[[], bool], what: str) -> None:
