@@ -72,12 +72,11 @@ What OpenSpiel users must know:
 - **Rewards.** ``TERMINAL``: 0 until the end, then the game's final rewards; the utility is
   ``ZERO_SUM`` for a two-seat competitive game, ``IDENTICAL`` for a cooperative one (one team's
   shared reward), ``GENERAL_SUM`` otherwise.
-- **Cloning.** ``clone()`` goes through the match's position (``to_position`` then the rules'
-  ``from_position``), which copies the whole game exactly and costs about that round trip
-  (``benchmarks/bench_openspiel.py`` measures it per game: about 0.3-0.5 ms for Earth Reborn
-  and 0.9-1.4 ms for haven on a shared 2-core machine, not the microseconds of a C++ game), so
+- **Cloning.** ``clone()`` is the match's own deep copy (every game's match copies exactly and
+  independently; the rules are shared), which costs far more than a C++ game's clone
+  (``benchmarks/bench_openspiel.py`` measures it per game beside a position round trip), so
   algorithms that clone at every node are slow on these games. (The matches' infos, such as
-  haven's event feed, are not part of an OpenSpiel state and are not copied.)
+  haven's event feed, are not part of an OpenSpiel state.)
 - **Serializing.** OpenSpiel serializes a sampled-stochastic game's state with the game's
   random-generator state, which a Python game cannot give (``GetRNGState`` is C++ only), so
   ``pickle`` and ``serialize_game_and_state`` fail (``serialize=False`` in ``random_sim_test``);
