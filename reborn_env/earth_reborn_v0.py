@@ -126,7 +126,7 @@ the decision and the legal actions, and no game moves (every action is checked f
 reference engine (`fast.reference.ReferenceGames`), the same numbers, slower.
 
 **Versions.** v0 (2026-11): first release, rules spec version 1 (Vault Raid). 2026-12: the
-compiled core and the vector env (issue 11); the environment's behaviour is unchanged.
+compiled core and the vector env; the environment's behaviour is unchanged.
 """
 
 from __future__ import annotations

@@ -13,9 +13,10 @@ chose its action. Rollouts are not cut: they play to the rules' end, so no evalu
 is guessed. The move played is the root's most visited action.
 
 Why these choices: the determinization comes from the public view only, so two games that differ
-only in what the seat may not see give the same search (the test of issue 13); the rollout policy
-is the game's heuristic bot where it has one (``rollout=heuristic``: the compiled batch where the
-game registers one, ~8 us a decision, else the Python bot) and uniform random play otherwise. The
+only in what the seat may not see give the same search (a hidden-information test checks it);
+the rollout policy is the game's heuristic bot where it has one (``rollout=heuristic``: the
+compiled batch where the game registers one, ~8 us a decision, else the Python bot) and uniform
+random play otherwise. The
 tree's choice is PUCT with the heuristic's move as its prior (``prior=heuristic``, the default
 where the game has a heuristic): Earth Reborn's decisions are small steps whose values differ by
 less than a few dozen noisy rollouts can tell, and plain UCB1 (``prior=none``), which tries every
@@ -35,7 +36,7 @@ Measured (``benchmarks/bench_ismcts.py --bot ismcts:ms=150 --games 10 --seed 202
 shared 2-core machine): against the heuristic, 10 wins, 5 draws, 5 losses in 20 games (50%,
 95% Wilson [29.9, 70.1]; NORAD 6/4/0, Salemite 4/1/5), 6.6 searched decisions and 910
 simulations a second. The heuristic itself wins 5/7/8 (25%) of the same deals, 29% of 400 (41%
-are draws): the search turns draws into wins, but issue 13's 80% at 1 s a move is not shown.
+are draws): the search turns draws into wins, but an 80% win rate at 1 s a move is not shown.
 """
 
 from __future__ import annotations

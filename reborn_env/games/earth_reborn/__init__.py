@@ -18,9 +18,9 @@ register(
         default_scenario="vault_raid",
         bots={
             "heuristic": f"{__name__}.bots:EarthRebornHeuristicBot",
-            "saw_hunter": f"{__name__}.saw_hunter:EarthRebornSawHunterBot",  # issue 12
+            "saw_hunter": f"{__name__}.saw_hunter:EarthRebornSawHunterBot",
         },
-        batched_bots={"heuristic": f"{__name__}.fast.heuristic:compiled_batch"},  # issue 12
+        batched_bots={"heuristic": f"{__name__}.fast.heuristic:compiled_batch"},
         cooperative=False,
         seat="norad",
         colours=f"{__name__}.render:FACTION_COLOURS",
@@ -28,10 +28,10 @@ register(
         busy_policy=f"{__name__}.fuzz_policies:busy_policy",
         step_bound=3000,  # ER-SCN-13: invariants.STEP_BOUND (Vault Raid stays under 2736)
         hidden_variant=f"{__name__}.hidden:hidden_variant",  # ER-HID-12
-        public_view=f"{__name__}.public:public_view",  # ER-HID-13 (issue 13)
+        public_view=f"{__name__}.public:public_view",  # ER-HID-13
         determinizer=f"{__name__}.public:determinizer",
-        board_view=f"{__name__}.board_view:board_view",  # the web page (issue 15)
-        vector_env=f"{__name__}.fast.vector:vector_env",  # the compiled core (issue 11)
+        board_view=f"{__name__}.board_view:board_view",  # the web page
+        vector_env=f"{__name__}.fast.vector:vector_env",  # the compiled core
         policy="checkpoints/earth_reborn_ppo.pt",
         facts=GameFacts(step_bound_of=f"{__name__}.match:rules_step_bound"),
     )

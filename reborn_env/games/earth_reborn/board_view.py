@@ -1,4 +1,4 @@
-"""What one seat may see of an Earth Reborn game, as drawing data for the web page (issue 15).
+"""What one seat may see of an Earth Reborn game, as drawing data for the web page.
 
 Why: the page (reborn_env.web) draws any game from one generic shape (docs/web.md): a grid, its
 cells and edges keyed to a legend, pieces, clickable targets and text panels. This module fills

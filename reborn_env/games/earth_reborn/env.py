@@ -3,7 +3,7 @@
 The environment card (agents, actions, observations, rewards, versions) is the docstring of
 :mod:`reborn_env.earth_reborn_v0`; the AEC logic is :class:`reborn_env.core.game_env.GameEnv`,
 written once for every game, and this module only names the game and its options (``backend``
-picks the compiled core or the reference engine; both behave the same, issue 11).
+picks the compiled core or the reference engine; both behave the same).
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ class raw_env(GameEnv):  # noqa: N801 - PettingZoo's naming convention
         super().__init__(rules, render_mode, illegal_action)  # ER-ENV-8
         self.scenario, self.codec, self.observer = rules.scenario, rules.codec, rules.observer
         self.mp_shaping, self.max_steps = rules.mp_shaping, rules.max_steps
-        self.backend = rules.backend  # "fast" (the compiled core, issue 11) or "python"
+        self.backend = rules.backend  # "fast" (the compiled core) or "python"
 
 
 def env(**kwargs: Any) -> raw_env:

@@ -4,7 +4,7 @@
 :class:`EarthRebornMatch` is one game: the rules engine's :class:`GameState` and what the contract
 asks of it (who decides, ER-ENV-1; the legal set, ER-ENV-10; +1 / -1 / 0 at the end, ER-WIN-3;
 truncation at ``max_steps`` game steps as a draw, ER-ENV-9; optional MP shaping). With
-``backend="fast"`` (the default when the compiled core is built, issue 11) a match is a
+``backend="fast"`` (the default when the compiled core is built) a match is a
 :class:`~.fast.match.FastMatch` instead, which answers the same.
 """
 

@@ -23,7 +23,7 @@ register(
         busy_policy=f"{__name__}.fuzz_policies:busy_policy",
         step_bound=2240,  # 15.10: Raider Camp's bound on the agents' decisions of a game
         hidden_variant=f"{__name__}.hidden:hidden_variant",  # HV-SEL-3: the others' secret picks
-        board_view=f"{__name__}.board_view:board_view",  # the web page (issue 15)
+        board_view=f"{__name__}.board_view:board_view",  # the web page
         policy="checkpoints/haven_ppo.pt",
         draw_caption="OUT OF ROUNDS",  # HV-END-4: the only level end is the round cap
         facts=GameFacts(step_bound_of=f"{__name__}.match:rules_step_bound"),

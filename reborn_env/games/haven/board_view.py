@@ -1,4 +1,4 @@
-"""What one character may see of a haven game, as drawing data for the web page (issue 15).
+"""What one character may see of a haven game, as drawing data for the web page.
 
 Why: the page (reborn_env.web) draws any game from one generic shape (docs/web.md). This module
 fills it with what the shared render shows (16.5: the map, tokens, figures, round state, piles)

@@ -1,8 +1,8 @@
 """Invariants that hold after every decision of every haven game; the fuzz tests check them.
 
-Issue 5's list: cards conserved across hand/played/discard/lost/active, HP within bounds, a
+The list: cards conserved across hand/played/discard/lost/active, HP within bounds, a
 non-empty set of legal actions while the game runs, and the end within the bounds of 15.10.
-Issue 9 adds what a loaded position is checked for too: complete decks, the active area and
+A loaded position is checked for these too, and for complete decks, the active area and
 its summons, figures on floor hexes, played cards among the round's picks, the win condition
 and the outcome (:mod:`.positions` refuses any state that breaks one of these).
 """

@@ -1,4 +1,4 @@
-"""The compiled Earth Reborn core (issue 11) and its pure-Python twin, the reference engine.
+"""The compiled Earth Reborn core and its pure-Python twin, the reference engine.
 
 ``_core`` is the C extension that setup.py builds from ``src/*.c`` when a compiler is there
 (optional: the package still installs without it). ``AVAILABLE`` says whether it imported;

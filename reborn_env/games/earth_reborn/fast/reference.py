@@ -1,4 +1,4 @@
-"""ReferenceGames: the class API of the compiled core's ``Games`` in pure Python (issue 11).
+"""ReferenceGames: the class API of the compiled core's ``Games`` in pure Python.
 
 It steps ``n`` games of the reference engine (``rules/engine.py``) exactly as the compiled
 ``_core.Games`` must: one SplitMix64 generator per slot drawn from the

@@ -1,4 +1,4 @@
-"""VectorEnv: many games of Earth Reborn stepped in one call (issue 11's vector API).
+"""VectorEnv: many games of Earth Reborn stepped in one call.
 
 ``reset()`` gives ``obs`` float32 [N, obs], ``mask`` int8 [N, actions] and ``agent`` int8 [N]
 (the seat to move, ER-ENV-1); ``step(actions)`` plays one action per game and gives them again

@@ -1,4 +1,4 @@
-"""haven's compiled core (issue 16): C twins of hot pure-Python pieces, each with its reference.
+"""haven's compiled core: C twins of hot pure-Python pieces, each with its reference.
 
 ``_core`` is the C extension that setup.py builds from ``src/*.c`` when a compiler is there
 (optional: the package still installs without it). ``AVAILABLE`` says whether it imported;

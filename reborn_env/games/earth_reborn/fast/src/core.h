@@ -1,4 +1,4 @@
-/* The compiled Earth Reborn core: the one shared layout of the C port (issue 11).
+/* The compiled Earth Reborn core: the one shared layout of the C port.
  *
  * A C mirror of rules/state.py (GameState, CharacterState, AssignedTile) and of scenario/model.py
  * (Scenario and its records), the action codec's bases (actions.KINDS), the observation layout's

@@ -1,4 +1,4 @@
-/* The compiled heuristic bot (issue 12): EarthRebornHeuristicBot (bots.py) ported function by
+/* The compiled heuristic bot: EarthRebornHeuristicBot (bots.py) ported function by
  * function, so that every decision is the Python bot's for the same observation, mask and seed.
  *
  * It plays from its seat's observation and action mask only (ER-HID-1..12): the observation is

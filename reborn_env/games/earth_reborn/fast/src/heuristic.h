@@ -1,4 +1,4 @@
-/* The compiled heuristic bot (issue 12): EarthRebornHeuristicBot of bots.py, decision for decision.
+/* The compiled heuristic bot: EarthRebornHeuristicBot of bots.py, decision for decision.
  *
  * heuristic.c defines the Python type `_core.Heuristic`; module.c registers it and shares its
  * scenario reader (read_scenario: the Scenario object, the codec and the observation layout into a

@@ -2031,7 +2031,7 @@ static PyTypeObject GamesType = {
 
 static struct PyModuleDef core_module = {
     PyModuleDef_HEAD_INIT, "_core",
-    "The compiled Earth Reborn core (issue 11): Games, n game slots stepped in C.", -1, NULL,
+    "The compiled Earth Reborn core: Games, n game slots stepped in C.", -1, NULL,
     NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__core(void)

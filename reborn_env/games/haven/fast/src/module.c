@@ -1,4 +1,4 @@
-/* The CPython extension `_core` of haven (issue 16): only the module definition. Each part's
+/* The CPython extension `_core` of haven: only the module definition. Each part's
  * functions are declared in its header (observer.h: the observation encoder; paths.h: the path
  * costs; monster_ai.h: focus and destination; mask.h: the action mask) and listed in the method
  * table here, with their init calls. */
