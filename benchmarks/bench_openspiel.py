@@ -20,6 +20,7 @@ from collections.abc import Callable
 
 import numpy as np
 import pyspiel
+from bench_env import aec_rate
 
 from reborn_env.core import registry
 from reborn_env.interop import openspiel as bridge
@@ -45,24 +46,6 @@ def bridge_rate(game: pyspiel.Game, seconds: float, observe: str | None) -> tupl
             legal = state.legal_actions()
             state.apply_action(legal[int(rng.integers(len(legal)))])
             steps += 1
-    return steps, time.perf_counter() - start
-
-
-def env_rate(make_env: Callable[[], object], seconds: float) -> tuple[int, float]:
-    """Whole games of the AEC env (``last()``, a random legal action from the mask, ``step``)."""
-    env = make_env()
-    rng = np.random.default_rng(0)
-    steps, seed, start = 0, 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        env.reset(seed=seed)
-        for _ in env.agent_iter():
-            obs, _, term, trunc, _ = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-            steps += 1
-        seed += 1
     return steps, time.perf_counter() - start
 
 
@@ -113,7 +96,7 @@ def main() -> None:
     for name in names:
         spec = registry.get(name)
         game = pyspiel.load_game(bridge.short_name(name), {"seed": 0})
-        steps, elapsed = env_rate(spec.make_env, args.seconds)
+        steps, elapsed = aec_rate(spec.make_env, args.seconds)
         env_per_s = steps / elapsed
         print(f"{name:<22} {'env() (AEC, observation + mask)':<36} {env_per_s:>12,.0f} {1:>8.2f}x")
         for label, observe in OBSERVING.items():
