@@ -1,4 +1,5 @@
-"""Training throughput and memory: RLlib's PPO (training.rllib_train) vs our trainer (training.ppo).
+"""Training throughput and memory: RLlib's PPO (training.rllib.train) vs our trainer
+(training.ppo.train).
 
 Run: ``python benchmarks/bench_rllib.py [--env NAME] [--updates 5]`` (needs the ``rllib`` extra).
 Each trainer runs in its own child process, one after the other, on the same competitive game
@@ -44,8 +45,8 @@ LEARNING_RATE = 2.5e-4
 HIDDEN = [64, 64]
 WIDE_ENVS = 256
 ROWS = {
-    "ours8": "training.ppo, 8 envs",
-    "ours256": f"training.ppo, {WIDE_ENVS} envs",
+    "ours8": "training.ppo.train, 8 envs",
+    "ours256": f"training.ppo.train, {WIDE_ENVS} envs",
     "rllib0": "RLlib, driver samples",
     "rllib1": "RLlib, 1 env runner",
 }
@@ -56,8 +57,8 @@ def run_ours(env: str, updates: int, num_envs: int, folder: Path) -> dict[str, f
     import contextlib
     import io
 
-    from training.config import TrainConfig
-    from training.ppo import train
+    from training.ppo.config import TrainConfig
+    from training.ppo.train import train
 
     cfg = TrainConfig.from_dict(
         {
@@ -88,8 +89,8 @@ def run_rllib(env: str, updates: int, runners: int, folder: Path) -> dict[str, f
     """RLlib's PPO in this process (a local Ray of 2 CPUs): decisions and seconds."""
     import ray
 
-    from training import rllib_train
-    from training.rllib_config import RllibConfig
+    from training.rllib import train as rllib_train
+    from training.rllib.config import RllibConfig
 
     cfg = RllibConfig.from_dict(
         {

@@ -1,4 +1,5 @@
-"""Training throughput: sb3-contrib's MaskablePPO on SingleAgentEnv vs our trainer (training.ppo).
+"""Training throughput: sb3-contrib's MaskablePPO on SingleAgentEnv vs our trainer
+(training.ppo.train).
 
 Run: ``python benchmarks/bench_sb3.py [--env NAME] [--updates 5]`` (needs ``pip install -e
 .[sb3]``). Both train on one competitive registered game (``--env``, default the first bundled one
@@ -103,10 +104,10 @@ def bench_our_ppo(
     num_envs: int = NUM_ENVS,
     num_steps: int = NUM_STEPS,
 ) -> tuple[int, int, float]:
-    """(learner decisions, all decisions, seconds) of ``training.ppo.train`` (its own clock),
+    """(learner decisions, all decisions, seconds) of ``training.ppo.train.train`` (its own clock),
     with ``num_envs`` games in its vector, ``num_steps`` learner decisions each per update."""
-    from training.config import TrainConfig
-    from training.ppo import train
+    from training.ppo.config import TrainConfig
+    from training.ppo.train import train
 
     with tempfile.TemporaryDirectory(prefix="bench_sb3_") as tmp:
         cfg = TrainConfig.from_dict(
@@ -157,11 +158,11 @@ def main() -> None:
     for name, run in (
         ("sb3-contrib MaskablePPO", lambda: bench_maskable_ppo(args.env, args.updates, args.seed)),
         (
-            "training.ppo, 8 envs",
+            "training.ppo.train, 8 envs",
             lambda: bench_our_ppo(args.env, args.updates, args.seed, args.threads, args.quiet),
         ),
         (
-            f"training.ppo, {WIDE_ENVS} envs",
+            f"training.ppo.train, {WIDE_ENVS} envs",
             lambda: bench_our_ppo(
                 args.env,
                 args.updates,

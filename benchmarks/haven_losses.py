@@ -47,7 +47,7 @@ def team_losses(
     """Play ``games`` seeded games of ``env_name`` (built with ``env_kwargs``) with ``spec`` (a
     bot spec) in every seat, greedily."""
     from reborn_env.bots.loading import load_bot
-    from training.envs import make_env
+    from training.common.envs import make_env
 
     env = make_env(env_name, **(env_kwargs or {}))
     bots = {

@@ -2,10 +2,10 @@
 
 Run from anywhere: ``python benchmarks/leaderboard.py [--games 800] [--seed 0] [--bots SPEC ...]
 [--greedy] [--out docs/benchmark.md]``. For each game of the registry it plays
-``python -m training.tournament`` (``training/tournament.py``) over ``random``, every bot of the
-game's registration (``GameSpec.bots``), its shipped policy (``GameSpec.policy``) when the file
-is there, and each ``--bots`` spec the game accepts (one it refuses is left out, and the doc
-says why). A competitive game gets Bradley-Terry ratings and the win/draw/loss matrix of each
+``python -m training.bench.tournament`` (``training/bench/tournament.py``) over ``random``, every
+bot of the game's registration (``GameSpec.bots``), its shipped policy (``GameSpec.policy``) when
+the file is there, and each ``--bots`` spec the game accepts (one it refuses is left out, and the
+doc says why). A competitive game gets Bradley-Terry ratings and the win/draw/loss matrix of each
 seat, a cooperative one a team leaderboard. Each section prints the exact tournament command,
 seeds and budgets beside its tables, and that command, rerun, gives the same tables: results are
 kept in ``runs/leaderboard/<env>/``, so a killed run resumes where it stopped.
@@ -51,7 +51,7 @@ def command(arguments: object, out: Path) -> str:
     """The shell command that plays (or resumes) this tournament."""
     a = arguments
     return (
-        f"python -m training.tournament --env {a.env} --bots {' '.join(a.bots)} "
+        f"python -m training.bench.tournament --env {a.env} --bots {' '.join(a.bots)} "
         f"--games {a.games} --seed {a.seed} --num-envs {a.num_envs}"
         f"{' --greedy' if a.greedy else ''} --out {out}"
     )
@@ -60,7 +60,7 @@ def command(arguments: object, out: Path) -> str:
 def section(env: str, games: int, seed: int, greedy: bool, extra: list[str]) -> str:
     """Play one game's tournament (or resume it) and return its part of the doc."""
     from reborn_env.core import registry
-    from training import tournament as t
+    from training.bench import tournament as t
 
     bots, left_out = shipped_bots(env), []
     for spec in extra:
@@ -108,7 +108,7 @@ def section(env: str, games: int, seed: int, greedy: bool, extra: list[str]) -> 
     lines += [
         "",
         f"Ratings: Bradley-Terry by Hunter's MM, finished by Newton's method "
-        "(`training/ratings.py`), draws as half wins, on "
+        "(`training/bench/ratings.py`), draws as half wins, on "
         f"the Elo scale with `{ratings.anchor}` at 0; the interval is the 2.5th to 97.5th "
         f"percentile of {ratings.resamples} bootstrap refits over the games (seed {seed}).",
         "",
@@ -170,7 +170,7 @@ def document(sections: list[str], games: int, seed: int, greedy: bool, extra: li
         f"Made by `{run}` at **{games} games** per seating (per team, in a cooperative game), "
         f"on {time.strftime('%Y-%m-%d', time.gmtime())}. That one command regenerates this "
         f"file (default: {DEFAULT_GAMES} games, seed {DEFAULT_SEED}); each section below gives "
-        "the tournament command that plays its tables alone (`training/tournament.py`).",
+        "the tournament command that plays its tables alone (`training/bench/tournament.py`).",
         "",
         "Every registered game plays `random`, the bots its registration names and its shipped "
         "policy. A competitive game is a round robin: every pair meets in both seatings on the "
@@ -207,7 +207,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from reborn_env.core import registry
     from reborn_env.core.files import atomic_write
-    from training.tournament import TournamentError
+    from training.bench.tournament import TournamentError
 
     torch.set_num_threads(1)
     try:

@@ -18,7 +18,7 @@ so ONNX is the format to prefer. The metadata of ``reborn_env.bots.exported.Expo
 name and version, sizes, agents, hidden sizes, source checkpoint's file name) goes into the ONNX
 ``metadata_props`` or the TorchScript extra file ``meta.json``.
 
-The file is written atomically (``training.checkpoint.atomic_write``) and checked before it
+The file is written atomically (``training.runs.checkpoint.atomic_write``) and checked before it
 replaces ``--out``: it is loaded by the bot that will play it, its metadata compared, and its
 outputs compared with the checkpoint's network on a random batch (a batch size other than the
 one exported with, so the batch axis is checked to be dynamic).
@@ -48,12 +48,11 @@ from reborn_env.bots.exported import (
     OnnxBot,
     TorchScriptBot,
 )
-
-from .checkpoint import CheckpointError, atomic_write, load_checkpoint
-from .cli import fail
-from .envs import make_env
-from .model import ILLEGAL_LOGIT
-from .policy_bot import PolicyBot
+from training.common.cli import fail
+from training.common.envs import make_env
+from training.model import ILLEGAL_LOGIT
+from training.policy_bot import PolicyBot
+from training.runs.checkpoint import CheckpointError, atomic_write, load_checkpoint
 
 FORMATS = ("onnx", "torchscript")
 VERIFY_TOLERANCE = 1e-4

@@ -14,8 +14,8 @@ from typing import Any
 import numpy as np
 import torch
 
-from .checkpoint import CheckpointError, check_network, load_checkpoint
-from .model import build_model, network_options
+from training.model import build_model, network_options
+from training.runs.checkpoint import CheckpointError, check_network, load_checkpoint
 
 
 class PolicyBot:

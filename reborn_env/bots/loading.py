@@ -102,7 +102,7 @@ def _heuristic_bot(env_name: str, seed: int | None, scenario: str | None = None)
 
 
 def _checkpoint_bot(path: str, env_name: str, seed: int | None, greedy: bool) -> Bot:
-    from training.checkpoint import load_checkpoint
     from training.policy_bot import PolicyBot
+    from training.runs.checkpoint import load_checkpoint
 
     return PolicyBot(load_checkpoint(path, expect_env=env_name), greedy=greedy, seed=seed)

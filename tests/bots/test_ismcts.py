@@ -221,8 +221,8 @@ def test_it_plays_in_the_game_vector_through_per_slot_bots(backend: str) -> None
 
 
 def test_vector_match_plays_it() -> None:
-    """training.vector_match passes the views: a short match against random, both seats."""
-    from training.vector_match import play_vector_match, player
+    """training.bench.matches passes the views: a short match against random, both seats."""
+    from training.bench.matches import play_vector_match, player
 
     make = player("ismcts:sims=2,rollout=random", GAME, seed=0)
     result = play_vector_match(GAME, {}, make, player("random", GAME, 1), games=1, seed=3)

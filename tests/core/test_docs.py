@@ -8,8 +8,8 @@ a partial excerpt) says so just above it, ``<!-- not run: reason -->``, and :dat
 every such block, so none goes quiet unseen. Every path into the repository that a doc or a
 model card names (``reborn_env/...``, ``tests/...``, ``docs/...``, ``configs/...``,
 ``checkpoints/...``, ``benchmarks/...``, ``training/...``, relative links included) exists, and
-every dotted name of ours (``reborn_env.bots.loading.load_bot``, ``training.ppo``) is a module,
-or a name a module defines.
+every dotted name of ours (``reborn_env.bots.loading.load_bot``, ``training.ppo.train``) is a
+module, or a name a module defines.
 """
 
 from __future__ import annotations

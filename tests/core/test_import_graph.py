@@ -162,6 +162,48 @@ def test_no_import_cycle_between_modules() -> None:
     assert not found, "import cycles:\n" + "\n".join(describe(edges, c) for c in found)
 
 
+def package_of(name: str) -> str:
+    """The package a module belongs to in the package graph: ``training.ppo.loss`` ->
+    ``training.ppo``, a game's module -> its game (``reborn_env.games.haven``)."""
+    parts = name.split(".")
+    deep = parts[0] == "tests" or parts[:2] == ["reborn_env", "games"]
+    return ".".join(parts[: 3 if deep else 2])
+
+
+def package_graph(edges: Graph) -> Graph:
+    """The module graph folded into packages: an edge where some module of one imports some
+    module of the other (with that import's module and line as the edge's label)."""
+    folded: Graph = {package_of(name): {} for name in edges}
+    for name, targets in edges.items():
+        for target, line in targets.items():
+            a, b = package_of(name), package_of(target)
+            if a != b:
+                folded[a].setdefault(b, line)
+    return folded
+
+
+def test_no_import_cycle_between_packages() -> None:
+    """No package imports in a circle: ``training``'s packages stack (common, runs, bench,
+    warmstart, then the algorithms and exploit) and the library's parts do too, so each can be
+    read knowing only those below it."""
+    folded = package_graph(graph())
+    found = tangles(folded)
+    assert not found, "package cycles:\n" + "\n".join(describe(folded, c) for c in found)
+
+
+def test_a_package_cycle_is_found_through_modules_of_different_packages() -> None:
+    """Two packages whose modules import each other's, with no module cycle, are a cycle."""
+    sources = {
+        "training.low.a": ("from training.high import b", False),
+        "training.high.b": ("", False),
+        "training.high.c": ("from training.low import d", False),
+        "training.low.d": ("", False),
+    }
+    edges = build_graph(sources)
+    assert not tangles(edges)
+    assert tangles(package_graph(edges)) == [["training.high", "training.low"]]
+
+
 def game_and_part(name: str) -> tuple[str | None, str]:
     """The game a module belongs to and the module's name inside the game's package:
     ``reborn_env.games.haven.rules.engine`` -> ``("haven", "rules.engine")``; (None, "") for a

@@ -41,7 +41,7 @@ ONNX_PLAY = "onnxruntime"
 EXTRA_MODULES = {
     "reborn_env.web": "web",
     "reborn_env.interop.openspiel": "interop",
-    "training.rllib_": "rllib",
+    "training.rllib.": "rllib",
 }
 """Module name prefixes that need an extra of their own: the base install (or the train extra)
 leaves them out; a venv with that extra imports them (test_each_extra_imports_its_modules)."""

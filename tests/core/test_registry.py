@@ -28,7 +28,7 @@ from reborn_env.bots.loading import load_bot
 from reborn_env.core import registry
 from reborn_env.frontends import botd, play
 from reborn_env.wrappers import SingleAgentEnv
-from training.envs import make_env
+from training.common.envs import make_env
 
 ROOT = Path(__file__).resolve().parents[2]
 GAMES = registry.names()

@@ -22,11 +22,13 @@ import torch
 from reborn_env import earth_reborn_v0
 from reborn_env.frontends import animate, demo, play
 from reborn_env.frontends.game_log import new_log, save_log
-from training import evaluate, export, ppo
-from training.checkpoint import load_checkpoint, save_checkpoint
-from training.config import load_config
-from training.resume import parked_slots
-from training.run_files import RunDirError
+from training import export
+from training.bench import evaluate
+from training.ppo import train as ppo
+from training.ppo.config import load_config
+from training.ppo.resume import parked_slots
+from training.runs.checkpoint import load_checkpoint, save_checkpoint
+from training.runs.run_files import RunDirError
 
 torch.set_num_threads(1)
 
@@ -228,7 +230,7 @@ def policy(tmp_path: Path, capsys) -> Path:
 
 def nan_copy(policy: Path) -> Path:
     """The policy with one NaN weight, written as a pre-checksum tool would (checksum fixed up)."""
-    from training.checkpoint import payload_checksum
+    from training.runs.checkpoint import payload_checksum
 
     payload = load_checkpoint(policy)
     payload["model"]["policy.bias"][0] = float("nan")
@@ -323,7 +325,7 @@ def test_animate_refuses_a_missing_log_and_an_unwritable_out(tmp_path: Path, cap
 @pytest.mark.parametrize(
     ("module", "argv", "fragment"),
     [
-        ("training.ppo", ["--config", "bad.yaml"], "key 'env_kwargs'"),
+        ("training.ppo.train", ["--config", "bad.yaml"], "key 'env_kwargs'"),
         ("reborn_env.frontends.play", ["--scenario", "nowhere"], "no bundled scenario"),
     ],
 )

@@ -11,7 +11,7 @@ from reborn_env.bots import RandomBot
 from reborn_env.bots.loading import load_bot
 from reborn_env.games.haven.bots import HavenScriptedBot
 from reborn_env.games.haven.rules.hexgrid import cell_id
-from training.evaluate import TeamResult, evaluate_team, play_team
+from training.bench.evaluate import TeamResult, evaluate_team, play_team
 
 SEED = 7000  # first seed of the fixed games below
 

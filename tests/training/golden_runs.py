@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -47,6 +48,10 @@ PPO_RUNS = {
         "checkpoint_every: 1\ntorch_threads: 1\n"
     ),
 }
+NEW_LAYOUT = Path("training/bench").is_dir()
+"""Whether this checkout has the trainers' packages (the script also runs on the flat layout)."""
+PPO = "training.ppo.train" if NEW_LAYOUT else "training.ppo"
+BENCH = "training.bench." if NEW_LAYOUT else "training."
 NFSP_RUN = (
     "env: earth_reborn_v0\nseed: 4\nnum_envs: 8\ntotal_steps: 1500\nlearn_every: 64\n"
     "batch_size: 32\nreplay_capacity: 2000\nreservoir_capacity: 2000\nmin_buffer_size: 64\n"
@@ -127,7 +132,7 @@ def ppo_run(name: str, text: str, work: Path, repo: Path, stop_after: int | None
     config = work / f"{name}_{tag}.yaml"
     config.write_text(text + f"checkpoint_dir: {folder / 'ckpt'}\nrun_name: {name}_{tag}\n")
     logs = folder / "runs"
-    call = "from training.ppo import load_config, train; cfg = load_config({!r}); train(cfg, {})"
+    call = f"from {PPO} import load_config, train; cfg = load_config({{!r}}); train(cfg, {{}})"
     where = f"log_dir={str(logs)!r}"
     if stop_after:
         run(["-c", call.format(str(config), f"{where}, stop_after={stop_after}")], repo)
@@ -142,7 +147,7 @@ def bench_digests(policy: Path, work: Path, repo: Path) -> dict[str, str]:
     evaluation = run(
         [
             "-m",
-            "training.evaluate",
+            f"{BENCH}evaluate",
             "--checkpoint",
             str(policy),
             "--opponent",
@@ -158,7 +163,7 @@ def bench_digests(policy: Path, work: Path, repo: Path) -> dict[str, str]:
     run(
         [
             "-m",
-            "training.tournament",
+            f"{BENCH}tournament",
             "--env",
             "earth_reborn_v0",
             "--bots",
@@ -175,7 +180,8 @@ def bench_digests(policy: Path, work: Path, repo: Path) -> dict[str, str]:
         repo,
     )
     games = json.loads((out / "results.json").read_text())
-    return {"evaluate": digest(evaluation), "tournament": digest(games)}
+    table = [line for line in evaluation.splitlines() if "/s" not in line]  # not the progress bar
+    return {"evaluate": digest(table), "tournament": digest(games)}
 
 
 def nfsp_digests(work: Path, repo: Path) -> dict[str, str]:
@@ -190,16 +196,17 @@ def nfsp_digests(work: Path, repo: Path) -> dict[str, str]:
 def collect(repo: Path) -> dict[str, dict[str, str]]:
     """Every digest, run by run."""
     out: dict[str, dict[str, str]] = {}
-    with tempfile.TemporaryDirectory() as tmp:
-        work = Path(tmp)
-        for name, text in PPO_RUNS.items():
-            for stop in (None, 2):
-                key = f"{name}_{'resumed' if stop else 'straight'}"
-                out[key] = ppo_run(name, text, work, repo, stop)
-                print(f"{key}: {len(out[key])} digests", flush=True)
-        policy = work / "earth_reborn_ppo_straight" / "ckpt" / "policy.pt"
-        out["bench"] = bench_digests(policy, work, repo)
-        out["nfsp"] = nfsp_digests(work, repo)
+    work = Path(tempfile.gettempdir()) / "reborn_env_golden_runs"  # paths are in the configs
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir()
+    for name, text in PPO_RUNS.items():
+        for stop in (None, 2):
+            key = f"{name}_{'resumed' if stop else 'straight'}"
+            out[key] = ppo_run(name, text, work, repo, stop)
+            print(f"{key}: {len(out[key])} digests", flush=True)
+    policy = work / "earth_reborn_ppo_straight" / "ckpt" / "policy.pt"
+    out["bench"] = bench_digests(policy, work, repo)
+    out["nfsp"] = nfsp_digests(work, repo)
     return out
 
 

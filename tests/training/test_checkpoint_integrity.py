@@ -21,15 +21,15 @@ import torch
 from reborn_env.bots.loading import load_bot
 from reborn_env.core.files import stale_temp_files
 from tests.training.checkpoint_payload import tiny_payload
-from training import checkpoint as ckpt
-from training.checkpoint import (
+from training.policy_bot import PolicyBot
+from training.runs import checkpoint as ckpt
+from training.runs.checkpoint import (
     CheckpointError,
     load_checkpoint,
     payload_checksum,
     save_checkpoint,
     upgrade_checkpoint,
 )
-from training.policy_bot import PolicyBot
 
 ENV = "earth_reborn_v0"
 SHIPPED = sorted((Path(__file__).resolve().parents[2] / "checkpoints").glob("*.pt"))
@@ -202,7 +202,7 @@ def test_a_version_1_file_is_refused_with_the_upgrade_command(
     with pytest.raises(CheckpointError) as info:
         load_checkpoint(old)
     assert "version 1 has no checksum" in str(info.value)
-    assert f"python -m training.checkpoint upgrade {old}" in str(info.value)
+    assert f"python -m training.runs.checkpoint upgrade {old}" in str(info.value)
 
 
 def test_upgrade_keeps_every_tensor_bit_for_bit(tmp_path: Path, payload: dict[str, Any]) -> None:

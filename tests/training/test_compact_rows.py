@@ -1,4 +1,5 @@
-"""The warm start's observation store (training/compact_rows.py): lossless, a quarter the size."""
+"""The warm start's observation store (training/common/compact_rows.py): lossless, a quarter the
+size."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import pytest
 import torch
 
 from reborn_env.core import registry
-from training.compact_rows import MAX_CODES, CompactRows, RowRecorder
+from training.common.compact_rows import MAX_CODES, CompactRows, RowRecorder
 
 torch.set_num_threads(1)
 
@@ -82,10 +83,11 @@ def test_cat_joins_parts_with_different_tables_in_order():
 
 
 def test_cloning_from_the_store_trains_exactly_as_from_float32_rows():
-    """The warm start's fit (training/imitation.py clone) gives the same weights, to the bit,
+    """The warm start's fit (training/warmstart/imitation.py clone) gives the same weights, to the
+    bit,
     from the store as from the plain float32 tensor of the same demonstrations."""
-    from training.imitation import clone, record_games
     from training.model import build_model
+    from training.warmstart.imitation import clone, record_games
 
     name = registry.default_name()
     data = record_games(name, {}, games=4, seed=3, gamma=0.99, num_envs=4)

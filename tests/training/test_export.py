@@ -26,11 +26,11 @@ from reborn_env.bots.arena import play_match
 from reborn_env.bots.exported import ExportedModelError, ExportMetadata, OnnxBot, TorchScriptBot
 from reborn_env.bots.loading import load_bot
 from reborn_env.games.earth_reborn.bots import EarthRebornHeuristicBot
-from training.checkpoint import CheckpointError, save_checkpoint
-from training.config import TrainConfig
 from training.export import ExportError, export_metadata, export_policy, main
 from training.model import ILLEGAL_LOGIT, MaskedActorCritic, build_model
 from training.policy_bot import PolicyBot
+from training.ppo.config import TrainConfig
+from training.runs.checkpoint import CheckpointError, save_checkpoint
 
 pytest.importorskip("onnxruntime", reason="onnxruntime is not installed (the export extra)")
 
@@ -56,7 +56,7 @@ def model() -> MaskedActorCritic:
 
 @pytest.fixture(scope="module")
 def checkpoint(tmp_path_factory: pytest.TempPathFactory, model: MaskedActorCritic) -> Path:
-    """A policy-only checkpoint, as ``training.resume.run_payload(trainer, full=False)``
+    """A policy-only checkpoint, as ``training.ppo.resume.run_payload(trainer, full=False)``
     writes it."""
     path = tmp_path_factory.mktemp("checkpoint") / "policy.pt"
     save_checkpoint(path, policy_payload(model))

@@ -10,15 +10,15 @@ import torch
 from reborn_env.bots.loading import load_bot
 from reborn_env.core import registry
 from tests.training.toy_envs import OneLegalToyEnv
-from training.advantages import compute_stream_gae, rollout_advantages, stream_links
-from training.checkpoint import CheckpointError, load_checkpoint
-from training.config import ConfigError, TrainConfig, load_config
-from training.envs import env_sizes
-from training.evaluate import evaluate_team
-from training.evaluate import main as evaluate_main
-from training.ppo import build_trainer, train
-from training.rollout import collect_rollout
-from training.update import flatten, ppo_update
+from training.bench.evaluate import evaluate_team
+from training.bench.evaluate import main as evaluate_main
+from training.common.envs import env_sizes
+from training.ppo.advantages import compute_stream_gae, rollout_advantages, stream_links
+from training.ppo.config import ConfigError, TrainConfig, load_config
+from training.ppo.loss import flatten, ppo_update
+from training.ppo.rollout import collect_rollout
+from training.ppo.train import build_trainer, train
+from training.runs.checkpoint import CheckpointError, load_checkpoint
 
 
 class TeamEnv(OneLegalToyEnv):

@@ -1,4 +1,5 @@
-"""NFSP (training/nfsp.py): its memories, its masked action choices, its config and whole runs.
+"""NFSP (training/nfsp/train.py): its memories, its masked action choices, its config and whole
+runs.
 
 The reservoir must keep a uniform sample of everything offered (else the average policy averages
 the wrong thing), the replay buffer must forget its oldest rows first, no choice may ever be
@@ -19,13 +20,13 @@ from pettingzoo import AECEnv
 
 from reborn_env.bots.loading import load_bot
 from reborn_env.core import registry
-from training.checkpoint import load_checkpoint
-from training.config import ConfigError
-from training.envs import make_env
-from training.nfsp import main, train
-from training.nfsp_buffers import CircularBuffer, ReservoirBuffer
-from training.nfsp_config import NFSPConfig, load_nfsp_config
-from training.nfsp_learner import epsilon_greedy, random_legal
+from training.common.envs import make_env
+from training.nfsp.buffers import CircularBuffer, ReservoirBuffer
+from training.nfsp.config import NFSPConfig, load_nfsp_config
+from training.nfsp.learner import epsilon_greedy, random_legal
+from training.nfsp.train import main, train
+from training.ppo.config import ConfigError
+from training.runs.checkpoint import load_checkpoint
 
 ENV = registry.default_name()
 

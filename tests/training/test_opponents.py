@@ -1,4 +1,5 @@
-"""The self-play opponent pool (training/opponents.py): snapshots, their networks, draws, bots."""
+"""The self-play opponent pool (training/ppo/opponents.py): snapshots, their networks, draws,
+bots."""
 
 from __future__ import annotations
 
@@ -8,9 +9,9 @@ import numpy as np
 import pytest
 import torch
 
-from training.config import TrainConfig
 from training.model import build_model
-from training.opponents import OpponentPool
+from training.ppo.config import TrainConfig
+from training.ppo.opponents import OpponentPool
 
 
 def _config(**over) -> TrainConfig:
@@ -150,7 +151,7 @@ def test_pfsp_meets_most_the_opponents_that_still_beat_the_learner_in_its_seat()
 
 
 def test_pfsp_refuses_bot_opponent_prob():
-    from training.config import ConfigError
+    from training.ppo.config import ConfigError
 
     with pytest.raises(ConfigError, match="bot_opponent_prob"):
         _config(bot_opponents=["random"], bot_opponent_prob=0.3, opponent_sampling="pfsp")
@@ -192,10 +193,10 @@ def test_seat_sampling_trains_most_the_seat_that_loses_to_the_bots():
 
 
 def test_restarts_begin_games_from_positions_of_earlier_games():
-    """restart_prob (training/restarts.py): positions are kept from the vector's games (at most
+    """restart_prob (training/ppo/restarts.py): positions are kept from the vector's games (at most
     the reservoir's size) and a restarted slot holds one of them; probability 0 keeps none."""
     from reborn_env.core import registry
-    from training.restarts import RestartPool
+    from training.ppo.restarts import RestartPool
 
     name = registry.default_name()
     venv = registry.get(name).make_vector_env(4, seed=2)
@@ -215,7 +216,7 @@ def test_restarts_begin_games_from_positions_of_earlier_games():
 def test_snapshot_every_zero_means_never_and_negative_is_refused():
     """0 keeps the pool at the snapshot imitation leaves (the shipped run's field); a negative
     interval is a config error that says what is allowed."""
-    from training.config import ConfigError
+    from training.ppo.config import ConfigError
 
     assert TrainConfig(total_steps=64, snapshot_every=0).snapshot_every == 0
     with pytest.raises(ConfigError, match=r"snapshot_every.*>= 0 \(0: never\)"):

@@ -1,4 +1,4 @@
-"""training.plot: several runs' learning curves on one chart, from each kind of run (a JSON
+"""training.runs.plot: several runs' learning curves on one chart, from each kind of run (a JSON
 history, a checkpoint folder, a TensorBoard log), and its refusals."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from tests.training.checkpoint_payload import tiny_payload
-from training import checkpoint as ckpt
-from training.plot import PlotError, load_history, main, plot_runs
+from training.runs import checkpoint as ckpt
+from training.runs.plot import PlotError, load_history, main, plot_runs
 
 
 def history(rates: list[float], opponents: tuple[str, ...], seats: tuple[str, ...] = ()) -> list:

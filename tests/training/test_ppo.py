@@ -8,10 +8,10 @@ import torch
 
 from reborn_env.core import registry
 from tests.training.toy_envs import OneLegalToyEnv
-from training.advantages import compute_gae
-from training.config import TrainConfig
 from training.model import build_model
-from training.ppo import train
+from training.ppo.advantages import compute_gae
+from training.ppo.config import TrainConfig
+from training.ppo.train import train
 
 
 class OneLegalEnv(OneLegalToyEnv):
@@ -131,8 +131,8 @@ def test_resume_continues_exactly_where_the_run_stopped(one_legal, tmp_path):
 def test_earth_reborn_smoke_run_config_checkpoint_resume_evaluate(tmp_path, capsys):
     """End to end on the real game: YAML config -> imitation + PPO -> checkpoint -> killed and
     resumed -> evaluation CLI against the random bot, with a learning-curve PNG written."""
-    from training.config import load_config
-    from training.evaluate import main as evaluate_main
+    from training.bench.evaluate import main as evaluate_main
+    from training.ppo.config import load_config
 
     config = tmp_path / "smoke.yaml"
     config.write_text(
@@ -160,10 +160,11 @@ def test_earth_reborn_smoke_run_config_checkpoint_resume_evaluate(tmp_path, caps
 
 
 def test_imitation_records_legal_teacher_decisions_with_their_returns():
-    """The warm start's demonstrations (training/imitation.py, played in the game vector): every
-    recorded action is legal in its mask; with gamma 1 and no shaping each decision's return is
+    """The warm start's demonstrations (training/warmstart/imitation.py, played in the game
+    vector): every recorded action is legal in its mask; with gamma 1 and no shaping each
+    decision's return is
     its seat's final reward, +1, 0 or -1 (ER-WIN-3), and games end differently."""
-    from training.imitation import record_games
+    from training.warmstart.imitation import record_games
 
     name = registry.default_name()
     data = record_games(name, {}, games=8, seed=3, gamma=1.0, num_envs=4)
@@ -179,7 +180,7 @@ def test_imitation_records_the_teacher_the_config_names(name):
     """``imitation_teacher``: the warm start records that bot's decisions. Every bot a game
     registers plays its games legally as the teacher, and two teachers that play differently
     leave different records from the same seeds."""
-    from training.imitation import record_games
+    from training.warmstart.imitation import record_games
 
     records = {
         teacher: record_games(
@@ -195,14 +196,15 @@ def test_imitation_records_the_teacher_the_config_names(name):
 
 
 def test_dagger_records_the_learners_games_with_the_teachers_labels():
-    """DAgger (training/imitation.py): with a learner, the recorded seats play the learner's
-    moves (``played``), each labelled with the teacher's action in that state (``actions``);
-    both are legal there. The labels are the teacher's: a learner that is the teacher itself
-    plays its labels (all but a few ties, which its own generator breaks), the random bot mostly
+    """DAgger (training/warmstart/imitation.py): with a learner, the recorded seats play the
+    learner's moves (``played``), each labelled with the teacher's action in that state
+    (``actions``); both are legal there. The labels are the teacher's: a learner that is the
+    teacher itself plays its labels (all but a few ties, which its own generator breaks), the
+    random bot mostly
     does not, and without a learner the teacher's moves are the labels."""
     from reborn_env.bots.batched import RandomBatch
-    from training.imitation import record_games
-    from training.vector_match import player
+    from training.bench.matches import player
+    from training.warmstart.imitation import record_games
 
     name = registry.default_name()
     kwargs = {"games": 4, "seed": 3, "gamma": 1.0, "num_envs": 4}
@@ -220,7 +222,7 @@ def test_dagger_records_the_learners_games_with_the_teachers_labels():
 
 
 def test_dagger_rounds_need_the_cloning_warm_start():
-    from training.config import ConfigError, TrainConfig
+    from training.ppo.config import ConfigError, TrainConfig
 
     with pytest.raises(ConfigError, match="key 'dagger_rounds'.*imitation_games > 0"):
         TrainConfig(total_steps=10, dagger_rounds=2)
@@ -231,7 +233,7 @@ def test_the_records_torso_reads_every_record_with_the_same_weights():
     """The "records" torso (training/model.py): one encoder shared by the records of a field, so
     two records with the same floats encode alike (up to their one-hot place), the floats outside
     every field pass through, and a checkpoint's network entry rebuilds it exactly."""
-    from training.envs import observation_layout
+    from training.common.envs import observation_layout
     from training.model import RecordEncoder, network_entry, network_options, record_sets
 
     name = registry.default_name()

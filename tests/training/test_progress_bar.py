@@ -1,10 +1,11 @@
-"""The progress bar of long phases (training/progress_bar.py): done/total, rate, time left."""
+"""The progress bar of long phases (training/common/progress_bar.py): done/total, rate, time
+left."""
 
 from __future__ import annotations
 
 import io
 
-from training.progress_bar import ProgressBar
+from training.common.progress_bar import ProgressBar
 
 
 def test_a_logged_bar_writes_a_line_when_due_and_one_at_the_end():

@@ -1,4 +1,5 @@
-"""training.ratings: the Bradley-Terry fit against cases solved by hand and by the likelihood's
+"""training.bench.ratings: the Bradley-Terry fit against cases solved by hand and by the
+likelihood's
 own conditions, the properties a rating must have, and the bootstrap's intervals."""
 
 from __future__ import annotations
@@ -8,7 +9,7 @@ import itertools
 import numpy as np
 import pytest
 
-from training.ratings import (
+from training.bench.ratings import (
     ELO_SCALE,
     counts_matrix,
     elo,

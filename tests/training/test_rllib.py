@@ -1,4 +1,4 @@
-"""RLlib PPO (training.rllib_train): loopback-only Ray, legal tiny runs, exact conversion.
+"""RLlib PPO (training.rllib.train): loopback-only Ray, legal tiny runs, exact conversion.
 
 One local Ray session serves the whole module (start-up is the slow part). The runs are the
 shipped configs (``configs/*_rllib.yaml``) cut to a few hundred decisions. An illegal action is
@@ -17,12 +17,12 @@ import pytest
 import torch
 import yaml
 
-from training import rllib_train
-from training.checkpoint import CheckpointError, load_checkpoint
-from training.config import ConfigError
-from training.envs import make_env
-from training.rllib_config import RllibConfig, load_rllib_config
-from training.rllib_convert import MODULE_STATE, RUN_FILE, convert, read_module_weights
+from training.common.envs import make_env
+from training.ppo.config import ConfigError
+from training.rllib import train as rllib_train
+from training.rllib.config import RllibConfig, load_rllib_config
+from training.rllib.convert import MODULE_STATE, RUN_FILE, convert, read_module_weights
+from training.runs.checkpoint import CheckpointError, load_checkpoint
 
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 TINY = {
@@ -46,7 +46,7 @@ def tiny_config(name: str, folder: Path, **changes: object) -> RllibConfig:
 
 @pytest.fixture(scope="module")
 def ray_session():
-    import ray  # after training.rllib_train, which keeps Ray on loopback before it is imported
+    import ray  # after training.rllib.train, which keeps Ray on loopback before it is imported
 
     rllib_train.start_ray(None, TINY["num_cpus"])
     yield
@@ -282,7 +282,7 @@ def test_shipped_configs_load():
 
 
 def fake_checkpoint(folder: Path, state: object, hidden: list[int]) -> Path:
-    """An RLlib checkpoint folder as training.rllib_train leaves it, with the given weights."""
+    """An RLlib checkpoint folder as training.rllib.train leaves it, with the given weights."""
     env = yaml.safe_load((CONFIGS / "earth_reborn_rllib.yaml").read_text())["env"]
     (folder / MODULE_STATE / "learner").mkdir(parents=True)
     (folder / MODULE_STATE / "learner" / "module_state.pkl").write_bytes(pickle.dumps(state))
@@ -293,7 +293,7 @@ def fake_checkpoint(folder: Path, state: object, hidden: list[int]) -> Path:
 
 
 def good_state(hidden: list[int]) -> dict[str, np.ndarray]:
-    from training.envs import env_sizes
+    from training.common.envs import env_sizes
     from training.model import build_model
 
     env = yaml.safe_load((CONFIGS / "earth_reborn_rllib.yaml").read_text())["env"]

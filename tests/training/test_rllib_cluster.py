@@ -1,4 +1,4 @@
-"""``training.rllib_train --address`` joins a running Ray cluster (two nodes on loopback here).
+"""``training.rllib.train --address`` joins a running Ray cluster (two nodes on loopback here).
 
 The cluster is Ray's own test cluster (``ray.cluster_utils.Cluster``: a head and a second node,
 as ``ray start --head`` and ``ray start --address`` make them); the run is the shipped self-play
@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from training import rllib_train
-from training.checkpoint import load_checkpoint
+from training.rllib import train as rllib_train
+from training.runs.checkpoint import load_checkpoint
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -46,7 +46,7 @@ def test_run_joins_the_cluster_and_converts(cluster, tmp_path):
     )
     config = tmp_path / "tiny.yaml"
     config.write_text(yaml.safe_dump(data))
-    command = ["-m", "training.rllib_train", "--config", str(config), "--address", cluster.address]
+    command = ["-m", "training.rllib.train", "--config", str(config), "--address", cluster.address]
     run = subprocess.run(
         [sys.executable, *command, "--iterations", "2"],
         capture_output=True,

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from training.config import load_config
-from training.nfsp_config import load_nfsp_config
-from training.rllib_config import load_rllib_config
+from training.nfsp.config import load_nfsp_config
+from training.ppo.config import load_config
+from training.rllib.config import load_rllib_config
 
 CONFIGS = sorted((Path(__file__).resolve().parents[2] / "configs").glob("*.yaml"))
 

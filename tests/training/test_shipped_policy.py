@@ -11,7 +11,7 @@ from pathlib import Path
 from reborn_env import earth_reborn_v0
 from reborn_env.bots import RandomBot, play_match
 from reborn_env.bots.loading import load_bot
-from training.checkpoint import load_checkpoint
+from training.runs.checkpoint import load_checkpoint
 
 SHIPPED = Path(__file__).resolve().parents[2] / "checkpoints" / "earth_reborn_ppo.pt"
 
@@ -41,7 +41,7 @@ def test_shipped_policy_beats_the_heuristic_bot_in_both_seats():
     measured when shipped, 96.7% as NORAD and 83.7% as Salemite over 1,000 games a seat, and
     98/100 and 84/100 on these deals. Here it must win 170 of 200 (issue 12's 85% overall), 90 as
     NORAD and 75 as Salemite (above the issue's 70% a seat): a few games below what it won."""
-    from training.vector_match import play_vector_match, player
+    from training.bench.matches import play_vector_match, player
 
     payload = load_checkpoint(SHIPPED)
     env, kwargs = "earth_reborn_v0", payload["config"]["env_kwargs"]

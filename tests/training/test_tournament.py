@@ -1,5 +1,5 @@
-"""training.tournament: the round robin's blocks, results file, resuming after a kill, refusals,
-the tables and heatmap, and the team leaderboard of a cooperative game.
+"""training.bench.tournament: the round robin's blocks, results file, resuming after a kill,
+refusals, the tables and heatmap, and the team leaderboard of a cooperative game.
 
 Games are taken from the registry, not named: the competitive game with the fewest decisions
 (the test session's toy game when it is registered) and the first cooperative game.
@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from reborn_env.core import registry
-from training import tournament
-from training.tournament import Arguments, main
+from training.bench import tournament
+from training.bench.tournament import Arguments, main
 
 COMPETITIVE = min(
     (n for n in registry.names() if not registry.get(n).cooperative),
@@ -213,7 +213,9 @@ def test_the_leaderboard_section_lists_a_command_that_plays_its_tables(
     assert board.shipped_bots(COMPETITIVE) == BOTS
     assert "Left out (refused for this game): `no_such_bot`" in text
     command = next(line for line in text.splitlines() if line.startswith("Command: "))
-    argv = command.removeprefix("Command: `python -m training.tournament ").rstrip("`").split()
+    argv = (
+        command.removeprefix("Command: `python -m training.bench.tournament ").rstrip("`").split()
+    )
     status, again = run(*argv)  # into the same folder: every block is already played
     blocks = len(BOTS) * (len(BOTS) - 1)
     assert status == 0 and f"{blocks} of {blocks} blocks already played, skipped; 0 to" in again

@@ -17,10 +17,10 @@ import pytest
 import torch
 
 from tests.training.checkpoint_payload import tiny_payload
-from training.checkpoint import CheckpointError, load_checkpoint, save_checkpoint
-from training.config import _VALUE_RULES, ConfigError, TrainConfig, load_config
-from training.envs import env_sizes, env_version, make_env
-from training.plots import plot_learning_curve
+from training.common.envs import env_sizes, env_version, make_env
+from training.ppo.config import _VALUE_RULES, ConfigError, TrainConfig, load_config
+from training.runs.checkpoint import CheckpointError, load_checkpoint, save_checkpoint
+from training.runs.plots import plot_learning_curve
 
 ENV = "earth_reborn_v0"
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -403,7 +403,7 @@ def small_checkpoint(tmp_path: Path, name: str) -> Path:
 def test_evaluate_cli_plays_a_checkpoint_end_to_end(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from training.evaluate import evaluate, main
+    from training.bench.evaluate import evaluate, main
 
     path = small_checkpoint(tmp_path, "policy.pt")
     argv = ["--checkpoint", str(path), "--opponent", "random", "--games", "2", "--seed", "1"]
@@ -418,7 +418,7 @@ def test_evaluate_cli_plays_a_checkpoint_end_to_end(
 
 
 def test_evaluate_against_another_checkpoint_greedily(tmp_path: Path) -> None:
-    from training.evaluate import main
+    from training.bench.evaluate import main
 
     path = small_checkpoint(tmp_path, "a.pt")
     rival = small_checkpoint(tmp_path, "b.pt")
@@ -429,7 +429,7 @@ def test_evaluate_against_another_checkpoint_greedily(tmp_path: Path) -> None:
 def test_evaluate_cli_reports_bad_opponents_and_checkpoints(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from training.evaluate import main
+    from training.bench.evaluate import main
 
     path = small_checkpoint(tmp_path, "policy.pt")
     assert main(["--checkpoint", str(path), "--opponent", "nobody", "--games", "1"]) == 2

@@ -1,12 +1,12 @@
-"""The PPO losses (training/update.py): the clipped surrogate objective and the value loss."""
+"""The PPO losses (training/ppo/loss.py): the clipped surrogate objective and the value loss."""
 
 from __future__ import annotations
 
 import pytest
 import torch
 
-from training.config import TrainConfig
-from training.update import policy_loss, value_loss
+from training.ppo.config import TrainConfig
+from training.ppo.loss import policy_loss, value_loss
 
 
 def _config(**over) -> TrainConfig:

@@ -1,4 +1,4 @@
-"""Matches in the game vector (training/vector_match.py): every counted game is a real game of the
+"""Matches in the game vector (training/bench/matches.py): every counted game is a real game of the
 players, results come from the rules' final reward, and a match is reproducible from its seed."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from reborn_env.core import registry
-from training.vector_match import outcome, play_vector_match, player
+from training.bench.matches import outcome, play_vector_match, player
 
 COMPETITIVE = [name for name in registry.names() if not registry.get(name).cooperative]
 

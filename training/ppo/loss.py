@@ -1,0 +1,118 @@
+"""The PPO update (CleanRL's ``ppo.py``): a few epochs of minibatch steps on the clipped objective.
+
+The rollout is flattened into one batch (:func:`flatten`); each epoch shuffles it with the run's
+generator and takes ``num_minibatches`` optimiser steps on the loss ``policy - ent_coef * entropy
++ vf_coef * value``: the clipped surrogate objective with (optionally) normalised advantages, the
+value loss (optionally clipped around the rollout's values), and the entropy over legal actions.
+Gradients are clipped to ``max_grad_norm``; with ``anneal_lr`` the learning rate falls linearly to
+0 over the run.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+import torch
+from torch import nn
+
+if TYPE_CHECKING:
+    from training.model import MaskedActorCritic
+    from training.ppo.config import TrainConfig
+    from training.ppo.rollout import Rollout
+
+
+@dataclass
+class Batch:
+    """A rollout's decisions as one flat batch, with their advantages and returns."""
+
+    obs: torch.Tensor
+    masks: torch.Tensor
+    actions: torch.Tensor
+    logprobs: torch.Tensor
+    values: torch.Tensor
+    advantages: torch.Tensor
+    returns: torch.Tensor
+
+
+def flatten(rollout: Rollout, advantages: torch.Tensor, returns: torch.Tensor) -> Batch:
+    """The [T, N] rollout (and its [T, N] advantages and returns) as [T * N] rows."""
+    return Batch(
+        obs=rollout.obs.reshape(-1, rollout.obs.shape[-1]),
+        masks=rollout.masks.reshape(-1, rollout.masks.shape[-1]),
+        actions=rollout.actions.reshape(-1),
+        logprobs=rollout.logprobs.reshape(-1),
+        values=rollout.values.reshape(-1),
+        advantages=advantages.reshape(-1),
+        returns=returns.reshape(-1),
+    )
+
+
+def ppo_update(
+    model: MaskedActorCritic,
+    optimizer: torch.optim.Optimizer,
+    batch: Batch,
+    cfg: TrainConfig,
+    rng: np.random.Generator,
+    update: int,
+) -> dict[str, float]:
+    """Update ``model`` on ``batch`` (``update`` updates done before this one); the last
+    minibatch's losses and the update's statistics, as TensorBoard's ``losses/`` scalars."""
+    if cfg.anneal_lr:
+        optimizer.param_groups[0]["lr"] = (1.0 - update / cfg.num_updates) * cfg.learning_rate
+    order = np.arange(cfg.batch_size)
+    clipfracs = []
+    for _ in range(cfg.update_epochs):
+        rng.shuffle(order)
+        for begin in range(0, cfg.batch_size, cfg.minibatch_size):
+            mb = torch.from_numpy(order[begin : begin + cfg.minibatch_size])
+            _, newlogprob, entropy, newvalue = model.get_action_and_value(
+                batch.obs[mb], batch.masks[mb], batch.actions[mb]
+            )
+            logratio = newlogprob - batch.logprobs[mb]
+            ratio = logratio.exp()
+            with torch.no_grad():
+                approx_kl = ((ratio - 1) - logratio).mean()
+                clipfracs.append(((ratio - 1.0).abs() > cfg.clip_coef).float().mean().item())
+            pg_loss = policy_loss(ratio, batch.advantages[mb], cfg)
+            v_loss = value_loss(newvalue, batch.values[mb], batch.returns[mb], cfg)
+            entropy_loss = entropy.mean()
+            loss = pg_loss - cfg.ent_coef * entropy_loss + cfg.vf_coef * v_loss
+            optimizer.zero_grad()
+            loss.backward()
+            nn.utils.clip_grad_norm_(model.parameters(), cfg.max_grad_norm)
+            optimizer.step()
+    var_y = batch.returns.var()
+    explained = (
+        float("nan") if var_y == 0 else float(1 - (batch.returns - batch.values).var() / var_y)
+    )
+    return {
+        "policy_loss": pg_loss.item(),
+        "value_loss": v_loss.item(),
+        "entropy": entropy_loss.item(),
+        "approx_kl": approx_kl.item(),
+        "clipfrac": float(np.mean(clipfracs)),
+        "explained_variance": explained,
+        "learning_rate": optimizer.param_groups[0]["lr"],
+    }
+
+
+def policy_loss(ratio: torch.Tensor, advantages: torch.Tensor, cfg: TrainConfig) -> torch.Tensor:
+    """The clipped surrogate objective (to minimise), advantages normalised if ``norm_adv``."""
+    if cfg.norm_adv:
+        advantages = (advantages - advantages.mean()) / (advantages.std() + 1e-8)
+    clipped = ratio.clamp(1 - cfg.clip_coef, 1 + cfg.clip_coef)
+    return torch.max(-advantages * ratio, -advantages * clipped).mean()
+
+
+def value_loss(
+    new: torch.Tensor, old: torch.Tensor, returns: torch.Tensor, cfg: TrainConfig
+) -> torch.Tensor:
+    """Half the squared error to the returns; with ``clip_vloss`` the larger of it and that of the
+    new value clipped to ``clip_coef`` around the rollout's."""
+    unclipped = (new - returns) ** 2
+    if not cfg.clip_vloss:
+        return 0.5 * unclipped.mean()
+    clipped = old + (new - old).clamp(-cfg.clip_coef, cfg.clip_coef)
+    return 0.5 * torch.max(unclipped, (clipped - returns) ** 2).mean()

@@ -1,0 +1,254 @@
+"""Behaviour cloning from a scripted teacher: a warm start before PPO.
+
+Sparse end-of-game rewards and long action sequences (walk to a terminal, open a magnetic door,
+hack) are rarely found by random exploration in a CPU budget. Imitating the heuristic bot first
+gives PPO a policy that already plays the scenario; self-play then improves on it. In a
+competitive game the teacher plays one seat against itself or the random bot; in a cooperative
+one (``team=True``) it plays every agent. The network learns the teacher's actions (masked
+cross-entropy) and, for the critic, the discounted return that followed each decision in the
+deciding agent's own trajectory. :func:`imitate_teacher` is the run's warm start, as a config's
+``imitation_games`` asks.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+
+from training.common.compact_rows import CompactRows, RowRecorder
+from training.common.envs import make_vector_env
+from training.common.progress_bar import ProgressBar
+from training.model import MaskedActorCritic
+
+Demonstrations = dict[str, torch.Tensor | CompactRows]  # "obs": CompactRows
+
+
+def record_games(
+    env_name: str,
+    env_kwargs: dict[str, Any],
+    games: int,
+    seed: int,
+    gamma: float,
+    team: bool = False,
+    num_envs: int = 256,
+    teacher_name: str = "heuristic",
+    learner: Any = None,
+) -> Demonstrations:
+    """Play ``games`` games in the game vector (``num_envs`` at a time) and record the
+    teacher's decisions (the game's bot ``teacher_name``, batched: compiled where the game has
+    it), each with the discounted return from it to the end of its game along its seat's own
+    decisions.
+
+    Competitive (``team=False``): game ``g`` records seat ``g % seats``, whose other seat is the
+    teacher too in games ``g % 4 < 2`` and the random bot otherwise. Cooperative (``team=True``):
+    the teacher plays and is recorded in every seat.
+
+    ``learner`` (a batched bot, e.g. the policy being trained): it plays the recorded seats
+    instead, and the teacher only labels its decisions (DAgger: the states the learner reaches,
+    the actions the teacher would take there). ``played`` holds the actions played in the
+    recorded seats; without a learner they are the teacher's.
+    """
+    from training.bench.matches import player
+
+    n = min(num_envs, games)
+    venv = make_vector_env(env_name, n, seed, **env_kwargs)
+    seats = len(venv.agents)
+    teacher = player(teacher_name, env_name, seed, env_kwargs=env_kwargs)(n)
+    rival = player("random", env_name, seed)(n)
+    game = np.arange(n)  # the game each slot plays
+    active = np.ones(n, dtype=np.bool_)
+    obs = RowRecorder()
+    masks: list[np.ndarray] = []
+    actions: list[np.ndarray] = []
+    played: list[int] = []
+    rewards: list[float] = []  # received after each recorded decision, until its seat's next
+    streams: list[list[list[int]]] = [[[] for _ in range(seats)] for _ in range(n)]
+    ended: list[list[int]] = []  # the rows of each finished game's recorded seats, in order
+    venv.reset()
+    started, finished = n, 0
+    chosen = np.empty(n, dtype=np.int64)
+    while finished < games:
+        seat = venv.agent.astype(np.int64)
+        recorded = team | (seat == game % seats)
+        by_teacher = active & (recorded | (game % 4 < 2))
+        chosen.fill(venv.WAIT)
+        for bot, rows in ((teacher, by_teacher), (rival, active & ~by_teacher)):
+            idx = np.flatnonzero(rows)
+            if len(idx):
+                chosen[idx] = bot.act(idx, venv.obs[idx], venv.mask[idx])
+        moves = chosen
+        mine = np.flatnonzero(active & recorded)
+        if learner is not None and len(mine):
+            moves = chosen.copy()
+            moves[mine] = learner.act(mine, venv.obs[mine], venv.mask[mine])
+        for i in mine.tolist():
+            streams[i][seat[i]].append(len(actions))
+            obs.append(venv.obs[i])
+            masks.append(venv.mask[i].astype(bool))
+            actions.append(chosen[i])
+            played.append(int(moves[i]))
+            rewards.append(0.0)
+        gained, terminated, truncated = venv.step(moves)[3:]
+        for i in np.flatnonzero(active).tolist():
+            for k, rows in enumerate(streams[i]):
+                if rows:
+                    rewards[rows[-1]] += float(gained[i, k])
+        for i in np.flatnonzero((terminated | truncated) & active).tolist():
+            finished += 1
+            ended += [rows for rows in streams[i] if rows]
+            streams[i] = [[] for _ in range(seats)]
+            if started < games:
+                game[i], started = started, started + 1
+                teacher.reset(i)
+                rival.reset(i)
+                if learner is not None:
+                    learner.reset(i)
+            else:
+                active[i] = False
+    venv.close()
+    returns = [0.0] * len(actions)
+    for rows in ended:
+        running = 0.0
+        for row in reversed(rows):
+            running = rewards[row] + gamma * running
+            returns[row] = running
+    return {
+        "obs": obs.rows(),
+        "masks": torch.from_numpy(np.stack(masks)),
+        "actions": torch.tensor(np.array(actions), dtype=torch.long),
+        "returns": torch.tensor(returns, dtype=torch.float32),
+        "played": torch.tensor(played, dtype=torch.long),
+    }
+
+
+def clone(
+    model: MaskedActorCritic,
+    data: Demonstrations,
+    epochs: int,
+    learning_rate: float,
+    vf_coef: float,
+    rng: np.random.Generator,
+    batch_size: int = 256,
+) -> dict[str, float]:
+    """Fit the policy to the teacher's actions and the value head to the returns."""
+    optimizer = torch.optim.Adam(model.parameters(), lr=learning_rate, eps=1e-5, fused=True)
+    n = data["actions"].shape[0]
+    order = np.arange(n)
+    for _ in range(epochs):
+        rng.shuffle(order)
+        for begin in range(0, n, batch_size):
+            mb = torch.from_numpy(order[begin : begin + batch_size])
+            logits, value = model(data["obs"][mb], data["masks"][mb])
+            policy_loss = nn.functional.cross_entropy(logits, data["actions"][mb])
+            value_loss = 0.5 * ((value - data["returns"][mb]) ** 2).mean()
+            optimizer.zero_grad()
+            (policy_loss + vf_coef * value_loss).backward()
+            nn.utils.clip_grad_norm_(model.parameters(), 0.5)
+            optimizer.step()
+    with torch.no_grad():
+        hits = 0
+        for begin in range(0, n, 8192):
+            rows = slice(begin, begin + 8192)
+            logits, _ = model(data["obs"][rows], data["masks"][rows])
+            hits += int((logits.argmax(-1) == data["actions"][rows]).sum())
+        accuracy = hits / max(n, 1)
+    return {
+        "policy_loss": policy_loss.item(),
+        "value_loss": value_loss.item(),
+        "accuracy": accuracy,
+    }
+
+
+def warm_start(
+    model: MaskedActorCritic,
+    env_name: str,
+    env_kwargs: dict[str, Any],
+    games: int,
+    epochs: int,
+    seed: int,
+    gamma: float,
+    learning_rate: float,
+    vf_coef: float,
+    rng: np.random.Generator,
+    chunk: int = 200,
+    team: bool = False,
+    teacher_name: str = "heuristic",
+    dagger_rounds: int = 0,
+) -> None:
+    """Record and clone ``chunk`` games at a time, so memory stays bounded; a progress bar and
+    a line per chunk. ``team`` and ``teacher_name``: see :func:`record_games`. Then
+    ``dagger_rounds`` rounds of :func:`dagger_round`."""
+    bar = ProgressBar("imitation", games)
+    for first in range(0, games, chunk):
+        count = min(chunk, games - first)
+        data = record_games(
+            env_name, env_kwargs, count, seed + first, gamma, team, teacher_name=teacher_name
+        )
+        stats = clone(model, data, epochs, learning_rate, vf_coef, rng)
+        bar.update(first + count)
+        print(
+            f"imitation: {first + count}/{games} teacher games, {len(data['actions'])} decisions, "
+            f"accuracy {stats['accuracy']:.3f}, value loss {stats['value_loss']:.3f}",
+            flush=True,
+        )
+    bar.close()
+    labelled: list[Demonstrations] = []
+    for r in range(dagger_rounds):
+        start = seed + games + r * chunk
+        stats = dagger_round(
+            model, labelled, env_name, env_kwargs, chunk, start, gamma, team, teacher_name,
+            epochs, learning_rate, vf_coef, rng,
+        )  # fmt: skip
+        print(
+            f"dagger: round {r + 1}/{dagger_rounds}, {chunk} games played by the policy, "
+            f"{stats['labelled']:.0f} decisions labelled by the teacher, {stats['agreed']:.3f} "
+            f"of them its choice already; fitted on {stats['fitted']:.0f}, accuracy "
+            f"{stats['accuracy']:.3f}",
+            flush=True,
+        )
+
+
+def dagger_round(
+    model: MaskedActorCritic,
+    labelled: list[Demonstrations],
+    env_name: str,
+    env_kwargs: dict[str, Any],
+    games: int,
+    seed: int,
+    gamma: float,
+    team: bool,
+    teacher_name: str,
+    epochs: int,
+    learning_rate: float,
+    vf_coef: float,
+    rng: np.random.Generator,
+) -> dict[str, float]:
+    """One round of DAgger (Ross, Gordon and Bagnell 2011): the policy plays ``games`` games
+    in the recorded seats (sampled), the teacher labels every decision it met, the labels join
+    ``labelled`` and the network is fitted to all of them. A clone alone meets only the
+    teacher's states, so its first mistakes lead where it never learned what to do; these
+    rounds teach it there. Returns :func:`clone`'s statistics, with ``labelled`` (this round's
+    decisions), ``agreed`` (the share of them where the policy chose the teacher's action) and
+    ``fitted`` (all labels so far)."""
+    from training.policy_bot import PolicyBatch
+
+    learner = PolicyBatch(model, greedy=False, seed=seed)
+    data = record_games(
+        env_name, env_kwargs, games, seed, gamma, team, teacher_name=teacher_name, learner=learner
+    )
+    agreed = float((data["played"] == data["actions"]).float().mean())
+    labelled.append(data)
+    merged: Demonstrations = {
+        key: torch.cat([d[key] for d in labelled]) for key in data if key != "obs"
+    }
+    merged["obs"] = CompactRows.cat([d["obs"] for d in labelled])
+    stats = clone(model, merged, epochs, learning_rate, vf_coef, rng)
+    return {
+        "labelled": float(len(data["actions"])),
+        "agreed": agreed,
+        "fitted": float(len(merged["actions"])),
+        **stats,
+    }
