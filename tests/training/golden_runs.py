@@ -48,6 +48,8 @@ PPO_RUNS = {
         "checkpoint_every: 1\ntorch_threads: 1\n"
     ),
 }
+WORK: list[str] = []
+"""The scratch folder, hashed as ``<work>`` (the configs and tables name it)."""
 NEW_LAYOUT = Path("training/bench").is_dir()
 """Whether this checkout has the trainers' packages (the script also runs on the flat layout)."""
 PPO = "training.ppo.train" if NEW_LAYOUT else "training.ppo"
@@ -78,12 +80,15 @@ def _feed(h: Any, value: Any) -> None:
         for key in sorted(value, key=str):
             if key in VOLATILE_KEYS:
                 continue
-            h.update(f"K{key!s}".encode())
+            h.update(b"K")
+            _feed(h, str(key))
             _feed(h, value[key])
     elif isinstance(value, (list, tuple)):
         h.update(f"L{len(value)}".encode())
         for item in value:
             _feed(h, item)
+    elif isinstance(value, str):
+        h.update(f"S{value.replace(WORK[0], '<work>') if WORK else value}".encode())
     else:
         h.update(f"V{value!r}".encode())
 
@@ -196,9 +201,8 @@ def nfsp_digests(work: Path, repo: Path) -> dict[str, str]:
 def collect(repo: Path) -> dict[str, dict[str, str]]:
     """Every digest, run by run."""
     out: dict[str, dict[str, str]] = {}
-    work = Path(tempfile.gettempdir()) / "reborn_env_golden_runs"  # paths are in the configs
-    shutil.rmtree(work, ignore_errors=True)
-    work.mkdir()
+    work = Path(tempfile.mkdtemp(prefix="golden_runs_"))
+    WORK[:] = [str(work)]
     for name, text in PPO_RUNS.items():
         for stop in (None, 2):
             key = f"{name}_{'resumed' if stop else 'straight'}"
@@ -207,6 +211,7 @@ def collect(repo: Path) -> dict[str, dict[str, str]]:
     policy = work / "earth_reborn_ppo_straight" / "ckpt" / "policy.pt"
     out["bench"] = bench_digests(policy, work, repo)
     out["nfsp"] = nfsp_digests(work, repo)
+    shutil.rmtree(work)
     return out
 
 
