@@ -24,8 +24,8 @@ for agent in env.agent_iter():
 optional duel), Activity phase (rounds alternate: activate or reactivate a character, draw a tile
 from the bag for 1 CP, pick one from the discard for 2 CP, or pass; two passes in a row end it),
 Final phase (victory check, tiles to the discard, CP to the bank, keep at most 5 tiles). An
-activation is several small decisions, each one AEC step of the same agent (design.md); the
-selected agent is whoever must decide, so the same agent may act many times in a row.
+activation is several small decisions, each one AEC step of the same agent (docs/architecture.md);
+the selected agent is whoever must decide, so the same agent may act many times in a row.
 
 **Actions** (`env.unwrapped.action_name(a)` gives the name, `action_from_name` the integer):
 

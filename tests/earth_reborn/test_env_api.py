@@ -232,7 +232,8 @@ def test_positions_are_plain_json():
 
 
 def test_the_rules_engine_imports_no_rl_library():
-    """design.md: the rules engine imports no gymnasium, pettingzoo or torch."""
+    """The house rule (docs/architecture.md): the rules engine imports no gymnasium, pettingzoo or
+    torch."""
     code = (
         "import sys; import reborn_env.games.earth_reborn.rules.engine; "
         "import reborn_env.games.earth_reborn.positions; "

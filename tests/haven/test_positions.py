@@ -159,7 +159,8 @@ def test_config_is_checked():
 
 
 def test_the_haven_rules_engine_imports_no_rl_library():
-    """design.md: the rules engine (play, positions, fixtures, invariants) imports no gymnasium,
+    """The house rule (docs/architecture.md): the rules engine (play, positions, fixtures,
+    invariants) imports no gymnasium,
     pettingzoo, torch or numpy; only the environment wraps it."""
     code = (
         "import sys; from reborn_env.games.haven import positions, fixtures, invariants; "

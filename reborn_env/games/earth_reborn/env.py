@@ -44,6 +44,6 @@ def env(**kwargs: Any) -> raw_env:
     """The environment as users get it: order checks and illegal-move handling are built in.
 
     PettingZoo's three standard wrappers would forward every attribute read and cost 2-4x on a
-    game this size (design.md, "The environment"); raw_env does their checks itself.
+    game this size (docs/architecture.md); raw_env does their checks itself.
     """
     return raw_env(**kwargs)
