@@ -166,7 +166,7 @@ def measure(row: str, env: str, updates: int) -> dict[str, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    competitive = [n for n in registry.names() if not registry.get(n).cooperative]
+    competitive = [n for n in registry.names() if not registry.get(n).facts.cooperative]
     parser.add_argument("--env", choices=competitive, default=registry.default_name())
     parser.add_argument("--updates", type=int, default=UPDATES, help="PPO updates each")
     parser.add_argument("--child", choices=ROWS, help=argparse.SUPPRESS)

@@ -140,7 +140,7 @@ def bench_our_ppo(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    competitive = [n for n in registry.names() if not registry.get(n).cooperative]
+    competitive = [n for n in registry.names() if not registry.get(n).facts.cooperative]
     parser.add_argument("--env", choices=competitive, default=registry.default_name())
     parser.add_argument("--updates", type=int, default=5, help="PPO updates each (default 5)")
     parser.add_argument("--threads", type=int, default=1, help="torch threads (default 1)")

@@ -32,7 +32,7 @@ def main() -> None:
     if args.policy == "busy" and busy is None:
         parser.error(f"--policy busy: {args.env} registers no busy policy; use uniform")
     policy = busy if args.policy == "busy" else uniform_policy
-    bound = game.step_bound
+    bound = game.facts.max_game_length
     env = game.make_env()
     start = time.perf_counter()
     outcomes: dict[str, int] = {}
@@ -63,7 +63,7 @@ def _outcome(game: registry.GameSpec, returns: dict[str, float]) -> str:
     """A competitive game: the winner (returns must be zero-sum); a cooperative one: win or loss
     (one shared return)."""
     values = set(returns.values())
-    if game.cooperative:
+    if game.facts.cooperative:
         if len(values) != 1 or values - {1.0, -1.0}:
             raise AssertionError(f"{game.name} returns {returns} are not one shared +1/-1")
         return "win" if values == {1.0} else "loss"

@@ -17,7 +17,7 @@ from pathlib import Path
 from reborn_env.core import registry
 
 ROOT = Path(__file__).resolve().parents[1]
-TEAM_GAMES = [name for name in registry.names() if registry.get(name).cooperative]
+TEAM_GAMES = [name for name in registry.names() if registry.get(name).facts.cooperative]
 
 
 def team_args(

@@ -36,12 +36,10 @@ class GameSpec:
     # bots.batched.BatchedBot), or None where its compiled form is not built; without an entry,
     # bots.batched.batched_bot loops over one ordinary bot per game
     batched_bots: Mapping[str, str] = field(default_factory=dict)
-    cooperative: bool = False  # one team sharing every reward (no opponent)
     seat: str = ""  # the seat a person takes by default in terminal play
     colours: str = ""  # "module:attribute": one RGB colour per agent, for pictures
     check_step: str = ""  # "module:function(env, agent)": invariants and masks, after each step
     busy_policy: str = ""  # "module:function(rng, mask, env) -> action": random but eventful
-    step_bound: int = 0  # the most decisions a game can take (0: not known), for the fuzz run
     # "module:function(match, seat, rng) -> Match | None": a match that differs from ``match`` only
     # in what ``seat`` may not see (rng: a numpy Generator), None when it offers none now
     hidden_variant: str = ""
@@ -59,15 +57,16 @@ class GameSpec:
     vector_env: str = ""
     policy: str = ""  # the shipped policy checkpoint, a path from the repository's root
     draw_caption: str = "DRAW"  # a picture's caption for a game that ended level
-    facts: GameFacts = GameFacts()  # chance, utility range, per-configuration step bound
+    # its kind (opponents or one team), chance, information, utility range and length bound
+    facts: GameFacts = GameFacts()
 
     def decision_bound(self, rules: Any) -> int:
         """The most decisions a game of ``rules`` (as configured) takes from its start: the
-        game's own bound for that configuration (:attr:`GameFacts.step_bound_of`) where it has
-        one, else :attr:`step_bound` (0: not known)."""
-        if self.facts.step_bound_of:
-            return int(resolve(self.facts.step_bound_of)(rules))
-        return self.step_bound
+        game's own bound for that configuration (:attr:`GameFacts.max_game_length_of`) where it
+        has one, else :attr:`GameFacts.max_game_length` (0: not known)."""
+        if self.facts.max_game_length_of:
+            return int(resolve(self.facts.max_game_length_of)(rules))
+        return self.facts.max_game_length
 
     def make_env(self, **kwargs: Any) -> Any:
         """A new environment of this game (``scenario=``, options, ``render_mode=`` ...)."""
@@ -123,7 +122,7 @@ class GameSpec:
         """A finished game's result for a picture's caption, from each agent's return (the
         caption font has no + or - signs): a team's ``TEAM WINS`` / ``TEAM LOSES``, else the
         best agent's ``<AGENT> WINS``; :attr:`draw_caption` when nobody won."""
-        if self.cooperative:
+        if self.facts.cooperative:
             value = next(iter(returns.values()))
             return "TEAM WINS" if value > 0 else ("TEAM LOSES" if value < 0 else self.draw_caption)
         if len(set(returns.values())) == 1:
@@ -136,7 +135,13 @@ _discovered = False
 
 
 def register(spec: GameSpec) -> None:
-    """Add a game; registering the same name twice with another spec is an error."""
+    """Add a game; registering the same name twice with another spec, or a spec whose facts are
+    not a :class:`GameFacts` (which checks itself when made), is an error."""
+    if not isinstance(spec.facts, GameFacts):
+        raise ValueError(
+            f"{spec.name}: GameSpec.facts is a {type(spec.facts).__name__}, not a "
+            "reborn_env.core.facts.GameFacts"
+        )
     known = _GAMES.get(spec.name)
     if known is not None and known != spec:
         raise ValueError(f"a game named {spec.name!r} is already registered ({known.title})")

@@ -177,7 +177,7 @@ def describe_result(env: GameEnv) -> str:
 
 def bot_role(spec: registry.GameSpec) -> str:
     """What the bot is to the player: a partner in a cooperative game, else an opponent."""
-    return "with" if spec.cooperative else "against"
+    return "with" if spec.facts.cooperative else "against"
 
 
 def play_game(env: GameEnv, seat: str, bot: Bot, log: dict[str, Any]) -> None:

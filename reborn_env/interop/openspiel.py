@@ -42,14 +42,15 @@ other options (shaping, step limits) keep their defaults.
 What OpenSpiel users must know:
 
 - **Sampled chance.** Deals, shuffles and dice are drawn inside the rules from the match's seeded
-  generator, so the game declares ``SAMPLED_STOCHASTIC`` (``DETERMINISTIC`` for a game whose
-  facts say it has no chance) with no chance nodes and ``max_chance_outcomes`` 0: algorithms that
-  enumerate chance outcomes (exact CFR, best response) do not apply. Each
+  generator, so the game declares its facts' chance, ``SAMPLED_STOCHASTIC`` (``DETERMINISTIC``
+  for a game that draws nothing), with no chance nodes and ``max_chance_outcomes`` 0: algorithms
+  that enumerate chance outcomes (exact CFR, best response) do not apply. Each
   ``new_initial_state()`` is a new game: with ``seed >= 0`` the game's seed stream (a numpy
   generator seeded with it) gives each state's seed in turn, so a run is repeatable; with -1
   every state draws a fresh random seed. A state draws its seed when first used, so ``clone()``
   never consumes one.
-- **Information.** The observation tensor is the game's float32 observation of that player (the
+- **Information.** The game declares its facts' information (``IMPERFECT_INFORMATION`` for the
+  games shipped here). The observation tensor is the game's float32 observation of that player (the
   PettingZoo env's ``observation``), its string the observation's non-zero entries by name.
   ``state.observation(player)`` gives the same as a numpy array, much faster: OpenSpiel's
   ``observation_tensor()`` builds a Python list and, to learn the tensor's size, a throwaway
@@ -67,11 +68,12 @@ What OpenSpiel users must know:
 - **Truncation.** OpenSpiel has no truncation: a game that reaches its step or round limit is
   terminal with the game's rewards for a truncated game (a draw: 0 each where the games define
   it so); ``state.is_truncated()`` tells the two ends apart. ``max_game_length`` is the game's
-  bound on the decisions of a game of that configuration (``GameFacts.step_bound_of``, else
-  ``GameSpec.step_bound``); a game with no known bound is not registered (a warning says so).
-- **Rewards.** ``TERMINAL``: 0 until the end, then the game's final rewards; the utility is
-  ``ZERO_SUM`` for a two-seat competitive game, ``IDENTICAL`` for a cooperative one (one team's
-  shared reward), ``GENERAL_SUM`` otherwise.
+  bound on the decisions of a game of that configuration (``GameFacts.max_game_length_of``, else
+  ``GameFacts.max_game_length``); a game with no known bound is not registered (a warning says
+  so).
+- **Rewards.** ``TERMINAL``: 0 until the end, then the game's final rewards; the utility is the
+  facts' kind, ``ZERO_SUM`` for opponents, ``IDENTICAL`` for a team (one shared reward), and
+  ``min_utility``/``max_utility`` their range.
 - **Cloning.** ``clone()`` is the match's own deep copy (every game's match copies exactly and
   independently; the rules are shared), which costs far more than a C++ game's clone
   (``benchmarks/bench_openspiel.py`` measures it per game beside a position round trip), so
@@ -99,12 +101,27 @@ import pyspiel
 
 from ..core import registry
 from ..core.contract import RUNNING, TRUNCATED, Match, Rules
+from ..core.facts import Chance, Information, Kind
 from ..core.public_view import dealer, require_views, view_of
 from ..core.registry import GameSpec
 
 PREFIX = "python_reborn_"
 RANDOM_SEED = -1  # the seed parameter's value for a fresh random seed per state
 SEED_RANGE = 2**63  # each state's seed is drawn from [0, SEED_RANGE)
+
+# each of a game's facts as OpenSpiel declares it
+UTILITIES = {
+    Kind.ZERO_SUM: pyspiel.GameType.Utility.ZERO_SUM,
+    Kind.IDENTICAL: pyspiel.GameType.Utility.IDENTICAL,
+}
+CHANCE_MODES = {
+    Chance.DETERMINISTIC: pyspiel.GameType.ChanceMode.DETERMINISTIC,
+    Chance.SAMPLED_STOCHASTIC: pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+}
+INFORMATION = {
+    Information.PERFECT: pyspiel.GameType.Information.PERFECT_INFORMATION,
+    Information.IMPERFECT: pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+}
 
 _registered: dict[str, str] = {}  # game name -> short name
 
@@ -128,15 +145,6 @@ def _rules(game_name: str, scenario: str) -> Rules:
     return env.unwrapped.rules
 
 
-def _utility(spec: GameSpec, players: int) -> pyspiel.GameType.Utility:
-    """IDENTICAL for a team, ZERO_SUM for two opponents, GENERAL_SUM for more."""
-    if spec.cooperative:
-        return pyspiel.GameType.Utility.IDENTICAL
-    if players == 2:
-        return pyspiel.GameType.Utility.ZERO_SUM
-    return pyspiel.GameType.Utility.GENERAL_SUM
-
-
 def game_type(spec: GameSpec) -> pyspiel.GameType:
     """What OpenSpiel declares of the game ``spec`` describes (its default configuration gives
     the number of seats)."""
@@ -144,14 +152,14 @@ def game_type(spec: GameSpec) -> pyspiel.GameType:
     parameters: dict[str, Any] = {"seed": RANDOM_SEED}
     if spec.scenarios:
         parameters["scenario"] = spec.default_scenario
-    chance = pyspiel.GameType.ChanceMode
+    facts = spec.facts
     return pyspiel.GameType(
         short_name=short_name(spec.name),
         long_name=f"reborn_env {spec.title} ({spec.name})",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=chance.SAMPLED_STOCHASTIC if spec.facts.chance else chance.DETERMINISTIC,
-        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=_utility(spec, players),
+        chance_mode=CHANCE_MODES[facts.chance],
+        information=INFORMATION[facts.information],
+        utility=UTILITIES[facts.kind],
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=players,
         min_num_players=players,
@@ -169,18 +177,17 @@ def game_info(spec: GameSpec, rules: Rules) -> pyspiel.GameInfo:
     bound = spec.decision_bound(rules)
     if bound < 1:
         raise ValueError(
-            f"{spec.name} declares no bound on the decisions of a game (GameSpec.step_bound or "
-            "GameFacts.step_bound_of), which OpenSpiel needs as max_game_length"
+            f"{spec.name} declares no bound on the decisions of a game (GameFacts.max_game_length "
+            "or max_game_length_of), which OpenSpiel needs as max_game_length"
         )
-    players = len(rules.agents)
-    zero_sum = _utility(spec, players) == pyspiel.GameType.Utility.ZERO_SUM
+    facts = spec.facts
     return pyspiel.GameInfo(
         num_distinct_actions=rules.n_actions,
         max_chance_outcomes=0,
-        num_players=players,
-        min_utility=spec.facts.min_utility,
-        max_utility=spec.facts.max_utility,
-        utility_sum=0.0 if zero_sum else None,
+        num_players=len(rules.agents),
+        min_utility=facts.min_utility,
+        max_utility=facts.max_utility,
+        utility_sum=0.0 if facts.kind is Kind.ZERO_SUM else None,
         max_game_length=bound,
     )
 

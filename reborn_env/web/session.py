@@ -135,7 +135,7 @@ class Session:
                     "title": spec.title,
                     "agents": agents,
                     "seat": spec.seat or agents[0],
-                    "cooperative": spec.cooperative,
+                    "cooperative": spec.facts.cooperative,
                     "scenarios": spec.scenario_names(),
                     "scenario": spec.default_scenario,
                     "bots": bot_choices(name, self.server_bot, self.server_env),

@@ -30,4 +30,5 @@ def test_the_game_gives_every_hook_the_suite_needs(name: str) -> None:
     the eventful policy, a bound on a game's decisions and the hidden-information variant."""
     for hook in ("step_check", "busy", "hidden"):
         assert callable(required(name, hook))
-    assert registry.get(name).step_bound > 0, f"{name} registers no GameSpec.step_bound"
+    facts = registry.get(name).facts
+    assert facts.max_game_length > 0, f"{name} registers no GameFacts.max_game_length"

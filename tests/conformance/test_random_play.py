@@ -3,7 +3,7 @@
 Uniform and eventful (the game's ``busy_policy``) play over seeded games: before every decision
 the game's ``check_step`` (its invariants, and the mask exactly the legal set, zeros for the
 other agents), a non-empty mask while the game runs, every game over within the game's
-``step_bound``, and in a cooperative game one return shared by every seat.
+``GameFacts.max_game_length``, and in a cooperative game one return shared by every seat.
 """
 
 from __future__ import annotations
@@ -29,6 +29,6 @@ def test_random_games_keep_the_games_invariants(case: Case, policy: str) -> None
         required(case.name, "step_check"),
     )
     assert len(report.lengths) == GAMES_PER_RUN
-    assert 0 < max(report.lengths) <= spec.step_bound, report.lengths
-    if spec.cooperative:
+    assert 0 < max(report.lengths) <= spec.facts.max_game_length, report.lengths
+    if spec.facts.cooperative:
         assert all(len(set(returns.values())) == 1 for returns in report.returns)

@@ -26,6 +26,7 @@ import reborn_env.envs
 from reborn_env.bots import Bot
 from reborn_env.bots.loading import load_bot
 from reborn_env.core import registry
+from reborn_env.core.facts import GameFacts, Kind
 from reborn_env.frontends import botd, play
 from reborn_env.wrappers import SingleAgentEnv
 from training.common.envs import make_env
@@ -69,7 +70,7 @@ def test_every_spec_resolves(name: str) -> None:
     spec = registry.get(name)
     env = spec.make_env()
     assert isinstance(env, pettingzoo.AECEnv) and env.metadata["name"] == name
-    assert spec.title and isinstance(spec.cooperative, bool)
+    assert spec.title and isinstance(spec.facts.cooperative, bool)
     if spec.scenarios:
         assert spec.default_scenario in spec.scenario_names()
     else:
@@ -110,7 +111,8 @@ def test_a_finished_game_has_a_result_a_summary_and_a_caption(name: str) -> None
 
 def test_result_captions_of_a_competitive_and_a_cooperative_game() -> None:
     versus = registry.GameSpec("versus_v0", "versus", "x:y")
-    team = registry.GameSpec("team_v0", "team", "x:y", cooperative=True, draw_caption="TIME UP")
+    team_facts = GameFacts(kind=Kind.IDENTICAL)
+    team = registry.GameSpec("team_v0", "team", "x:y", draw_caption="TIME UP", facts=team_facts)
     assert versus.result_caption({"a": 1.0, "b": -1.0}) == "a WINS"
     assert versus.result_caption({"a": 0.0, "b": 0.0}) == "DRAW"
     assert team.result_caption({"a": -1.0, "b": -1.0}) == "TEAM LOSES"

@@ -43,7 +43,7 @@ def legal_choice(rng: np.random.Generator, mask: np.ndarray) -> int:
 
 def step_limit(name: str) -> int:
     """More decisions than any game of ``name`` takes (its registered bound, if known)."""
-    return registry.get(name).step_bound or 100_000
+    return registry.get(name).facts.max_game_length or 100_000
 
 
 def assert_same_game(name: str, seed: int, decisions: Sequence[Decision]) -> dict[str, float]:

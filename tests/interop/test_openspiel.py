@@ -8,6 +8,8 @@ Games come from the registry (the test games of tests/games/ included); none is 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pyspiel  # the interop extra, which the test extra includes: a missing one fails here
 import pytest
@@ -17,12 +19,24 @@ from pettingzoo.test import api_test
 from reborn_env.core import registry
 from reborn_env.core.contract import TRUNCATED
 from reborn_env.core.errors import IllegalActionError, PositionError
+from reborn_env.core.facts import Chance, GameFacts, Information, Kind
 from reborn_env.core.public_view import offers_views
 from reborn_env.interop import openspiel as bridge
 
 GAMES = registry.names()
 WITH_VIEWS = [name for name in GAMES if offers_views(name)]
 WITHOUT_VIEWS = [name for name in GAMES if not offers_views(name)]
+TYPE = pyspiel.GameType
+# each fact as OpenSpiel names it, written out here so that the bridge's own tables are checked
+CHANCE_MODES = {
+    Chance.DETERMINISTIC: TYPE.ChanceMode.DETERMINISTIC,
+    Chance.SAMPLED_STOCHASTIC: TYPE.ChanceMode.SAMPLED_STOCHASTIC,
+}
+INFORMATION = {
+    Information.PERFECT: TYPE.Information.PERFECT_INFORMATION,
+    Information.IMPERFECT: TYPE.Information.IMPERFECT_INFORMATION,
+}
+UTILITIES = {Kind.ZERO_SUM: TYPE.Utility.ZERO_SUM, Kind.IDENTICAL: TYPE.Utility.IDENTICAL}
 
 
 def load(name: str, **params: object) -> pyspiel.Game:
@@ -59,18 +73,10 @@ def test_game_type_and_info_are_the_registrys_facts(name: str) -> None:
     players = len(rules.agents)
     assert kind.short_name == f"python_reborn_{name}"
     assert kind.dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
-    assert kind.chance_mode == (
-        pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
-        if spec.facts.chance
-        else pyspiel.GameType.ChanceMode.DETERMINISTIC
-    )
-    assert kind.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
-    if spec.cooperative:
-        assert kind.utility == pyspiel.GameType.Utility.IDENTICAL
-        assert game.utility_sum() is None
-    elif players == 2:
-        assert kind.utility == pyspiel.GameType.Utility.ZERO_SUM
-        assert game.utility_sum() == 0.0
+    assert kind.chance_mode == CHANCE_MODES[spec.facts.chance]
+    assert kind.information == INFORMATION[spec.facts.information]
+    assert kind.utility == UTILITIES[spec.facts.kind]
+    assert game.utility_sum() == (0.0 if spec.facts.kind is Kind.ZERO_SUM else None)
     assert kind.reward_model == pyspiel.GameType.RewardModel.TERMINAL
     assert kind.min_num_players == kind.max_num_players == game.num_players() == players
     assert kind.provides_observation_tensor and kind.provides_observation_string
@@ -84,6 +90,32 @@ def test_game_type_and_info_are_the_registrys_facts(name: str) -> None:
     assert game.max_utility() == spec.facts.max_utility
     assert game.max_game_length() == spec.decision_bound(rules) > 0
     assert game.observation_tensor_shape() == [rules.obs_size]
+
+
+def test_every_fact_the_bridge_declares_is_read_from_the_facts() -> None:
+    """A game whose facts differ from every shipped game's in each field (a deterministic team
+    game of perfect information, another utility range and length bound) is declared as its facts
+    say, not as the shipped games are."""
+    shipped = registry.get(GAMES[0])
+    facts = GameFacts(
+        kind=Kind.IDENTICAL,
+        chance=Chance.DETERMINISTIC,
+        information=Information.PERFECT,
+        min_utility=-3.0,
+        max_utility=5.0,
+        max_game_length=7,
+    )
+    spec = replace(shipped, name="facts_probe_v0", facts=facts)
+    registry.register(spec)
+    try:
+        kind, info = bridge.game_type(spec), bridge.game_info(spec, rules_of(shipped.name))
+    finally:
+        registry.unregister(spec.name)
+    assert kind.chance_mode == TYPE.ChanceMode.DETERMINISTIC
+    assert kind.information == TYPE.Information.PERFECT_INFORMATION
+    assert kind.utility == TYPE.Utility.IDENTICAL
+    assert (info.min_utility, info.max_utility, info.utility_sum) == (-3.0, 5.0, None)
+    assert info.max_game_length == 7
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -9,6 +9,7 @@ import torch
 
 from reborn_env.bots.loading import load_bot
 from reborn_env.core import registry
+from reborn_env.core.facts import GameFacts, Kind
 from tests.training.toy_envs import OneLegalToyEnv
 from training.bench.evaluate import evaluate_team
 from training.bench.evaluate import main as evaluate_main
@@ -49,7 +50,8 @@ class TeamEnv(OneLegalToyEnv):
 @pytest.fixture
 def team_env():
     """The toy env registered as a cooperative game for the test, as a game package would."""
-    spec = registry.GameSpec("team_v0", "team", f"{__name__}:TeamEnv", cooperative=True)
+    facts = GameFacts(kind=Kind.IDENTICAL)
+    spec = registry.GameSpec("team_v0", "team", f"{__name__}:TeamEnv", facts=facts)
     registry.register(spec)
     yield
     registry.unregister("team_v0")

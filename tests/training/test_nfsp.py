@@ -315,7 +315,7 @@ def test_config_errors_name_the_file_and_the_key(tmp_path: Path, text: str, frag
 
 
 def test_a_cooperative_game_is_refused() -> None:
-    cooperative = [name for name in registry.names() if registry.get(name).cooperative]
+    cooperative = [name for name in registry.names() if registry.get(name).facts.cooperative]
     assert cooperative, "a bundled cooperative game is needed for this test"
     with pytest.raises(ConfigError, match="cooperative game"):
         NFSPConfig.from_dict({"env": cooperative[0], "total_steps": 10})

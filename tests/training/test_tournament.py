@@ -18,10 +18,10 @@ from training.bench import tournament
 from training.bench.tournament import Arguments, main
 
 COMPETITIVE = min(
-    (n for n in registry.names() if not registry.get(n).cooperative),
-    key=lambda n: registry.get(n).step_bound or 10**9,
+    (n for n in registry.names() if not registry.get(n).facts.cooperative),
+    key=lambda n: registry.get(n).facts.max_game_length or 10**9,
 )
-COOPERATIVE = next(n for n in registry.names() if registry.get(n).cooperative)
+COOPERATIVE = next(n for n in registry.names() if registry.get(n).facts.cooperative)
 BOTS = ["random", *registry.get(COMPETITIVE).bots]
 
 

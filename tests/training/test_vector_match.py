@@ -9,7 +9,7 @@ import pytest
 from reborn_env.core import registry
 from training.bench.matches import outcome, play_vector_match, player
 
-COMPETITIVE = [name for name in registry.names() if not registry.get(name).cooperative]
+COMPETITIVE = [name for name in registry.names() if not registry.get(name).facts.cooperative]
 
 
 def test_outcome_reads_the_final_reward_not_the_shaping():

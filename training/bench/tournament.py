@@ -15,8 +15,8 @@ players, so any spec it takes plays: ``random``, the game's bots, policy files, 
 the first bot, at 0, 95% bootstrap intervals) and each seat's win/draw/loss matrix, and writes
 ``DIR/heatmap.png`` (the row bot's score in each seat).
 
-Cooperative games (the registry's ``cooperative``): each bot plays every seat as one team
-against the scenario, game ``g`` from ``seed + g`` for every team
+Cooperative games (``GameFacts.cooperative``: a team of identical utility): each bot plays every
+seat as one team against the scenario, game ``g`` from ``seed + g`` for every team
 (:func:`training.bench.evaluate.play_team`); a leaderboard of win rates with 95% Wilson intervals.
 
 ``DIR/results.json`` holds the arguments, every game's outcome (per block: the bots by seat and

@@ -5,10 +5,11 @@ e.g. ``registry.default_name()``); this module turns the name into an AEC env. T
 each game's factory as a lazy ``"module:attribute"`` string, so reading a config or a checkpoint
 never pays for importing every rules engine.
 
-Each game also declares how it is trained (its registration's ``cooperative``): ``competitive``
-games are trained by self-play, the learner in one seat against an opponent; ``cooperative``
-games (every agent shares the team reward) are trained with one policy acting for every agent. A
-config may name the mode; by default it is the game's.
+Each game's facts say how it is trained (``GameFacts.kind``, ``reborn_env.core.facts``):
+``competitive`` (zero-sum) games are trained by self-play, the learner in one seat against an
+opponent; ``cooperative`` games (identical utility: every agent shares the team reward) are
+trained with one policy acting for every agent. A config may name the mode; by default it is the
+game's.
 """
 
 from __future__ import annotations
@@ -62,10 +63,10 @@ def observation_layout(name: str, kwargs: dict[str, Any]) -> Any:
 
 
 def env_mode(name: str) -> str:
-    """How env ``name`` is trained: ``"cooperative"`` if its game is one team, else (an unknown
-    env too, which fails where it is built) ``"competitive"``."""
+    """How env ``name`` is trained: ``"cooperative"`` if its game's facts make it one team, else
+    (an unknown env too, which fails where it is built) ``"competitive"``."""
     known = name in env_names()
-    return COOPERATIVE if known and registry.get(name).cooperative else COMPETITIVE
+    return COOPERATIVE if known and registry.get(name).facts.cooperative else COMPETITIVE
 
 
 def env_version(name: str) -> int:

@@ -6,7 +6,7 @@ and loads it; ``env`` (imported only when asked for) wraps it for PettingZoo. Im
 package registers the game (:mod:`reborn_env.core.registry`); nothing heavier is imported.
 """
 
-from ...core.facts import GameFacts
+from ...core.facts import Chance, GameFacts, Information, Kind
 from ...core.registry import GameSpec, register
 
 register(
@@ -21,18 +21,22 @@ register(
             "saw_hunter": f"{__name__}.saw_hunter:EarthRebornSawHunterBot",
         },
         batched_bots={"heuristic": f"{__name__}.fast.heuristic:compiled_batch"},
-        cooperative=False,
         seat="norad",
         colours=f"{__name__}.render:FACTION_COLOURS",
         check_step=f"{__name__}.fuzz_policies:check_step",
         busy_policy=f"{__name__}.fuzz_policies:busy_policy",
-        step_bound=3000,  # ER-SCN-13: invariants.STEP_BOUND (Vault Raid stays under 2736)
         hidden_variant=f"{__name__}.hidden:hidden_variant",  # ER-HID-12
         public_view=f"{__name__}.public:public_view",  # ER-HID-13
         determinizer=f"{__name__}.public:determinizer",
         board_view=f"{__name__}.board_view:board_view",  # the web page
         vector_env=f"{__name__}.fast.vector:vector_env",  # the compiled core
         policy="checkpoints/earth_reborn_ppo.pt",
-        facts=GameFacts(step_bound_of=f"{__name__}.match:rules_step_bound"),
+        facts=GameFacts(
+            kind=Kind.ZERO_SUM,  # two factions, one's win the other's loss
+            chance=Chance.SAMPLED_STOCHASTIC,  # ER-INI-1: tiles drawn from the bag; the dice
+            information=Information.IMPERFECT,  # ER-HID-12: the other screen and the bag
+            max_game_length=3000,  # ER-SCN-13: invariants.STEP_BOUND (Vault Raid under 2736)
+            max_game_length_of=f"{__name__}.match:rules_step_bound",
+        ),
     )
 )

@@ -94,7 +94,7 @@ class EarthRebornRules:
 def rules_step_bound(rules: EarthRebornRules) -> int:
     """ER-SCN-13, ER-ENV-9: the most decisions a game of ``rules`` takes from its setup: the
     scenario's turns times ``turn_step_bound``, or the step limit of its truncation if that comes
-    first (the game's ``GameFacts.step_bound_of``)."""
+    first (the game's ``GameFacts.max_game_length_of``)."""
     return min(rules.scenario.turns * turn_step_bound(rules.scenario), rules.max_steps)
 
 

@@ -99,7 +99,7 @@ class HavenRules:
 
 def rules_step_bound(rules: HavenRules) -> int:
     """15.10: the most agent decisions a game of ``rules`` takes: its scenario's bound, which the
-    characters' exhaustion keeps whatever the round cap (the game's ``GameFacts.step_bound_of``)."""
+    characters' exhaustion keeps whatever the round cap (``GameFacts.max_game_length_of``)."""
     return rules.scenario.rules.bounds.max_agent_steps
 
 

@@ -7,7 +7,7 @@ tests/games/, so the conformance suite finds it through the registry like the bu
 no file outside this folder names it.
 """
 
-from reborn_env.core.facts import GameFacts
+from reborn_env.core.facts import Chance, GameFacts, Information, Kind
 from reborn_env.core.registry import GameSpec, register
 
 register(
@@ -19,8 +19,14 @@ register(
         seat="player_0",
         check_step=f"{__name__}.checks:check_step",
         busy_policy=f"{__name__}.checks:busy_policy",
-        step_bound=3,  # KP-BET-1/2: at most PASS, BET, then a call or a fold
         hidden_variant=f"{__name__}.checks:hidden_variant",
-        facts=GameFacts(min_utility=-2.0, max_utility=2.0),  # KP-END-1: the pot is 2 or 4
+        facts=GameFacts(
+            kind=Kind.ZERO_SUM,  # KP-END-1: the game is zero-sum
+            chance=Chance.SAMPLED_STOCHASTIC,  # KP-DEAL-1: the deal
+            information=Information.IMPERFECT,  # the other player's card
+            min_utility=-2.0,  # KP-END-1: the pot is 2 or 4
+            max_utility=2.0,
+            max_game_length=3,  # KP-BET-1/2: at most PASS, BET, then a call or a fold
+        ),
     )
 )
