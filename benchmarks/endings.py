@@ -23,7 +23,7 @@ from reborn_env.core import registry
 def make_player(spec: str, env_name: str, seed: int):
     """A checkpoint (greedy) or a bot of the game's, as an ordinary Bot."""
     if spec.endswith(".pt"):
-        from training.policy_bot import PolicyBot
+        from reborn_env.policies.bot import PolicyBot
 
         return PolicyBot(spec, greedy=True, seed=seed)
     return SlotBot(batched_bot(env_name, spec, [seed]))

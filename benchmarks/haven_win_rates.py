@@ -25,8 +25,8 @@ def main(argv: list[str] | None = None) -> int:
     args = team_args(__doc__, 200, argv, need_policy=False)
     import torch
 
+    from reborn_env.policies.artifact import load_checkpoint
     from training.bench.evaluate import evaluate_team, format_team_table
-    from training.runs.checkpoint import load_checkpoint
 
     torch.set_num_threads(1)
     teams: list[tuple[str, str | dict, bool]] = [

@@ -7,9 +7,9 @@ runtime (onnxruntime for ONNX, which any language has, or libtorch for TorchScri
 played by ``reborn_env.bots.exported`` (``OnnxBot``, ``TorchScriptBot``) or by any front-end that
 feeds it the env's observation and action mask.
 
-The exported graph is the checkpoint's network (``training.model``) in eval mode: inputs
-``observation`` float32 ``[B, obs_size]`` and ``action_mask`` ``[B, n_actions]`` (bool in ONNX;
-bool or int8 in TorchScript), outputs ``logits`` ``[B, n_actions]`` (-1e9 where illegal) and
+The exported graph is the policy file's network (``reborn_env.policies.network``) in eval mode:
+inputs ``observation`` float32 ``[B, obs_size]`` and ``action_mask`` ``[B, n_actions]`` (bool in
+ONNX; bool or int8 in TorchScript), outputs ``logits`` ``[B, n_actions]`` (-1e9 where illegal) and
 ``value`` ``[B]``, with a dynamic batch axis. ONNX goes through ``torch.onnx.export``'s dynamo
 exporter (needs the ``onnx`` and ``onnxscript`` packages); TorchScript through ``torch.jit.trace``
 (``torch.jit.script`` cannot compile the model's module-level ``ILLEGAL_LOGIT``; tracing is exact
@@ -18,7 +18,7 @@ so ONNX is the format to prefer. The metadata of ``reborn_env.bots.exported.Expo
 name and version, sizes, agents, hidden sizes, source checkpoint's file name) goes into the ONNX
 ``metadata_props`` or the TorchScript extra file ``meta.json``.
 
-The file is written atomically (``training.runs.checkpoint.atomic_write``) and checked before it
+The file is written atomically (``reborn_env.core.files.atomic_write``) and checked before it
 replaces ``--out``: it is loaded by the bot that will play it, its metadata compared, and its
 outputs compared with the checkpoint's network on a random batch (a batch size other than the
 one exported with, so the batch axis is checked to be dynamic).
@@ -48,11 +48,12 @@ from reborn_env.bots.exported import (
     OnnxBot,
     TorchScriptBot,
 )
+from reborn_env.core.files import atomic_write
+from reborn_env.policies.artifact import CheckpointError, load_checkpoint
+from reborn_env.policies.bot import PolicyBot
+from reborn_env.policies.network import ILLEGAL_LOGIT
 from training.common.cli import fail
 from training.common.envs import make_env
-from training.model import ILLEGAL_LOGIT
-from training.policy_bot import PolicyBot
-from training.runs.checkpoint import CheckpointError, atomic_write, load_checkpoint
 
 FORMATS = ("onnx", "torchscript")
 VERIFY_TOLERANCE = 1e-4

@@ -11,7 +11,7 @@ Every exported file holds one graph:
 - inputs ``observation`` float32 ``[B, obs_size]`` and ``action_mask`` ``[B, n_actions]``
   (bool in ONNX; bool or int8 in TorchScript), with a dynamic batch axis ``B``;
 - outputs ``logits`` float32 ``[B, n_actions]`` (illegal actions at -1e9, as in
-  ``training.model``) and ``value`` float32 ``[B]``.
+  ``reborn_env.policies.network``) and ``value`` float32 ``[B]``.
 
 Its metadata (the keys of :data:`META_KEYS`) is stored, each value JSON-encoded, in the ONNX
 model's ``metadata_props``, and as one JSON object in the TorchScript archive's extra file
@@ -192,7 +192,7 @@ class OnnxBot(_ExportedBot):
 class TorchScriptBot(_ExportedBot):
     """Plays an exported TorchScript policy on the CPU in inference mode (imports torch).
 
-    Like ``training.policy_bot.PolicyBot`` it drops torch to one thread: a single decision is
+    Like ``reborn_env.policies.bot.PolicyBot`` it drops torch to one thread: a single decision is
     too small a batch to gain from more.
     """
 

@@ -12,10 +12,11 @@ not need to know how each kind of bot is built. :func:`load_bot` takes:
   public views (``GameSpec.public_view``, ``GameSpec.determinizer``);
 - ``*.onnx``: :class:`~reborn_env.bots.exported.OnnxBot` (needs onnxruntime, not torch);
 - ``*.ts``, ``*.torchscript``, ``*.jit``: :class:`~reborn_env.bots.exported.TorchScriptBot`;
-- ``*.pt``: a training checkpoint, played by ``training.policy_bot.PolicyBot`` (imported only
-  then, with torch), unless the file is a TorchScript archive: PyTorch's own docs name those
-  ``.pt`` too, so a ``.pt`` zip archive holding ``constants.pkl`` (which ``torch.jit.save``
-  writes and ``torch.save`` does not) is played by ``TorchScriptBot``.
+- ``*.pt``: a policy file (``docs/policy_artifact.md``), played by
+  :class:`reborn_env.policies.bot.PolicyBot` (imported only then, with torch), unless the file
+  is a TorchScript archive: PyTorch's own docs name those ``.pt`` too, so a ``.pt`` zip archive
+  holding ``constants.pkl`` (which ``torch.jit.save`` writes and ``torch.save`` does not) is
+  played by ``TorchScriptBot``.
 
 Policy files are checked to be for ``env_name``; suffixes are matched case-insensitively.
 """
@@ -102,7 +103,7 @@ def _heuristic_bot(env_name: str, seed: int | None, scenario: str | None = None)
 
 
 def _checkpoint_bot(path: str, env_name: str, seed: int | None, greedy: bool) -> Bot:
-    from training.policy_bot import PolicyBot
-    from training.runs.checkpoint import load_checkpoint
+    from ..policies.artifact import load_checkpoint
+    from ..policies.bot import PolicyBot
 
     return PolicyBot(load_checkpoint(path, expect_env=env_name), greedy=greedy, seed=seed)

@@ -12,7 +12,7 @@ from typing import Any
 
 
 def bot_sizes(bot: object) -> tuple[int, int] | None:
-    """``(observation size, number of actions)`` a policy bot takes (a training checkpoint's
+    """``(observation size, number of actions)`` a policy bot takes (a policy file's
     ``obs_size`` and ``n_actions``, an exported policy's ``metadata``); None for a bot that
     reads any size (random, scripted, search)."""
     source = getattr(bot, "metadata", bot)

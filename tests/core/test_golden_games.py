@@ -90,8 +90,8 @@ def test_seeded_games_are_exactly_as_recorded(name, pair, seed):
 
 
 def shipped_checksum(name: str) -> str:
-    """The checksum the shipped policy of ``name`` carries (training/runs/checkpoint.py)."""
-    from training.runs.checkpoint import load_checkpoint
+    """The checksum the shipped policy of ``name`` carries (reborn_env/policies/artifact.py)."""
+    from reborn_env.policies.artifact import load_checkpoint
 
     return load_checkpoint(ROOT / "checkpoints" / POLICIES[name])["checksum"]
 

@@ -1,6 +1,8 @@
 """The import graph of ``reborn_env``, ``training`` and the test games (``tests/games/``): no cycle
-between modules, rules code that needs no RL or array library (issue 10; house rule: the rules
-engine imports no gymnasium, pettingzoo or torch), and no game importing another.
+between modules or packages, rules code that needs no RL or array library (house rule: the rules
+engine imports no gymnasium, pettingzoo or torch), no game importing another, the library never
+importing the trainers (``training`` builds on ``reborn_env``, not the other way round), and no
+module importing a private name (``_x``) of another package.
 
 Every ``import`` statement of every module counts: at module level, inside ``if TYPE_CHECKING:``
 and inside functions (a lazy import that only dodges a cycle is still a cycle in what a reader
@@ -21,6 +23,25 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("reborn_env", "training", "tests/games")
+ALL_CODE = (*PACKAGES, "tests", "benchmarks")
+"""Every folder of our Python: the private-name rule holds for tests and benchmarks too."""
+LIBRARY = "reborn_env"
+TRAINERS = "training"
+KNOWN_PRIVATE_IMPORTS = {
+    ("training.nfsp.config", "training.ppo.config._FINITE_POSITIVE"),
+    ("training.nfsp.config", "training.ppo.config._POSITIVE"),
+    ("training.nfsp.config", "training.ppo.config._PROBABILITY"),
+    ("training.nfsp.config", "training.ppo.config._UNIT_HALF_OPEN"),
+    ("training.nfsp.config", "training.ppo.config._hidden_sizes_fit"),
+    ("training.nfsp.config", "training.ppo.config._integer_rule"),
+    ("training.nfsp.config", "training.ppo.config._names"),
+    ("training.nfsp.config", "training.ppo.config._short"),
+    ("training.rllib.config", "training.ppo.config._hidden_sizes_fit"),
+    ("tests.training.test_training_infra", "training.ppo.config._VALUE_RULES"),
+}
+"""(importer, private name) pairs still to remove: the algorithms' configs (and a test) borrow
+PPO's private validators; the shared config schema helper replaces them, and then each pair
+leaves this set (a pair that no longer occurs fails the test, so the set only shrinks)."""
 GAME_PACKAGES = ("reborn_env.games", "tests.games")  # each subpackage of these is one game
 RULES_FREE_OF = ("gymnasium", "pettingzoo", "torch", "numpy")
 
@@ -36,13 +57,18 @@ def module_name(path: Path) -> str:
 
 
 @cache
-def modules() -> dict[str, Path]:
-    """Every module of the packages, by dotted name."""
+def modules(folders: tuple[str, ...] = PACKAGES) -> dict[str, Path]:
+    """Every module of ``folders`` (by default the packages of the graph), by dotted name."""
     found = {}
-    for package in PACKAGES:
+    for package in folders:
         for path in sorted((ROOT / package).rglob("*.py")):
             found[module_name(path)] = path
     return found
+
+
+def sources_of(folders: tuple[str, ...] = PACKAGES) -> dict[str, tuple[str, bool]]:
+    """``{module: (source, is_package)}`` of every module of ``folders``."""
+    return {n: (p.read_text(), p.name == "__init__.py") for n, p in modules(folders).items()}
 
 
 def imported_names(source: str, module: str, is_package: bool) -> Iterator[tuple[str, int]]:
@@ -95,8 +121,7 @@ def build_graph(sources: dict[str, tuple[str, bool]]) -> Graph:
 @cache
 def graph() -> Graph:
     """The import graph of the packages."""
-    sources = {n: (p.read_text(), p.name == "__init__.py") for n, p in modules().items()}
-    return build_graph(sources)
+    return build_graph(sources_of())
 
 
 def tangles(edges: Graph) -> list[list[str]]:
@@ -266,6 +291,90 @@ def test_interop_bridges_reach_games_only_through_the_registry() -> None:
         if target.startswith("training") or game_of(target)
     ]
     assert not crossings
+
+
+def imports_of_trainers(sources: dict[str, tuple[str, bool]]) -> list[str]:
+    """Each import of ``training`` by a module of the library, as ``module line N: name``."""
+    return [
+        f"{module} line {line}: {dotted}"
+        for module, (source, is_package) in sources.items()
+        if module.partition(".")[0] == LIBRARY
+        for dotted, line in imported_names(source, module, is_package)
+        if dotted.partition(".")[0] == TRAINERS
+    ]
+
+
+def test_the_library_never_imports_the_trainers() -> None:
+    """``reborn_env`` plays policy files through ``reborn_env.policies``; ``training`` builds on
+    the library, so a library module that imports ``training`` (at any level, lazily or not)
+    would tie every install and every front-end to the trainers."""
+    found = imports_of_trainers(sources_of())
+    assert not found, "the library imports training:\n" + "\n".join(found)
+
+
+def test_an_import_of_the_trainers_is_found_at_any_level() -> None:
+    """Module level, function level, TYPE_CHECKING, ``import training`` and ``from training``."""
+    sources = {
+        "reborn_env.bots.a": ("def f():\n    from training.runs import plots\n", False),
+        "reborn_env.bots.b": (
+            "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import training.ppo\n",
+            False,
+        ),
+        "reborn_env.c": ("import training\n", False),
+        "reborn_env.d": ("from .policies import artifact\n", False),
+        "training.e": ("from training.common import cli\n", False),
+    }
+    assert imports_of_trainers(sources) == [
+        "reborn_env.bots.a line 2: training.runs.plots",
+        "reborn_env.bots.b line 3: training.ppo",
+        "reborn_env.c line 1: training",
+    ]
+
+
+def is_private(part: str) -> bool:
+    """``_x`` is private; ``__init__``-style dunder names are not."""
+    return part.startswith("_") and not part.startswith("__")
+
+
+def private_imports(sources: dict[str, tuple[str, bool]]) -> set[tuple[str, str, int]]:
+    """``(module, name, line)`` for each private name of ours (a module or a name whose dotted
+    path has a ``_x`` part) that a module imports from another package (:func:`package_of`)."""
+    found = set()
+    for module, (source, is_package) in sources.items():
+        for dotted, line in imported_names(source, module, is_package):
+            if dotted.partition(".")[0] not in (LIBRARY, TRAINERS, "tests", "benchmarks"):
+                continue
+            if any(map(is_private, dotted.split("."))) and package_of(dotted) != package_of(module):
+                found.add((module, dotted, line))
+    return found
+
+
+def test_no_module_imports_a_private_name_of_another_package() -> None:
+    """A package's ``_x`` names are its own: another package that needs one needs a public
+    name for it (the known pairs are listed in :data:`KNOWN_PRIVATE_IMPORTS`)."""
+    found = private_imports(sources_of(ALL_CODE))
+    pairs = {(module, dotted) for module, dotted, _ in found}
+    new = sorted(f"{m} line {n}: {d}" for m, d, n in found if (m, d) not in KNOWN_PRIVATE_IMPORTS)
+    assert not new, "private names imported from another package:\n" + "\n".join(new)
+    gone = sorted(f"{m}: {d}" for m, d in KNOWN_PRIVATE_IMPORTS - pairs)
+    assert not gone, "no longer imported, remove from KNOWN_PRIVATE_IMPORTS:\n" + "\n".join(gone)
+
+
+def test_a_private_import_across_packages_is_found() -> None:
+    """``from x import _y``, ``import x._y`` and relative imports count; a package's own private
+    names (a game's compiled ``_core`` read by its own modules) and dunder names do not."""
+    sources = {
+        "training.nfsp.config": ("from training.ppo.config import _short, TrainConfig\n", False),
+        "training.bench.a": ("def f():\n    import reborn_env.games.haven._core\n", False),
+        "reborn_env.games.haven.env": ("from . import _core\nfrom .rules import _x\n", False),
+        "reborn_env.core.b": ("from ..games.haven.rules import _step\n", False),
+        "reborn_env.core.c": ("from ._private import thing\nfrom .d import __all__\n", False),
+    }
+    assert private_imports(sources) == {
+        ("training.nfsp.config", "training.ppo.config._short", 1),
+        ("training.bench.a", "reborn_env.games.haven._core", 2),
+        ("reborn_env.core.b", "reborn_env.games.haven.rules._step", 1),
+    }
 
 
 # --- The checker itself ---------------------------------------------------------------------------

@@ -41,10 +41,13 @@ ONNX_PLAY = "onnxruntime"
 EXTRA_MODULES = {
     "reborn_env.web": "web",
     "reborn_env.interop.openspiel": "interop",
+    "reborn_env.policies.": "train",
     "training.rllib.": "rllib",
 }
-"""Module name prefixes that need an extra of their own: the base install (or the train extra)
-leaves them out; a venv with that extra imports them (test_each_extra_imports_its_modules)."""
+"""Module name prefixes that need an extra: the base install leaves them out; a venv with that
+extra imports them (test_each_extra_imports_its_modules). The policy modules need torch, the
+train extra (``load_bot`` imports them only for a ``.pt`` file; their package itself imports
+without it)."""
 SHIPPED_CHECKPOINT = ROOT / "checkpoints" / "earth_reborn_ppo.pt"
 
 

@@ -22,12 +22,12 @@ import torch
 from reborn_env import earth_reborn_v0
 from reborn_env.frontends import animate, demo, play
 from reborn_env.frontends.game_log import new_log, save_log
+from reborn_env.policies.artifact import load_checkpoint, save_checkpoint
 from training import export
 from training.bench import evaluate
 from training.ppo import train as ppo
 from training.ppo.config import load_config
 from training.ppo.resume import parked_slots
-from training.runs.checkpoint import load_checkpoint, save_checkpoint
 from training.runs.run_files import RunDirError
 
 torch.set_num_threads(1)
@@ -230,7 +230,7 @@ def policy(tmp_path: Path, capsys) -> Path:
 
 def nan_copy(policy: Path) -> Path:
     """The policy with one NaN weight, written as a pre-checksum tool would (checksum fixed up)."""
-    from training.runs.checkpoint import payload_checksum
+    from reborn_env.policies.artifact import payload_checksum
 
     payload = load_checkpoint(policy)
     payload["model"]["policy.bias"][0] = float("nan")

@@ -16,10 +16,10 @@ import torch
 
 from reborn_env.core import registry
 from reborn_env.frontends.game_log import load_log, log_env, replay
+from reborn_env.policies.artifact import save_checkpoint
+from reborn_env.policies.network import build_model
 from tests.frontends.test_botd_play import Botd, check_state, run_play
 from tests.training.checkpoint_payload import tiny_payload
-from training.model import build_model
-from training.runs.checkpoint import save_checkpoint
 
 CASES = [
     (game, scenario)

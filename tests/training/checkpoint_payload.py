@@ -8,10 +8,10 @@ from typing import Any
 import numpy as np
 import torch
 
+from reborn_env.policies import artifact as ckpt
+from reborn_env.policies.network import build_model
 from training.common.envs import env_sizes
-from training.model import build_model
 from training.ppo.config import TrainConfig
-from training.runs import checkpoint as ckpt
 
 ENV = "earth_reborn_v0"
 

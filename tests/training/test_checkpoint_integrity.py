@@ -20,16 +20,17 @@ import torch
 
 from reborn_env.bots.loading import load_bot
 from reborn_env.core.files import stale_temp_files
-from tests.training.checkpoint_payload import tiny_payload
-from training.policy_bot import PolicyBot
-from training.runs import checkpoint as ckpt
-from training.runs.checkpoint import (
+from reborn_env.policies import artifact as ckpt
+from reborn_env.policies.__main__ import main as policies_cli
+from reborn_env.policies.artifact import (
     CheckpointError,
     load_checkpoint,
     payload_checksum,
     save_checkpoint,
     upgrade_checkpoint,
 )
+from reborn_env.policies.bot import PolicyBot
+from tests.training.checkpoint_payload import tiny_payload
 
 ENV = "earth_reborn_v0"
 SHIPPED = sorted((Path(__file__).resolve().parents[2] / "checkpoints").glob("*.pt"))
@@ -202,13 +203,13 @@ def test_a_version_1_file_is_refused_with_the_upgrade_command(
     with pytest.raises(CheckpointError) as info:
         load_checkpoint(old)
     assert "version 1 has no checksum" in str(info.value)
-    assert f"python -m training.runs.checkpoint upgrade {old}" in str(info.value)
+    assert f"python -m reborn_env.policies upgrade {old}" in str(info.value)
 
 
 def test_upgrade_keeps_every_tensor_bit_for_bit(tmp_path: Path, payload: dict[str, Any]) -> None:
     old = save_unchecked(tmp_path / "old.pt", payload, version=1)
     before = torch.load(old, weights_only=True)
-    assert ckpt.main(["upgrade", str(old)]) == 0
+    assert policies_cli(["upgrade", str(old)]) == 0
     after = load_checkpoint(old)
     assert after["version"] == ckpt.VERSION
     assert set(after) == set(before) | {"checksum"}
@@ -224,7 +225,7 @@ def test_upgrade_refuses_non_finite_weights_and_leaves_the_file(
 ) -> None:
     old = save_unchecked(tmp_path / "old.pt", {**payload, "model": with_nan(payload["model"])}, 1)
     before = old.read_bytes()
-    assert ckpt.main(["upgrade", str(old)]) == 2
+    assert policies_cli(["upgrade", str(old)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: ") and err.count("\n") == 1 and "non-finite" in err
     assert old.read_bytes() == before
@@ -233,9 +234,9 @@ def test_upgrade_refuses_non_finite_weights_and_leaves_the_file(
 def test_verify_command_reports_a_damaged_file(
     saved: Path, payload: dict[str, Any], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert ckpt.main(["verify", str(saved)]) == 0
+    assert policies_cli(["verify", str(saved)]) == 0
     damaged = flip_a_weight_bit(saved, payload["model"]["policy.weight"])
-    assert ckpt.main(["verify", str(damaged)]) == 2
+    assert policies_cli(["verify", str(damaged)]) == 2
     assert capsys.readouterr().err.startswith(f"error: {damaged}: checksum mismatch")
 
 

@@ -86,7 +86,7 @@ def test_cloning_from_the_store_trains_exactly_as_from_float32_rows():
     """The warm start's fit (training/warmstart/imitation.py clone) gives the same weights, to the
     bit,
     from the store as from the plain float32 tensor of the same demonstrations."""
-    from training.model import build_model
+    from reborn_env.policies.network import build_model
     from training.warmstart.imitation import clone, record_games
 
     name = registry.default_name()

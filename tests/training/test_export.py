@@ -26,11 +26,11 @@ from reborn_env.bots.arena import play_match
 from reborn_env.bots.exported import ExportedModelError, ExportMetadata, OnnxBot, TorchScriptBot
 from reborn_env.bots.loading import load_bot
 from reborn_env.games.earth_reborn.bots import EarthRebornHeuristicBot
+from reborn_env.policies.artifact import CheckpointError, save_checkpoint
+from reborn_env.policies.bot import PolicyBot
+from reborn_env.policies.network import ILLEGAL_LOGIT, MaskedActorCritic, build_model
 from training.export import ExportError, export_metadata, export_policy, main
-from training.model import ILLEGAL_LOGIT, MaskedActorCritic, build_model
-from training.policy_bot import PolicyBot
 from training.ppo.config import TrainConfig
-from training.runs.checkpoint import CheckpointError, save_checkpoint
 
 pytest.importorskip("onnxruntime", reason="onnxruntime is not installed (the export extra)")
 

@@ -10,6 +10,7 @@ import torch
 from reborn_env.bots.loading import load_bot
 from reborn_env.core import registry
 from reborn_env.core.facts import GameFacts, Kind
+from reborn_env.policies.artifact import CheckpointError, load_checkpoint
 from tests.training.toy_envs import OneLegalToyEnv
 from training.bench.evaluate import evaluate_team
 from training.bench.evaluate import main as evaluate_main
@@ -19,7 +20,6 @@ from training.ppo.config import ConfigError, TrainConfig, load_config
 from training.ppo.loss import flatten, ppo_update
 from training.ppo.rollout import collect_rollout
 from training.ppo.train import build_trainer, train
-from training.runs.checkpoint import CheckpointError, load_checkpoint
 
 
 class TeamEnv(OneLegalToyEnv):

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import torch
 
-from training.model import build_model
+from reborn_env.policies.network import build_model
 from training.ppo.config import TrainConfig
 from training.ppo.opponents import OpponentPool
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from reborn_env.policies import artifact as ckpt
 from tests.training.checkpoint_payload import tiny_payload
-from training.runs import checkpoint as ckpt
 from training.runs.plot import PlotError, load_history, main, plot_runs
 
 

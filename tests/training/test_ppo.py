@@ -7,8 +7,8 @@ import pytest
 import torch
 
 from reborn_env.core import registry
+from reborn_env.policies.network import build_model
 from tests.training.toy_envs import OneLegalToyEnv
-from training.model import build_model
 from training.ppo.advantages import compute_gae
 from training.ppo.config import TrainConfig
 from training.ppo.train import train
@@ -230,11 +230,17 @@ def test_dagger_rounds_need_the_cloning_warm_start():
 
 
 def test_the_records_torso_reads_every_record_with_the_same_weights():
-    """The "records" torso (training/model.py): one encoder shared by the records of a field, so
-    two records with the same floats encode alike (up to their one-hot place), the floats outside
-    every field pass through, and a checkpoint's network entry rebuilds it exactly."""
+    """The "records" torso (reborn_env/policies/network.py): one encoder shared by the records of
+    a field, so two records with the same floats encode alike (up to their one-hot place), the
+    floats outside every field pass through, and a checkpoint's network entry rebuilds it
+    exactly."""
+    from reborn_env.policies.network import (
+        RecordEncoder,
+        network_entry,
+        network_options,
+        record_sets,
+    )
     from training.common.envs import observation_layout
-    from training.model import RecordEncoder, network_entry, network_options, record_sets
 
     name = registry.default_name()
     sets = record_sets(observation_layout(name, {}))

@@ -17,12 +17,12 @@ import pytest
 import torch
 import yaml
 
+from reborn_env.policies.artifact import CheckpointError, load_checkpoint
 from training.common.envs import make_env
 from training.ppo.config import ConfigError
 from training.rllib import train as rllib_train
 from training.rllib.config import RllibConfig, load_rllib_config
 from training.rllib.convert import MODULE_STATE, RUN_FILE, convert, read_module_weights
-from training.runs.checkpoint import CheckpointError, load_checkpoint
 
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 TINY = {
@@ -129,7 +129,7 @@ def test_converted_policy_gives_the_rllib_module_probabilities(competitive_run):
     from ray.rllib.core.columns import Columns
     from ray.rllib.core.rl_module.rl_module import RLModule
 
-    from training.policy_bot import PolicyBot
+    from reborn_env.policies.bot import PolicyBot
 
     cfg, result, _ = competitive_run
     module = RLModule.from_checkpoint(
@@ -293,8 +293,8 @@ def fake_checkpoint(folder: Path, state: object, hidden: list[int]) -> Path:
 
 
 def good_state(hidden: list[int]) -> dict[str, np.ndarray]:
+    from reborn_env.policies.network import build_model
     from training.common.envs import env_sizes
-    from training.model import build_model
 
     env = yaml.safe_load((CONFIGS / "earth_reborn_rllib.yaml").read_text())["env"]
     net = build_model(*env_sizes(env), hidden)

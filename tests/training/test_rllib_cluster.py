@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from reborn_env.policies.artifact import load_checkpoint
 from training.rllib import train as rllib_train
-from training.runs.checkpoint import load_checkpoint
 
 ROOT = Path(__file__).resolve().parents[2]
 

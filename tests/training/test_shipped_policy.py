@@ -11,7 +11,7 @@ from pathlib import Path
 from reborn_env import earth_reborn_v0
 from reborn_env.bots import RandomBot, play_match
 from reborn_env.bots.loading import load_bot
-from training.runs.checkpoint import load_checkpoint
+from reborn_env.policies.artifact import load_checkpoint
 
 SHIPPED = Path(__file__).resolve().parents[2] / "checkpoints" / "earth_reborn_ppo.pt"
 

@@ -16,10 +16,10 @@ import numpy as np
 import pytest
 import torch
 
+from reborn_env.policies.artifact import CheckpointError, load_checkpoint, save_checkpoint
 from tests.training.checkpoint_payload import tiny_payload
 from training.common.envs import env_sizes, env_version, make_env
 from training.ppo.config import _VALUE_RULES, ConfigError, TrainConfig, load_config
-from training.runs.checkpoint import CheckpointError, load_checkpoint, save_checkpoint
 from training.runs.plots import plot_learning_curve
 
 ENV = "earth_reborn_v0"
@@ -378,7 +378,7 @@ def first_decision() -> tuple[np.ndarray, np.ndarray]:
 
 
 def test_policy_bot_plays_legal_actions(saved: Path) -> None:
-    from training.policy_bot import PolicyBot
+    from reborn_env.policies.bot import PolicyBot
 
     obs, mask = first_decision()
     probs = PolicyBot(saved).probabilities(obs, mask)

@@ -30,11 +30,11 @@ from typing import TYPE_CHECKING, Any
 
 from reborn_env.bots.arena import Record
 from reborn_env.core import registry
+from reborn_env.policies.artifact import CheckpointError, load_checkpoint
+from reborn_env.policies.bot import PolicyBot
 from training.common.cli import fail, seed_arg
 from training.common.envs import COOPERATIVE, env_mode, env_sizes, make_env
 from training.common.progress_bar import ProgressBar
-from training.policy_bot import PolicyBot
-from training.runs.checkpoint import CheckpointError, load_checkpoint
 
 if TYPE_CHECKING:
     from pettingzoo import AECEnv

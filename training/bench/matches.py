@@ -117,11 +117,11 @@ def player(
     env_kwargs: dict[str, Any] | None = None,
 ) -> MakePlayer:
     """``make(n)`` for the player ``spec`` names: a policy network or checkpoint payload (a
-    :class:`~training.policy_bot.PolicyBatch`, sampled or ``greedy``), a checkpoint path, or a
+    :class:`~reborn_env.policies.bot.PolicyBatch`, sampled or ``greedy``), a checkpoint path, or a
     bot of the game's (``"random"``, ``"heuristic"``: compiled where the game has it); slot
     ``i``'s bot is seeded ``seed + i`` and plays the ``scenario`` of ``env_kwargs``, if any."""
     from reborn_env.bots.batched import batched_bot
-    from training.policy_bot import PolicyBatch
+    from reborn_env.policies.bot import PolicyBatch
 
     if not isinstance(spec, str) or spec.endswith(".pt"):
         return lambda n: PolicyBatch(spec, greedy, seed)

@@ -149,7 +149,7 @@ def check_bot(spec: str, env: str, greedy: bool = False) -> Any:
     """The player source of bot ``spec`` in ``env``: a checkpoint's payload (read and checked to
     be for ``env``), else the spec once a player of it could be built; TournamentError if not."""
     from reborn_env.core import registry
-    from training.runs.checkpoint import load_checkpoint
+    from reborn_env.policies.artifact import load_checkpoint
 
     try:
         if spec.lower().endswith(".pt"):

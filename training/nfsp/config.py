@@ -68,7 +68,7 @@ class NFSPConfig:
     """threads the game vector steps its games with (games with a compiled core)"""
     hidden_sizes: list[int] = field(default_factory=lambda: [256, 256])
     """widths of the hidden layers of both networks (the best response's Q-network and the
-    average policy, each ``training.model.build_model``'s MLP)"""
+    average policy, each ``reborn_env.policies.network.build_model``'s MLP)"""
     torch_threads: int = 1
     """threads torch may use"""
     anticipatory: float = 0.1

@@ -3,8 +3,8 @@
 After Heinrich & Silver (2016) and the NFSP agents of OpenSpiel (``algorithms/nfsp.py``) and
 RLCard (``agents/nfsp_agent.py``):
 
-- the **best response** is a Q-network (``training.model.build_model``'s MLP, its policy head read
-  as Q-values; the value head is unused) with a target network copied every
+- the **best response** is a Q-network (``reborn_env.policies.network.build_model``'s MLP, its
+  policy head read as Q-values; the value head is unused) with a target network copied every
   ``target_update_every`` learning steps, played epsilon-greedily over the legal actions and
   trained with the Huber loss on transitions from a circular replay buffer;
 - the **average policy** is the same network shape, a masked softmax trained by cross-entropy on
@@ -24,10 +24,10 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from training.model import MaskedActorCritic, build_model
+from reborn_env.policies.bot import PolicyBatch
+from reborn_env.policies.network import MaskedActorCritic, build_model
 from training.nfsp.buffers import CircularBuffer, ReservoirBuffer
 from training.nfsp.config import NFSPConfig
-from training.policy_bot import PolicyBatch
 
 
 def random_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:

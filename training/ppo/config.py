@@ -106,9 +106,9 @@ class TrainConfig:
     hidden_sizes: list[int] = field(default_factory=lambda: [256, 256])
     """widths of the network's hidden layers (at most 8 layers of at most 2048 units)"""
     network: str = "mlp"
-    """the torso (``training/model.py``): "mlp" (the flat observation) or "records" (each field
-    of records of the env's observation layout, e.g. one per character, through one shared
-    encoder first)"""
+    """the torso (``reborn_env/policies/network.py``): "mlp" (the flat observation) or "records"
+    (each field of records of the env's observation layout, e.g. one per character, through one
+    shared encoder first)"""
     record_embed: int = 64
     """with the "records" torso: floats each record is encoded into"""
     torch_threads: int = 1

@@ -7,15 +7,15 @@ from typing import Any
 
 import torch
 
-from training.model import network_options
+from reborn_env.policies.artifact import load_checkpoint
+from reborn_env.policies.network import network_options
 from training.ppo.config import ConfigError, TrainConfig
-from training.runs.checkpoint import load_checkpoint
 
 
 def initial_weights(cfg: TrainConfig, obs_size: int, n_actions: int) -> dict[str, torch.Tensor]:
     """The weights of ``cfg.init_policy``, after checking it plays ``cfg.env`` with these sizes
-    (:class:`~training.runs.checkpoint.CheckpointError` if not) and has the network ``cfg`` builds
-    (:class:`ConfigError` naming both shapes if not)."""
+    (:class:`~reborn_env.policies.artifact.CheckpointError` if not) and has the network ``cfg``
+    builds (:class:`ConfigError` naming both shapes if not)."""
     payload = load_checkpoint(
         cfg.init_policy, expect_env=cfg.env, expect_obs_size=obs_size, expect_n_actions=n_actions
     )

@@ -18,7 +18,7 @@ import torch
 from torch import nn
 
 if TYPE_CHECKING:
-    from training.model import MaskedActorCritic
+    from reborn_env.policies.network import MaskedActorCritic
     from training.ppo.config import TrainConfig
     from training.ppo.rollout import Rollout
 

@@ -28,8 +28,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import torch
 
+from reborn_env.policies.network import MaskedActorCritic, build_model
 from training.bench.matches import outcome, player
-from training.model import MaskedActorCritic, build_model
 
 if TYPE_CHECKING:
     from reborn_env.bots.batched import BatchedBot

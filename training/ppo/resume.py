@@ -1,6 +1,6 @@
 """What a run's checkpoints hold, and how ``--resume`` puts the run back exactly where it was.
 
-:func:`run_payload` is the dict ``training/runs/checkpoint.py`` saves: with ``full=False`` only
+:func:`run_payload` is the dict ``reborn_env/policies/artifact.py`` saves: with ``full=False`` only
 what a bot needs (``policy.pt``); in full (``latest.pt``) also the optimiser, the opponent pool,
 every generator's state and every slot of the game vector parked at its next learner decision (its
 position, its seed state and its seats), so :func:`restore_run` continues the run as if it had
@@ -19,15 +19,15 @@ from typing import TYPE_CHECKING, Any
 
 import torch
 
-from training.common.envs import env_version
-from training.model import network_entry, network_options
-from training.runs import checkpoint
-from training.runs.checkpoint import (
+from reborn_env.policies import artifact
+from reborn_env.policies.artifact import (
     CheckpointError,
     check_network,
     load_checkpoint,
     save_checkpoint,
 )
+from reborn_env.policies.network import network_entry, network_options
+from training.common.envs import env_version
 from training.runs.run_files import LATEST, POLICY
 
 if TYPE_CHECKING:
@@ -50,8 +50,8 @@ RESUME_KEYS = (
 def run_payload(trainer: Trainer, full: bool = True) -> dict[str, Any]:
     """What a checkpoint holds; ``full=False`` keeps only what a bot needs (small files)."""
     data: dict[str, Any] = {
-        "format": checkpoint.FORMAT,
-        "version": checkpoint.VERSION,
+        "format": artifact.FORMAT,
+        "version": artifact.VERSION,
         "env": {
             "name": trainer.cfg.env,
             "version": env_version(trainer.cfg.env),

@@ -25,7 +25,7 @@ import numpy as np
 import torch
 
 if TYPE_CHECKING:
-    from training.model import MaskedActorCritic
+    from reborn_env.policies.network import MaskedActorCritic
     from training.ppo.state import Trainer
 
 

@@ -20,7 +20,7 @@ import numpy as np
 if TYPE_CHECKING:
     import torch
 
-    from training.model import MaskedActorCritic
+    from reborn_env.policies.network import MaskedActorCritic
     from training.ppo.config import TrainConfig
     from training.ppo.opponents import OpponentPool
     from training.ppo.restarts import RestartPool

@@ -40,9 +40,10 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from reborn_env.policies.artifact import CheckpointError
+from reborn_env.policies.network import build_model, record_sets
 from training.common.cli import fail
 from training.common.envs import COOPERATIVE, make_vector_env, observation_layout
-from training.model import build_model, record_sets
 from training.ppo.advantages import rollout_advantages
 from training.ppo.config import ConfigError, TrainConfig, load_config
 from training.ppo.init_policy import initial_weights
@@ -54,7 +55,6 @@ from training.ppo.resume import resume_run, save_run
 from training.ppo.rollout import collect_rollout, start_episode
 from training.ppo.seating import seating_for
 from training.ppo.state import Slots, Trainer
-from training.runs.checkpoint import CheckpointError
 from training.runs.run_files import CURVE, LATEST, POLICY, RunDirError, prepare_run_dirs
 from training.warmstart.imitation import warm_start
 

@@ -66,7 +66,8 @@ class RllibConfig:
     max_grad_norm: float = 0.5
     """gradients are clipped to this global norm"""
     hidden_sizes: list[int] = field(default_factory=lambda: [256, 256])
-    """widths of the MLP's hidden layers (``training.model``; the converted policy's too)"""
+    """widths of the MLP's hidden layers (``reborn_env.policies.network``; the converted
+    policy's too)"""
     num_env_runners: int = 0
     """remote sampling processes (0: the driver samples itself)"""
     envs_per_runner: int = 1

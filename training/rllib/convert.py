@@ -12,8 +12,9 @@ numpy arrays) and ``reborn_env_run.json``, the run's config that ``rllib_train``
 RLlib's files (the env, its kwargs and the network's sizes). The weights are a pickle: they are
 read by an unpickler that builds only numpy arrays and ordered dicts, so a hostile checkpoint
 cannot run code. A missing, corrupt or mismatched checkpoint is a
-:class:`~training.runs.checkpoint.CheckpointError` that says what was wrong. Our file is written by
-``save_checkpoint`` (atomically, with its checksum, read back before it replaces anything).
+:class:`~reborn_env.policies.artifact.CheckpointError` that says what was wrong. Our file is
+written by ``save_checkpoint`` (atomically, with its checksum, read back before it replaces
+anything).
 """
 
 from __future__ import annotations
@@ -31,8 +32,8 @@ from typing import Any
 import numpy as np
 import torch
 
+from reborn_env.policies.artifact import CheckpointError, check_network, save_checkpoint
 from training.common.envs import env_sizes, env_version
-from training.runs.checkpoint import CheckpointError, check_network, save_checkpoint
 
 RUN_FILE = "reborn_env_run.json"
 MODULE_STATE = Path("learner_group", "learner", "rl_module")
@@ -135,7 +136,7 @@ def convert(
         "config": config,
         "model": weights,
         "network": {"torso": "mlp"},
-        "trainer": "rllib",
+        "algorithm": "rllib",
     }
     save_checkpoint(out, payload)
     return payload

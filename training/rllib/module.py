@@ -1,18 +1,18 @@
 """The RLlib RLModule (new API stack) that holds our own masked actor-critic.
 
 Why: a policy trained by RLlib must play wherever ours do (``load_bot``, the tournament, ONNX
-export, the bot server). The module's network *is* ``training.model.build_model``'s MLP, so its
-state_dict, minus the ``net.`` prefix, is a ``model`` entry of our checkpoints
+export, the bot server). The module's network *is* ``reborn_env.policies.network.build_model``'s
+MLP, so its state_dict, minus the ``net.`` prefix, is a ``model`` entry of our checkpoints
 (``training.rllib.convert``) and the converted policy gives the same probabilities.
 
 Masking: the observation is the env's ``Dict(observation, action_mask)``; the logits of actions
-the mask forbids are set to ``training.model.ILLEGAL_LOGIT`` (-1e9) by the network itself, so
-RLlib's categorical never samples them and their probability is exactly zero in the loss. We do
-not use RLlib's ``ActionMaskingTorchRLModule`` example (``rllib/examples/rl_modules/classes/
-action_masking_rlm.py``, still in 2.60): it expects the keys ``observations`` (plural) and
-``action_mask``, pops them out of the observation dict of the batch it is given (its
-``_forward_train`` then finds the mask only if ``compute_values`` ran on the same batch first, and
-put it back), and builds RLlib's default torso, whose weights do not map onto ours.
+the mask forbids are set to ``reborn_env.policies.network.ILLEGAL_LOGIT`` (-1e9) by the network
+itself, so RLlib's categorical never samples them and their probability is exactly zero in the
+loss. We do not use RLlib's ``ActionMaskingTorchRLModule`` example
+(``rllib/examples/rl_modules/classes/ action_masking_rlm.py``, still in 2.60): it expects the keys
+``observations`` (plural) and ``action_mask``, pops them out of the observation dict of the batch
+it is given (its ``_forward_train`` then finds the mask only if ``compute_values`` ran on the same
+batch first, and put it back), and builds RLlib's default torso, whose weights do not map onto ours.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from ray.rllib.core.columns import Columns
 from ray.rllib.core.rl_module.apis.value_function_api import ValueFunctionAPI
 from ray.rllib.core.rl_module.torch import TorchRLModule
 
-from training.model import ILLEGAL_LOGIT, build_model
+from reborn_env.policies.network import ILLEGAL_LOGIT, build_model
 
 PREFIX = "net."  # the module's state_dict keys are our network's with this prefix
 

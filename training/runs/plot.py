@@ -25,7 +25,6 @@ from pathlib import Path
 from typing import Any
 
 from reborn_env.core.files import atomic_write
-
 from training.common.cli import fail
 from training.runs.run_files import EVENT_GLOB, LATEST, POLICY
 
@@ -63,7 +62,7 @@ def load_history(run: str | Path) -> History:
             raise PlotError(f"{run}: not JSON ({err})") from err
         history = data.get("history") if isinstance(data, dict) else data
     else:
-        from training.runs.checkpoint import load_checkpoint
+        from reborn_env.policies.artifact import load_checkpoint
 
         history = load_checkpoint(path).get("history", [])
     return _checked(history, run)
@@ -190,7 +189,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the CLI; 0, or 2 with one ``error:`` line for a run that cannot be plotted."""
-    from training.runs.checkpoint import CheckpointError
+    from reborn_env.policies.artifact import CheckpointError
 
     args = _parser().parse_args(argv)
     labels = [run_label(run) for run in args.runs]

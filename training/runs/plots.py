@@ -14,7 +14,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from training.runs.checkpoint import atomic_write
+from reborn_env.core.files import atomic_write
 
 
 def plot_learning_curve(

@@ -18,10 +18,10 @@ import numpy as np
 import torch
 from torch import nn
 
+from reborn_env.policies.network import MaskedActorCritic
 from training.common.compact_rows import CompactRows, RowRecorder
 from training.common.envs import make_vector_env
 from training.common.progress_bar import ProgressBar
-from training.model import MaskedActorCritic
 
 Demonstrations = dict[str, torch.Tensor | CompactRows]  # "obs": CompactRows
 
@@ -233,7 +233,7 @@ def dagger_round(
     rounds teach it there. Returns :func:`clone`'s statistics, with ``labelled`` (this round's
     decisions), ``agreed`` (the share of them where the policy chose the teacher's action) and
     ``fitted`` (all labels so far)."""
-    from training.policy_bot import PolicyBatch
+    from reborn_env.policies.bot import PolicyBatch
 
     learner = PolicyBatch(model, greedy=False, seed=seed)
     data = record_games(

@@ -1,29 +1,26 @@
-"""Checkpoints: written atomically, read back with ``weights_only=True``, checked before use.
+"""The policy artifact: a policy file read, verified, upgraded and written atomically.
 
-A checkpoint is one ``torch.save`` file holding a dict (version 2)::
+A policy file (a "checkpoint": the tag ``reborn_env.checkpoint``) is one ``torch.save`` file
+holding a dict, what every consumer plays (``load_bot``, ``python -m training.export``, the
+tournament, the bot server, the web page), whichever algorithm wrote it. ``docs/policy_artifact.md``
+documents every entry; in short (schema version 2)::
 
     {
         "format": "reborn_env.checkpoint",   # marker: this is one of ours
         "version": 2,                        # of this schema
         "checksum": "sha256:<64 hex digits>",  # of everything else (payload_checksum)
-        "env": {"name": str, "version": int, "obs_size": int, "n_actions": int},
-        "config": dict,                      # TrainConfig.to_dict()
-        "model": state_dict,                 # the policy/value network
-        "optimizer": state_dict,
-        "global_step": int,                  # learner decisions trained so far
-        "update": int,                       # PPO updates done so far
-        "pool": [state_dict, ...],           # opponent pool snapshots, oldest first
-        "rng": {"torch": ByteTensor,         # torch.get_rng_state()
-                "numpy": dict,               # np.random.Generator.bit_generator.state
-                "python": tuple},            # random.getstate()
-        "history": [dict, ...],              # evaluations: {"step", "update", "opponent",
-                                             #   "win_rate", "low", "high", ...}
-        "wall_time": float,                  # seconds trained so far
-    }
+        "env": {"name": str, "version": int, "obs_size": int, "n_actions": int,
+                "agents": [str, ...]},       # agents optional
+        "config": dict,                      # the run's config; hidden_sizes builds the network
+        "model": state_dict,                 # the network's weights
+        "network": {"torso": "mlp"} | {"torso": "records", ...},  # optional; none: an mlp
+        "algorithm": str,                    # optional; none: PPO
+        ...                                  # anything else the writer keeps (a training run's
+    }                                        #   resume state: optimizer, pool, rng, slots...)
 
 ``format``, ``version``, ``checksum``, ``env``, ``config`` and ``model`` are required (they are
-all a policy needs); the rest is what the trainer needs to resume. ``format``, ``version`` and
-``checksum`` are :func:`save_checkpoint`'s to write: a payload's own are replaced.
+all a policy needs); the rest is the writer's. ``format``, ``version`` and ``checksum`` are
+:func:`save_checkpoint`'s to write: a payload's own are replaced.
 
 Integrity: ``checksum`` is the SHA-256 of a canonical serialisation of every other entry
 (:func:`payload_checksum`: each tensor's dtype, shape and raw bytes, each plain value's type and
@@ -31,10 +28,11 @@ value, dict keys in a fixed order), so it does not depend on pickle's or torch's
 re-saved payload keeps it. :func:`load_checkpoint` recomputes it, so a damaged file (a flipped bit
 in the weights) is refused instead of played. Weights that are not finite (NaN or infinite, in
 ``model`` or in a ``pool`` snapshot) are refused both when saving (a run that diverged does not
-replace its last good checkpoint) and when loading.
+replace its last good checkpoint) and when loading. :func:`policy_network` builds the network the
+file names and refuses weights of any other shape.
 
 Old files: version 1 (before checksums) is refused with the command that upgrades it,
-``python -m training.runs.checkpoint upgrade FILE``: it re-saves the file as version 2 with the
+``python -m reborn_env.policies upgrade FILE``: it re-saves the file as version 2 with the
 checksum of its current contents (every tensor bit-identical; :func:`upgrade_checkpoint`). A file
 is not accepted unverified because a checksum written when loading could not tell a damaged old
 file from a good one; the upgrade is the moment its owner vouches for it. The shipped checkpoints
@@ -51,20 +49,18 @@ could not be loaded is refused at save time, not discovered when resuming.
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import os
 import pickle
-import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import torch
+from torch import nn
 
-from reborn_env.core.files import atomic_write
-
-from training.model import build_model
+from ..core.files import atomic_write
+from .network import build_model, network_options
 
 FORMAT = "reborn_env.checkpoint"
 VERSION = 2
@@ -73,16 +69,18 @@ CHECKSUM_KEY = "checksum"
 CHECKSUM_ALGORITHM = "sha256"
 REQUIRED_KEYS = ("format", "version", CHECKSUM_KEY, "env", "config", "model")
 ENV_KEYS = ("name", "version", "obs_size", "n_actions")
-UPGRADE_COMMAND = "python -m training.runs.checkpoint upgrade"
+ENV_SIZE_KEYS = ("version", "obs_size", "n_actions")
+UPGRADE_COMMAND = "python -m reborn_env.policies upgrade"
 
 __all__ = [
     "CheckpointError",
-    "atomic_write",
     "check_network",
     "load_checkpoint",
     "payload_checksum",
+    "policy_network",
     "save_checkpoint",
     "upgrade_checkpoint",
+    "write_policy",
 ]
 
 
@@ -156,8 +154,8 @@ def check_network(
     network: Mapping[str, Any] | None = None,
 ) -> None:
     """:class:`CheckpointError` unless ``state`` (a state_dict, named ``what`` in the message) has
-    exactly the tensors of ``training.model.build_model(obs_size, n_actions, hidden_sizes,
-    **network)`` (``network``: the record torso's options, ``training.model.network_options``).
+    exactly the tensors of :func:`~.network.build_model` ``(obs_size, n_actions, hidden_sizes,
+    **network)`` (``network``: the record torso's options, :func:`~.network.network_options`).
 
     The expected shapes come from a network built on torch's ``meta`` device, which allocates
     nothing, so a config that names an enormous network is refused before any memory is taken.
@@ -182,6 +180,64 @@ def check_network(
             f"{path}: {what} does not fit the network build_model({obs_size}, {n_actions}, "
             f"{list(hidden_sizes)}): {'; '.join(wrong[:4])}{' ...' if len(wrong) > 4 else ''}"
         )
+
+
+def policy_network(payload: Mapping[str, Any], shown_as: str | os.PathLike[str]) -> nn.Module:
+    """The network of a verified payload (:func:`load_checkpoint`), its weights loaded, on the
+    CPU in eval mode; :class:`CheckpointError` (naming ``shown_as``) if the file does not say how
+    to build it or its weights do not fit.
+
+    Built from ``env.obs_size``, ``env.n_actions``, ``config.hidden_sizes`` and the ``network``
+    entry; the weights are checked against the shapes first, so a config naming an enormous
+    network is refused before anything is allocated.
+    """
+    env = payload["env"]
+    hidden_sizes = payload["config"].get("hidden_sizes")
+    if not isinstance(hidden_sizes, list) or not all(
+        isinstance(size, int) and not isinstance(size, bool) and size > 0 for size in hidden_sizes
+    ):
+        raise CheckpointError(
+            f"{shown_as}: config has no hidden_sizes list of positive integers: {hidden_sizes!r}"
+        )
+    try:
+        network = network_options(payload.get("network"))
+    except ValueError as exc:
+        raise CheckpointError(f"{shown_as}: {exc}") from exc
+    obs_size, n_actions = env["obs_size"], env["n_actions"]
+    check_network(shown_as, "model", payload["model"], obs_size, n_actions, hidden_sizes, network)
+    model = build_model(obs_size, n_actions, hidden_sizes, **network)
+    model.load_state_dict(payload["model"])
+    return model.eval()
+
+
+def write_policy(
+    path: str | os.PathLike[str],
+    model: nn.Module,
+    env: Mapping[str, Any],
+    config: Mapping[str, Any],
+    algorithm: str | None = None,
+    network: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Write the policy file of ``model`` (any module whose weights fit the network that
+    ``config["hidden_sizes"]`` and ``network`` name) to ``path`` atomically; the payload written.
+
+    ``env`` is the ``env`` entry (``name``, ``version``, ``obs_size``, ``n_actions`` and, best,
+    ``agents``); ``algorithm`` names the algorithm that trained it (None: PPO's files name none).
+    The weights are checked to fit the network before anything is written, so every consumer
+    that plays a policy file plays this one.
+    """
+    payload: dict[str, Any] = {
+        "env": dict(env),
+        "config": dict(config),
+        "model": {key: value.detach().clone() for key, value in model.state_dict().items()},
+        "network": dict(network) if network is not None else {"torso": "mlp"},
+    }
+    if algorithm is not None:
+        payload["algorithm"] = algorithm
+    _check_payload(Path(path), {**payload, "format": FORMAT, "version": VERSION, "checksum": ""})
+    policy_network(payload, path)
+    save_checkpoint(path, payload)
+    return load_checkpoint(path)
 
 
 # --- the checksum -------------------------------------------------------------------------------
@@ -318,7 +374,45 @@ def _check_payload(path: Path, payload: Any) -> None:
         raise CheckpointError(f"{path}: checkpoint lacks {', '.join(missing)}")
     if not isinstance(payload["config"], dict):
         raise CheckpointError(f"{path}: checkpoint config is a {type(payload['config']).__name__}")
+    _check_env_entry(path, payload["env"])
+    _check_optional(path, payload)
     _check_finite(path, payload)
+
+
+def _check_env_entry(path: Path, env: dict[str, Any]) -> None:
+    """``env``: a name, non-negative integer version and sizes, and (optional) distinct agents."""
+    if not isinstance(env["name"], str) or not env["name"]:
+        raise CheckpointError(f"{path}: env.name {_short_repr(env['name'])} is not a name")
+    for key in ENV_SIZE_KEYS:
+        value = env[key]
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise CheckpointError(
+                f"{path}: env.{key} {_short_repr(value)} is not a non-negative integer"
+            )
+    agents = env.get("agents")
+    if agents is not None and not (
+        isinstance(agents, list)
+        and agents
+        and all(isinstance(agent, str) and agent for agent in agents)
+        and len(set(agents)) == len(agents)
+    ):
+        raise CheckpointError(
+            f"{path}: env.agents {_short_repr(agents)} is not a list of distinct agent names"
+        )
+
+
+def _check_optional(path: Path, payload: dict[str, Any]) -> None:
+    """The optional entries every consumer reads: ``network`` (how to build the network) and
+    ``algorithm`` (what trained it), when present."""
+    try:
+        network_options(payload.get("network"))
+    except ValueError as exc:
+        raise CheckpointError(f"{path}: {exc}") from exc
+    algorithm = payload.get("algorithm")
+    if algorithm is not None and not (isinstance(algorithm, str) and algorithm):
+        raise CheckpointError(
+            f"{path}: algorithm {_short_repr(algorithm)} is not the name of an algorithm"
+        )
 
 
 def _check_marker(path: Path, payload: Any) -> None:
@@ -393,34 +487,3 @@ def _check_env(
             f"written for env {env['name']!r} (obs_size {env['obs_size']}, "
             f"n_actions {env['n_actions']})"
         )
-
-
-# --- the command line ---------------------------------------------------------------------------
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """``upgrade FILE...`` re-saves version-1 checkpoints as version 2; ``verify FILE...`` loads
-    and checks each. Returns the exit status (2 on a checkpoint error)."""
-    from training.common.cli import fail
-
-    parser = argparse.ArgumentParser(
-        prog="python -m training.runs.checkpoint",
-        description="Verify checkpoints, or upgrade version-1 checkpoints (no checksum) to "
-        f"version {VERSION}.",
-    )
-    parser.add_argument("command", choices=("upgrade", "verify"))
-    parser.add_argument("files", nargs="+", metavar="FILE", help="checkpoint files")
-    args = parser.parse_args(argv)
-    for name in args.files:
-        try:
-            payload = (
-                upgrade_checkpoint(name) if args.command == "upgrade" else load_checkpoint(name)
-            )
-        except CheckpointError as exc:
-            return fail(exc)
-        print(f"{name}: version {payload['version']}, {payload[CHECKSUM_KEY]}")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -1,9 +1,9 @@
-"""A trained policy as a bot: plays any env of the registry from one of our checkpoints.
+"""A policy file as a bot: plays any env of the registry from a policy artifact.
 
 It implements the bot interface of ``reborn_env.bots`` (``act(observation, action_mask) -> int``
-and ``reset()``), so the arena, the evaluation CLI and front-ends can pit a checkpoint against
-scripted bots or other checkpoints. The network is ``training.model.build_model`` with the sizes
-and ``hidden_sizes`` recorded in the checkpoint, on the CPU, in inference mode.
+and ``reset()``), so the arena, the evaluation CLI and front-ends can pit a policy file against
+scripted bots or other policies; :class:`PolicyBatch` is the batched interface. The network is the
+one the file names (:func:`.artifact.policy_network`), on the CPU, in inference mode.
 """
 
 from __future__ import annotations
@@ -14,8 +14,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from training.model import build_model, network_options
-from training.runs.checkpoint import CheckpointError, check_network, load_checkpoint
+from .artifact import load_checkpoint, policy_network
 
 
 class PolicyBot:
@@ -43,7 +42,7 @@ class PolicyBot:
         self.n_actions: int = payload["env"]["n_actions"]
         self.greedy = greedy
         shown_as = "checkpoint" if isinstance(path_or_payload, dict) else str(path_or_payload)
-        self.model = _load_model(payload, self.obs_size, self.n_actions, shown_as)
+        self.model = policy_network(payload, shown_as)
         self._generator = torch.Generator()
         if seed is None:
             self._generator.seed()
@@ -122,25 +121,3 @@ class PolicyBatch:
             return logits.argmax(-1).numpy()
         probs = torch.softmax(logits.double(), dim=-1)
         return torch.multinomial(probs, 1, generator=self._generator)[:, 0].numpy()
-
-
-def _load_model(
-    payload: dict[str, Any], obs_size: int, n_actions: int, shown_as: str
-) -> torch.nn.Module:
-    """The checkpoint's network, after checking its weights fit the recorded sizes (so a config
-    naming an enormous network is refused before anything is allocated)."""
-    hidden_sizes = payload["config"].get("hidden_sizes")
-    if not isinstance(hidden_sizes, list) or not all(
-        isinstance(size, int) and not isinstance(size, bool) and size > 0 for size in hidden_sizes
-    ):
-        raise CheckpointError(
-            f"{shown_as}: config has no hidden_sizes list of positive integers: {hidden_sizes!r}"
-        )
-    try:
-        network = network_options(payload.get("network"))
-    except ValueError as exc:
-        raise CheckpointError(f"{shown_as}: {exc}") from exc
-    check_network(shown_as, "model", payload["model"], obs_size, n_actions, hidden_sizes, network)
-    model = build_model(obs_size, n_actions, hidden_sizes, **network)
-    model.load_state_dict(payload["model"])
-    return model.eval()

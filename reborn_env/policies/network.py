@@ -1,4 +1,4 @@
-"""The actor-critic network with action masking (gym-microrts / CleanRL style).
+"""The inference network of policy files: an actor-critic with action masking (CleanRL style).
 
 Illegal actions get a logit of -1e9 before the softmax, so they are never sampled, and the entropy
 is computed over the legal actions only (their probabilities are exactly zero after masking).
