@@ -48,10 +48,10 @@ import torch
 from training.bench.matches import outcome
 from training.common.cli import fail
 from training.common.envs import env_version, make_vector_env
+from training.common.schema import ConfigError
 from training.model import network_entry
 from training.nfsp.config import NFSPConfig, load_nfsp_config
 from training.nfsp.learner import NFSPLearner
-from training.ppo.config import ConfigError
 from training.ppo.seating import Competitive
 from training.runs.checkpoint import CheckpointError, save_checkpoint
 from training.runs.run_files import CURVE, POLICY, RunDirError, prepare_run_dirs

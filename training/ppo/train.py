@@ -42,9 +42,10 @@ import torch
 
 from training.common.cli import fail
 from training.common.envs import COOPERATIVE, make_vector_env, observation_layout
+from training.common.schema import ConfigError
 from training.model import build_model, record_sets
 from training.ppo.advantages import rollout_advantages
-from training.ppo.config import ConfigError, TrainConfig, load_config
+from training.ppo.config import TrainConfig, load_config
 from training.ppo.init_policy import initial_weights
 from training.ppo.loss import flatten, ppo_update
 from training.ppo.opponents import OpponentPool
