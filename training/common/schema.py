@@ -24,7 +24,7 @@ import typing
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import InitVar, dataclass
 from pathlib import Path
-from typing import Any, Self
+from typing import Any, Self, TypeVar
 
 import yaml
 
@@ -32,6 +32,8 @@ from reborn_env.core import fields
 from reborn_env.core.fields import show
 from training.common.envs import env_sizes
 from training.common.rules import MAX_INT, Rule
+
+Settings = TypeVar("Settings")
 
 MAX_CONFIG_BYTES = 1 << 20
 """Largest config file read (a config is a few hundred bytes)."""
@@ -97,6 +99,12 @@ def setting(
         default_factory=factory if factory is not None else dataclasses.MISSING,
         metadata={"rule": rule, "required": required},
     )
+
+
+def settings_of(record: type[Settings], config: Any) -> Settings:
+    """A ``record`` (a dataclass of some of a config's keys) holding ``config``'s values of the
+    same names: what a component receives instead of the whole config."""
+    return record(**{f.name: getattr(config, f.name) for f in dataclasses.fields(record)})
 
 
 def rules(config: type[Schema]) -> dict[str, Rule]:
