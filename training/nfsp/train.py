@@ -51,7 +51,7 @@ from training.common.envs import env_version, make_vector_env
 from training.common.schema import ConfigError, settings_of
 from training.model import network_entry
 from training.nfsp.config import NFSPConfig, load_nfsp_config
-from training.nfsp.learner import NFSPLearner
+from training.nfsp.learner import LearnerSettings, NFSPLearner
 from training.ppo.seating import Competitive, Evaluation
 from training.runs.checkpoint import CheckpointError, save_checkpoint
 from training.runs.run_files import CURVE, POLICY, RunDirError, prepare_run_dirs
@@ -120,7 +120,7 @@ def build_run(cfg: NFSPConfig) -> NFSPRun:
     venv.reset()
     seats = Seats.empty(venv.num_envs, len(venv.agents), venv.obs_size)
     seats.best_response[:] = rng.random(seats.best_response.shape) < cfg.anticipatory
-    learner = NFSPLearner(cfg, venv.obs_size, venv.n_actions)
+    learner = NFSPLearner(settings_of(LearnerSettings, cfg), venv.obs_size, venv.n_actions)
     return NFSPRun(cfg, learner, venv, seats, rng)
 
 
