@@ -27,21 +27,6 @@ ALL_CODE = (*PACKAGES, "tests", "benchmarks")
 """Every folder of our Python: the private-name rule holds for tests and benchmarks too."""
 LIBRARY = "reborn_env"
 TRAINERS = "training"
-KNOWN_PRIVATE_IMPORTS = {
-    ("training.nfsp.config", "training.ppo.config._FINITE_POSITIVE"),
-    ("training.nfsp.config", "training.ppo.config._POSITIVE"),
-    ("training.nfsp.config", "training.ppo.config._PROBABILITY"),
-    ("training.nfsp.config", "training.ppo.config._UNIT_HALF_OPEN"),
-    ("training.nfsp.config", "training.ppo.config._hidden_sizes_fit"),
-    ("training.nfsp.config", "training.ppo.config._integer_rule"),
-    ("training.nfsp.config", "training.ppo.config._names"),
-    ("training.nfsp.config", "training.ppo.config._short"),
-    ("training.rllib.config", "training.ppo.config._hidden_sizes_fit"),
-    ("tests.training.test_training_infra", "training.ppo.config._VALUE_RULES"),
-}
-"""(importer, private name) pairs still to remove: the algorithms' configs (and a test) borrow
-PPO's private validators; the shared config schema helper replaces them, and then each pair
-leaves this set (a pair that no longer occurs fails the test, so the set only shrinks)."""
 GAME_PACKAGES = ("reborn_env.games", "tests.games")  # each subpackage of these is one game
 RULES_FREE_OF = ("gymnasium", "pettingzoo", "torch", "numpy")
 
@@ -351,13 +336,9 @@ def private_imports(sources: dict[str, tuple[str, bool]]) -> set[tuple[str, str,
 
 def test_no_module_imports_a_private_name_of_another_package() -> None:
     """A package's ``_x`` names are its own: another package that needs one needs a public
-    name for it (the known pairs are listed in :data:`KNOWN_PRIVATE_IMPORTS`)."""
-    found = private_imports(sources_of(ALL_CODE))
-    pairs = {(module, dotted) for module, dotted, _ in found}
-    new = sorted(f"{m} line {n}: {d}" for m, d, n in found if (m, d) not in KNOWN_PRIVATE_IMPORTS)
-    assert not new, "private names imported from another package:\n" + "\n".join(new)
-    gone = sorted(f"{m}: {d}" for m, d in KNOWN_PRIVATE_IMPORTS - pairs)
-    assert not gone, "no longer imported, remove from KNOWN_PRIVATE_IMPORTS:\n" + "\n".join(gone)
+    name for it."""
+    found = sorted(f"{m} line {n}: {d}" for m, d, n in private_imports(sources_of(ALL_CODE)))
+    assert not found, "private names imported from another package:\n" + "\n".join(found)
 
 
 def test_a_private_import_across_packages_is_found() -> None:

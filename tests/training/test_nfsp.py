@@ -22,11 +22,11 @@ from reborn_env.bots.loading import load_bot
 from reborn_env.core import registry
 from reborn_env.policies.artifact import load_checkpoint
 from training.common.envs import make_env
+from training.common.schema import ConfigError
 from training.nfsp.buffers import CircularBuffer, ReservoirBuffer
 from training.nfsp.config import NFSPConfig, load_nfsp_config
 from training.nfsp.learner import epsilon_greedy, random_legal
 from training.nfsp.train import main, train
-from training.ppo.config import ConfigError
 
 ENV = registry.default_name()
 

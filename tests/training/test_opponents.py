@@ -10,8 +10,9 @@ import pytest
 import torch
 
 from reborn_env.policies.network import build_model
+from training.common.schema import settings_of
 from training.ppo.config import TrainConfig
-from training.ppo.opponents import OpponentPool
+from training.ppo.opponents import League, OpponentPool
 
 
 def _config(**over) -> TrainConfig:
@@ -27,6 +28,11 @@ def _config(**over) -> TrainConfig:
     return TrainConfig.from_dict(base)
 
 
+def _pool(cfg: TrainConfig) -> OpponentPool:
+    """The pool of a run of ``cfg``, as the trainer builds it: with its league's settings."""
+    return OpponentPool(settings_of(League, cfg))
+
+
 def _model(seed: int):
     torch.manual_seed(seed)
     return build_model(5, 3, [8])
@@ -34,7 +40,7 @@ def _model(seed: int):
 
 def test_the_pool_keeps_copies_of_the_latest_snapshots_only():
     """pool_size 2: a third snapshot drops the first; a snapshot does not follow later training."""
-    pool = OpponentPool(_config())
+    pool = _pool(_config())
     models = [_model(seed) for seed in range(3)]
     for model in models:
         pool.add_snapshot(model)
@@ -47,7 +53,7 @@ def test_the_pool_keeps_copies_of_the_latest_snapshots_only():
 
 
 def test_pool_keys_play_their_snapshot_and_self_plays_the_current_network():
-    pool = OpponentPool(_config())
+    pool = _pool(_config())
     old, current = _model(0), _model(1)
     pool.add_snapshot(old)
     obs, mask = torch.randn(4, 5), torch.ones(4, 3, dtype=torch.bool)
@@ -62,7 +68,7 @@ def test_pool_keys_play_their_snapshot_and_self_plays_the_current_network():
 
 def test_draw_follows_the_configured_probabilities():
     """bot_opponent_prob 0.25 over two bots; otherwise the current policy half the time."""
-    pool = OpponentPool(_config(bot_opponents=["random", "heuristic"], bot_opponent_prob=0.25))
+    pool = _pool(_config(bot_opponents=["random", "heuristic"], bot_opponent_prob=0.25))
     rng = np.random.default_rng(0)
     early = {pool.draw(rng, 0) for _ in range(200)}
     assert early == {"bot:random", "bot:heuristic", "self"}  # no snapshot yet: never a pool key
@@ -80,7 +86,7 @@ def test_each_slot_has_its_own_bot():
     a key answer per slot (slot i seeded seed + i), as separate bots would."""
     from reborn_env.core import registry
 
-    pool = OpponentPool(_config(bot_opponents=["heuristic"], num_envs=3))
+    pool = _pool(_config(bot_opponents=["heuristic"], num_envs=3))
     batch = pool.bots("bot:heuristic")
     assert pool.bots("bot:heuristic") is batch
     env = registry.get("earth_reborn_v0").make_env()
@@ -96,7 +102,7 @@ def test_each_slot_has_its_own_bot():
 def test_snapshots_keep_their_numbers_and_a_dropped_ones_games_meet_the_oldest_kept():
     """Snapshot keys are numbers counting up: after pool_size 2 drops pool0, pool1 and pool2 are
     kept, and a game still naming pool0 plays the oldest snapshot kept (pool1)."""
-    pool = OpponentPool(_config())
+    pool = _pool(_config())
     models = [_model(seed) for seed in range(3)]
     for model in models:
         pool.add_snapshot(model)
@@ -120,7 +126,7 @@ def _finish(pool: OpponentPool, key: str, seat: int, result: float, games: int) 
 def test_scores_follow_each_opponent_and_seat():
     """A win scores 1, a loss 0, a draw and a game cut at max_steps 0.5, per opponent and seat
     (MP shaping on both rewards does not change the result)."""
-    pool = OpponentPool(_config(bot_opponents=["heuristic"]))
+    pool = _pool(_config(bot_opponents=["heuristic"]))
     assert pool.score("bot:heuristic", 1) == 0.5
     _finish(pool, "bot:heuristic", 0, 1.0, 300)
     _finish(pool, "bot:heuristic", 1, 0.0, 300)
@@ -136,7 +142,7 @@ def test_pfsp_meets_most_the_opponents_that_still_beat_the_learner_in_its_seat()
     cfg = _config(
         bot_opponents=["random", "heuristic"], opponent_sampling="pfsp", latest_opponent_prob=0.2
     )
-    pool = OpponentPool(cfg)
+    pool = _pool(cfg)
     _finish(pool, "bot:random", 0, 1.0, 400)
     _finish(pool, "bot:random", 1, 1.0, 400)
     _finish(pool, "bot:heuristic", 0, 1.0, 400)
@@ -166,7 +172,7 @@ def test_pfsp_counts_the_pool_as_one_opponent_so_it_does_not_crowd_out_the_bots(
         bot_opponents=["heuristic"], opponent_sampling="pfsp", latest_opponent_prob=0.0,
         pool_size=8,
     )  # fmt: skip
-    pool = OpponentPool(cfg)
+    pool = _pool(cfg)
     for seed in range(8):
         pool.add_snapshot(_model(seed))
     for key in ["bot:heuristic", *(f"pool{i}" for i in pool.ids)]:
@@ -181,13 +187,13 @@ def test_seat_sampling_trains_most_the_seat_that_loses_to_the_bots():
     """seat_sampling pfsp: weights 1.1 - score against the bots per seat; uniform without bot
     games or with uniform seat sampling."""
     cfg = _config(bot_opponents=["heuristic"], opponent_sampling="pfsp", seat_sampling="pfsp")
-    pool = OpponentPool(cfg)
+    pool = _pool(cfg)
     assert pool.seat_weights(2).tolist() == [0.5, 0.5]
     _finish(pool, "bot:heuristic", 0, 1.0, 400)
     _finish(pool, "bot:heuristic", 1, 0.0, 400)
     weights = pool.seat_weights(2)
     assert weights[1] / weights[0] == pytest.approx(1.1 / 0.1, rel=0.05)
-    uniform = OpponentPool(_config(bot_opponents=["heuristic"], opponent_sampling="pfsp"))
+    uniform = _pool(_config(bot_opponents=["heuristic"], opponent_sampling="pfsp"))
     _finish(uniform, "bot:heuristic", 1, 0.0, 400)
     assert uniform.seat_weights(2).tolist() == [0.5, 0.5]
 

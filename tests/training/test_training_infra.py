@@ -19,7 +19,8 @@ import torch
 from reborn_env.policies.artifact import CheckpointError, load_checkpoint, save_checkpoint
 from tests.training.checkpoint_payload import tiny_payload
 from training.common.envs import env_sizes, env_version, make_env
-from training.ppo.config import _VALUE_RULES, ConfigError, TrainConfig, load_config
+from training.common.schema import rules
+from training.ppo.config import ConfigError, TrainConfig, load_config
 from training.runs.plots import plot_learning_curve
 
 ENV = "earth_reborn_v0"
@@ -157,7 +158,8 @@ INT_KEYS = [key for key, hint in HINTS.items() if hint is int]
 
 def test_every_numeric_key_has_a_range_rule() -> None:
     numeric = [key for key, hint in HINTS.items() if hint in (int, float, list[int])]
-    assert FLOAT_KEYS and INT_KEYS and [key for key in numeric if key not in _VALUE_RULES] == []
+    ruled = rules(TrainConfig)
+    assert FLOAT_KEYS and INT_KEYS and [key for key in numeric if key not in ruled] == []
 
 
 @pytest.mark.parametrize("value", [".inf", "-.inf", ".nan"])

@@ -5,12 +5,13 @@ from __future__ import annotations
 import pytest
 import torch
 
+from training.common.schema import settings_of
 from training.ppo.config import TrainConfig
-from training.ppo.loss import policy_loss, value_loss
+from training.ppo.loss import Hyperparameters, policy_loss, value_loss
 
 
-def _config(**over) -> TrainConfig:
-    return TrainConfig.from_dict({"env": "earth_reborn_v0", "total_steps": 64, **over})
+def _config(**over) -> Hyperparameters:
+    return settings_of(Hyperparameters, TrainConfig.from_dict({"total_steps": 64, **over}))
 
 
 def test_the_policy_loss_clips_the_ratio_on_the_side_the_advantage_favours():
@@ -38,3 +39,20 @@ def test_the_value_loss_clips_around_the_rollouts_value_only_with_clip_vloss():
         pytest.approx(0.5 * 0.64)
     )
     assert value_loss(new, old, ret, _config(clip_vloss=False)).item() == pytest.approx(0.5 * 0.25)
+
+
+def test_the_update_receives_the_configs_values_and_what_they_imply():
+    """The update reads a record of its hyperparameters, the run's sizes derived as the config
+    derives them."""
+    cfg = TrainConfig.from_dict(
+        {
+            "total_steps": 4096,
+            "num_envs": 4,
+            "num_steps": 64,
+            "num_minibatches": 8,
+            "clip_coef": 0.3,
+        }
+    )
+    hp = settings_of(Hyperparameters, cfg)
+    assert (hp.batch_size, hp.minibatch_size, hp.num_updates) == (256, 32, 16)
+    assert (hp.clip_coef, hp.learning_rate, hp.anneal_lr) == (0.3, cfg.learning_rate, True)

@@ -1,2 +1,3 @@
-"""What every trainer and bench tool shares: the games they train on, the command line's error
-rule, a progress bar, compact observation rows."""
+"""What every trainer and bench tool shares: the games they train on, the config schema each
+trainer declares its keys with (and the rules they share), the command line's error rule, a
+progress bar, compact observation rows."""

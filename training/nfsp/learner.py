@@ -19,6 +19,7 @@ mask (:func:`epsilon_greedy`).
 from __future__ import annotations
 
 import copy
+from dataclasses import dataclass
 
 import numpy as np
 import torch
@@ -27,7 +28,6 @@ import torch.nn.functional as F
 from reborn_env.policies.bot import PolicyBatch
 from reborn_env.policies.network import MaskedActorCritic, build_model
 from training.nfsp.buffers import CircularBuffer, ReservoirBuffer
-from training.nfsp.config import NFSPConfig
 
 
 def random_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -53,24 +53,43 @@ def epsilon_greedy(
     return greedy.astype(np.int64)
 
 
+@dataclass(frozen=True, kw_only=True)
+class LearnerSettings:
+    """What the learner reads: the keys of an NFSP run's config of the same names
+    (``training.common.schema.settings_of`` takes them from it)."""
+
+    seed: int
+    """seed of the average policy's sampler"""
+    hidden_sizes: list[int]
+    rl_learning_rate: float
+    sl_learning_rate: float
+    replay_capacity: int
+    reservoir_capacity: int
+    min_buffer_size: int
+    target_update_every: int
+    batch_size: int
+    gamma: float
+    max_grad_norm: float
+
+
 class NFSPLearner:
     """The networks, optimisers and memories of the NFSP agents (one set, shared by every seat:
     a seat's observation is from its own point of view, as PPO's one policy plays both seats)."""
 
-    def __init__(self, cfg: NFSPConfig, obs_size: int, n_actions: int) -> None:
-        self.cfg = cfg
-        self.q = build_model(obs_size, n_actions, cfg.hidden_sizes)
+    def __init__(self, settings: LearnerSettings, obs_size: int, n_actions: int) -> None:
+        self.settings = settings
+        self.q = build_model(obs_size, n_actions, settings.hidden_sizes)
         self.q_target = copy.deepcopy(self.q).requires_grad_(False)
-        self.average = build_model(obs_size, n_actions, cfg.hidden_sizes)
+        self.average = build_model(obs_size, n_actions, settings.hidden_sizes)
         self.q_optimizer = torch.optim.Adam(
-            self.q.parameters(), lr=cfg.rl_learning_rate, fused=True
+            self.q.parameters(), lr=settings.rl_learning_rate, fused=True
         )
         self.sl_optimizer = torch.optim.Adam(
-            self.average.parameters(), lr=cfg.sl_learning_rate, fused=True
+            self.average.parameters(), lr=settings.sl_learning_rate, fused=True
         )
-        self.sampler = PolicyBatch(self.average, greedy=False, seed=cfg.seed)
+        self.sampler = PolicyBatch(self.average, greedy=False, seed=settings.seed)
         self.replay = CircularBuffer(
-            cfg.replay_capacity,
+            settings.replay_capacity,
             {
                 "obs": ((obs_size,), np.float32),
                 "action": ((), np.int64),
@@ -81,7 +100,7 @@ class NFSPLearner:
             },
         )
         self.reservoir = ReservoirBuffer(
-            cfg.reservoir_capacity,
+            settings.reservoir_capacity,
             {"obs": ((obs_size,), np.float32), "mask": ((n_actions,), np.bool_),
              "action": ((), np.int64)},
         )  # fmt: skip
@@ -105,7 +124,7 @@ class NFSPLearner:
 
     def ready(self) -> bool:
         """Both memories hold ``min_buffer_size`` rows: learning may start."""
-        need = self.cfg.min_buffer_size
+        need = self.settings.min_buffer_size
         return len(self.replay) >= need and len(self.reservoir) >= need
 
     def learn(self, rng: np.random.Generator) -> dict[str, float]:
@@ -113,7 +132,7 @@ class NFSPLearner:
         ``target_update_every`` steps the Q-network is copied into its target."""
         losses = {"rl_loss": self._q_step(rng), "sl_loss": self.learn_average(rng)}
         self.steps += 1
-        if self.steps % self.cfg.target_update_every == 0:
+        if self.steps % self.settings.target_update_every == 0:
             self.q_target.load_state_dict(self.q.state_dict())
         return losses
 
@@ -121,7 +140,8 @@ class NFSPLearner:
         """Q-learning: Huber loss between Q(s, a) and r + gamma * max over legal a' of the
         target's Q(s', a') (0 after the game's end)."""
         batch = {
-            k: torch.from_numpy(v) for k, v in self.replay.sample(self.cfg.batch_size, rng).items()
+            k: torch.from_numpy(v)
+            for k, v in self.replay.sample(self.settings.batch_size, rng).items()
         }
         everything = torch.ones_like(batch["next_mask"])
         q, _ = self.q(batch["obs"], everything)
@@ -130,18 +150,18 @@ class NFSPLearner:
             nxt, _ = self.q_target(batch["next_obs"], batch["next_mask"])
             ended = batch["done"] > 0
             best = torch.where(ended, 0.0, nxt.max(-1).values)
-            target = batch["reward"] + self.cfg.gamma * best
+            target = batch["reward"] + self.settings.gamma * best
         loss = F.smooth_l1_loss(taken, target)
-        _step(self.q, self.q_optimizer, loss, self.cfg.max_grad_norm)
+        _step(self.q, self.q_optimizer, loss, self.settings.max_grad_norm)
         return loss.item()
 
     def learn_average(self, rng: np.random.Generator) -> float:
         """Supervised: cross-entropy of the average policy's masked softmax on the reservoir's
         best-response actions."""
-        batch = self.reservoir.sample(self.cfg.batch_size, rng)
+        batch = self.reservoir.sample(self.settings.batch_size, rng)
         logits, _ = self.average(torch.from_numpy(batch["obs"]), torch.from_numpy(batch["mask"]))
         loss = F.cross_entropy(logits, torch.from_numpy(batch["action"]))
-        _step(self.average, self.sl_optimizer, loss, self.cfg.max_grad_norm)
+        _step(self.average, self.sl_optimizer, loss, self.settings.max_grad_norm)
         return loss.item()
 
 

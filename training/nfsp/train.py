@@ -50,10 +50,10 @@ from reborn_env.policies.network import network_entry
 from training.bench.matches import outcome
 from training.common.cli import fail
 from training.common.envs import env_version, make_vector_env
+from training.common.schema import ConfigError, settings_of
 from training.nfsp.config import NFSPConfig, load_nfsp_config
-from training.nfsp.learner import NFSPLearner
-from training.ppo.config import ConfigError
-from training.ppo.seating import Competitive
+from training.nfsp.learner import LearnerSettings, NFSPLearner
+from training.ppo.seating import Competitive, Evaluation
 from training.runs.run_files import CURVE, POLICY, RunDirError, prepare_run_dirs
 
 ALGORITHM = "nfsp"
@@ -87,8 +87,8 @@ class Seats:
 
 @dataclass
 class NFSPRun:
-    """The whole state of a run (what ``training/ppo/seating.py`` reads: ``cfg``, ``global_step``,
-    ``update``)."""
+    """The whole state of a run (``global_step`` and ``update`` are what an evaluation record of
+    ``training/ppo/seating.py`` carries)."""
 
     cfg: NFSPConfig
     learner: NFSPLearner
@@ -120,7 +120,7 @@ def build_run(cfg: NFSPConfig) -> NFSPRun:
     venv.reset()
     seats = Seats.empty(venv.num_envs, len(venv.agents), venv.obs_size)
     seats.best_response[:] = rng.random(seats.best_response.shape) < cfg.anticipatory
-    learner = NFSPLearner(cfg, venv.obs_size, venv.n_actions)
+    learner = NFSPLearner(settings_of(LearnerSettings, cfg), venv.obs_size, venv.n_actions)
     return NFSPRun(cfg, learner, venv, seats, rng)
 
 
@@ -244,7 +244,7 @@ def evaluate(run: NFSPRun, out: Path) -> str:
     redraw the curve and save the policy; the log lines, each after a newline."""
     from training.runs.plots import plot_learning_curve
 
-    seating = Competitive()
+    seating = Competitive(settings_of(Evaluation, run.cfg))
     begun = time.perf_counter()
     records = seating.evaluate(run, policy_payload(run))
     run.history += records

@@ -9,7 +9,8 @@ import torch
 
 from reborn_env.policies.artifact import load_checkpoint
 from reborn_env.policies.network import network_options
-from training.ppo.config import ConfigError, TrainConfig
+from training.common.schema import ConfigError
+from training.ppo.config import TrainConfig
 
 
 def initial_weights(cfg: TrainConfig, obs_size: int, n_actions: int) -> dict[str, torch.Tensor]:
@@ -25,7 +26,7 @@ def initial_weights(cfg: TrainConfig, obs_size: int, n_actions: int) -> dict[str
         ours["records"]
     ):
         raise ConfigError(
-            f"{cfg._source}: key 'init_policy': {cfg.init_policy} holds a network {theirs}, "
+            f"{cfg.origin}: key 'init_policy': {cfg.init_policy} holds a network {theirs}, "
             f"the run builds {ours}; set hidden_sizes and network to match it"
         )
     return payload["model"]

@@ -1,12 +1,12 @@
 """The PPO update (CleanRL's ``ppo.py``): a few epochs of minibatch steps on the clipped objective.
 
-The rollout is flattened into one batch (:func:`flatten`); each epoch shuffles it with the run's
-generator and takes ``num_minibatches`` optimiser steps on the loss ``policy - ent_coef * entropy
-+ vf_coef * value``: the clipped surrogate objective with (optionally) normalised advantages, the
-value loss (optionally clipped around the rollout's values), and the entropy over legal actions.
-Gradients are clipped to ``max_grad_norm``; with ``anneal_lr`` the learning rate falls linearly to
-0 over the run.
-"""
+The rollout is flattened into one batch (:func:`flatten`); the update reads only its
+:class:`Hyperparameters` (a run's config holds them under the same names). Each epoch shuffles
+the batch with the run's generator and takes ``num_minibatches`` optimiser steps on the loss
+``policy - ent_coef * entropy + vf_coef * value``: the clipped surrogate objective with
+(optionally) normalised advantages, the value loss (optionally clipped around the rollout's
+values), and the entropy over legal actions. Gradients are clipped to ``max_grad_norm``; with
+``anneal_lr`` the learning rate falls linearly to 0 over the run."""
 
 from __future__ import annotations
 
@@ -19,8 +19,27 @@ from torch import nn
 
 if TYPE_CHECKING:
     from reborn_env.policies.network import MaskedActorCritic
-    from training.ppo.config import TrainConfig
     from training.ppo.rollout import Rollout
+
+
+@dataclass(frozen=True, kw_only=True)
+class Hyperparameters:
+    """What a PPO update reads: the keys of a run's config of the same names
+    (``training.common.schema.settings_of`` takes them from it)."""
+
+    learning_rate: float
+    anneal_lr: bool
+    num_updates: int
+    """updates in the run, over which an annealed learning rate falls to 0"""
+    update_epochs: int
+    batch_size: int
+    minibatch_size: int
+    clip_coef: float
+    clip_vloss: bool
+    norm_adv: bool
+    ent_coef: float
+    vf_coef: float
+    max_grad_norm: float
 
 
 @dataclass
@@ -53,20 +72,20 @@ def ppo_update(
     model: MaskedActorCritic,
     optimizer: torch.optim.Optimizer,
     batch: Batch,
-    cfg: TrainConfig,
+    hp: Hyperparameters,
     rng: np.random.Generator,
     update: int,
 ) -> dict[str, float]:
     """Update ``model`` on ``batch`` (``update`` updates done before this one); the last
     minibatch's losses and the update's statistics, as TensorBoard's ``losses/`` scalars."""
-    if cfg.anneal_lr:
-        optimizer.param_groups[0]["lr"] = (1.0 - update / cfg.num_updates) * cfg.learning_rate
-    order = np.arange(cfg.batch_size)
+    if hp.anneal_lr:
+        optimizer.param_groups[0]["lr"] = (1.0 - update / hp.num_updates) * hp.learning_rate
+    order = np.arange(hp.batch_size)
     clipfracs = []
-    for _ in range(cfg.update_epochs):
+    for _ in range(hp.update_epochs):
         rng.shuffle(order)
-        for begin in range(0, cfg.batch_size, cfg.minibatch_size):
-            mb = torch.from_numpy(order[begin : begin + cfg.minibatch_size])
+        for begin in range(0, hp.batch_size, hp.minibatch_size):
+            mb = torch.from_numpy(order[begin : begin + hp.minibatch_size])
             _, newlogprob, entropy, newvalue = model.get_action_and_value(
                 batch.obs[mb], batch.masks[mb], batch.actions[mb]
             )
@@ -74,14 +93,14 @@ def ppo_update(
             ratio = logratio.exp()
             with torch.no_grad():
                 approx_kl = ((ratio - 1) - logratio).mean()
-                clipfracs.append(((ratio - 1.0).abs() > cfg.clip_coef).float().mean().item())
-            pg_loss = policy_loss(ratio, batch.advantages[mb], cfg)
-            v_loss = value_loss(newvalue, batch.values[mb], batch.returns[mb], cfg)
+                clipfracs.append(((ratio - 1.0).abs() > hp.clip_coef).float().mean().item())
+            pg_loss = policy_loss(ratio, batch.advantages[mb], hp)
+            v_loss = value_loss(newvalue, batch.values[mb], batch.returns[mb], hp)
             entropy_loss = entropy.mean()
-            loss = pg_loss - cfg.ent_coef * entropy_loss + cfg.vf_coef * v_loss
+            loss = pg_loss - hp.ent_coef * entropy_loss + hp.vf_coef * v_loss
             optimizer.zero_grad()
             loss.backward()
-            nn.utils.clip_grad_norm_(model.parameters(), cfg.max_grad_norm)
+            nn.utils.clip_grad_norm_(model.parameters(), hp.max_grad_norm)
             optimizer.step()
     var_y = batch.returns.var()
     explained = (
@@ -98,21 +117,21 @@ def ppo_update(
     }
 
 
-def policy_loss(ratio: torch.Tensor, advantages: torch.Tensor, cfg: TrainConfig) -> torch.Tensor:
+def policy_loss(ratio: torch.Tensor, advantages: torch.Tensor, hp: Hyperparameters) -> torch.Tensor:
     """The clipped surrogate objective (to minimise), advantages normalised if ``norm_adv``."""
-    if cfg.norm_adv:
+    if hp.norm_adv:
         advantages = (advantages - advantages.mean()) / (advantages.std() + 1e-8)
-    clipped = ratio.clamp(1 - cfg.clip_coef, 1 + cfg.clip_coef)
+    clipped = ratio.clamp(1 - hp.clip_coef, 1 + hp.clip_coef)
     return torch.max(-advantages * ratio, -advantages * clipped).mean()
 
 
 def value_loss(
-    new: torch.Tensor, old: torch.Tensor, returns: torch.Tensor, cfg: TrainConfig
+    new: torch.Tensor, old: torch.Tensor, returns: torch.Tensor, hp: Hyperparameters
 ) -> torch.Tensor:
     """Half the squared error to the returns; with ``clip_vloss`` the larger of it and that of the
     new value clipped to ``clip_coef`` around the rollout's."""
     unclipped = (new - returns) ** 2
-    if not cfg.clip_vloss:
+    if not hp.clip_vloss:
         return 0.5 * unclipped.mean()
-    clipped = old + (new - old).clamp(-cfg.clip_coef, cfg.clip_coef)
+    clipped = old + (new - old).clamp(-hp.clip_coef, hp.clip_coef)
     return 0.5 * torch.max(unclipped, (clipped - returns) ** 2).mean()

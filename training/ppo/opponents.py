@@ -33,7 +33,6 @@ from training.bench.matches import outcome, player
 
 if TYPE_CHECKING:
     from reborn_env.bots.batched import BatchedBot
-    from training.ppo.config import TrainConfig
 
 SELF = "self"
 POOL = "pool"
@@ -44,12 +43,33 @@ PRIOR_SCORE = 0.5
 """An opponent's score before the learner has finished a game against it."""
 
 
+@dataclass(frozen=True, kw_only=True)
+class League:
+    """What the opponent pool reads: the keys of a run's config of the same names
+    (``training.common.schema.settings_of`` takes them from it)."""
+
+    env: str
+    env_kwargs: dict[str, Any]
+    seed: int
+    num_envs: int
+    """slots of the game vector: one instance of each bot opponent per slot"""
+    hidden_sizes: list[int]
+    """the snapshots' network"""
+    pool_size: int
+    latest_opponent_prob: float
+    bot_opponents: list[str]
+    bot_opponent_prob: float
+    opponent_sampling: str
+    seat_sampling: str
+    pfsp_power: float
+
+
 @dataclass
 class OpponentPool:
     """The snapshots of the policy, the learner's scores against each opponent, and the networks
     and bots that play as opponents."""
 
-    cfg: TrainConfig
+    league: League
     snapshots: list[dict[str, torch.Tensor]] = field(default_factory=list)  # oldest first
     ids: list[int] = field(default_factory=list)  # the number of each snapshot
     scores: dict[str, list[float]] = field(default_factory=dict)  # key -> score per seat
@@ -61,12 +81,12 @@ class OpponentPool:
 
     def draw(self, rng: np.random.Generator, seat: int) -> str:
         """The opponent of a new game in which the learner plays ``seat``."""
-        cfg = self.cfg
-        if cfg.opponent_sampling == "pfsp":
+        league = self.league
+        if league.opponent_sampling == "pfsp":
             return self._draw_pfsp(rng, seat)
-        if cfg.bot_opponents and rng.random() < cfg.bot_opponent_prob:
-            return BOT + cfg.bot_opponents[int(rng.integers(len(cfg.bot_opponents)))]
-        if self.snapshots and rng.random() >= cfg.latest_opponent_prob:
+        if league.bot_opponents and rng.random() < league.bot_opponent_prob:
+            return BOT + league.bot_opponents[int(rng.integers(len(league.bot_opponents)))]
+        if self.snapshots and rng.random() >= league.latest_opponent_prob:
             return f"{POOL}{self.ids[int(rng.integers(len(self.snapshots)))]}"
         return SELF
 
@@ -75,8 +95,8 @@ class OpponentPool:
         opponent (its weight the mean of its snapshots'), then a snapshot is drawn within it by
         the same weights, so a big pool does not crowd out the bots."""
         pool = [f"{POOL}{i}" for i in self.ids]
-        groups = [[BOT + b] for b in self.cfg.bot_opponents] + ([pool] if pool else [])
-        if not groups or rng.random() < self.cfg.latest_opponent_prob:
+        groups = [[BOT + b] for b in self.league.bot_opponents] + ([pool] if pool else [])
+        if not groups or rng.random() < self.league.latest_opponent_prob:
             return SELF
         weights = [self._pfsp_weights(group, seat) for group in groups]
         chosen = self._pick(rng, np.array([w.mean() for w in weights]))
@@ -85,7 +105,7 @@ class OpponentPool:
     def _pfsp_weights(self, keys: list[str], seat: int) -> np.ndarray:
         """``(1 - score) ** pfsp_power`` of each key in ``seat``, each keeping a small chance."""
         losing = np.array([1.0 - self.score(key, seat) for key in keys])
-        return losing**self.cfg.pfsp_power + 1e-3
+        return losing**self.league.pfsp_power + 1e-3
 
     @staticmethod
     def _pick(rng: np.random.Generator, weights: np.ndarray) -> int:
@@ -95,8 +115,8 @@ class OpponentPool:
         """With ``seat_sampling: pfsp``, how often the learner takes each seat: ``1.1 - score``
         against the bots (their mean) in that seat, so the seat that still loses to them is
         trained most and no seat is dropped; uniform otherwise or before any bot game."""
-        bots = [BOT + b for b in self.cfg.bot_opponents if BOT + b in self.scores]
-        if self.cfg.seat_sampling != "pfsp" or not bots:
+        bots = [BOT + b for b in self.league.bot_opponents if BOT + b in self.scores]
+        if self.league.seat_sampling != "pfsp" or not bots:
             return np.full(seats, 1.0 / seats)
         scores = np.mean([self.scores[key] for key in bots], axis=0)
         weights = 1.1 - scores
@@ -169,9 +189,9 @@ class OpponentPool:
         """The bots of opponent ``key`` (``bot:<name>``) for every slot, slot ``i``'s seeded
         ``seed + i``: one instance per slot, since bots may keep per-game state."""
         if key not in self._bots:
-            name, cfg = key[len(BOT) :], self.cfg
-            make = player(name, cfg.env, cfg.seed, env_kwargs=cfg.env_kwargs)
-            self._bots[key] = make(cfg.num_envs)
+            name, league = key[len(BOT) :], self.league
+            make = player(name, league.env, league.seed, env_kwargs=league.env_kwargs)
+            self._bots[key] = make(league.num_envs)
         return self._bots[key]
 
     def model(self, key: str, current: MaskedActorCritic) -> MaskedActorCritic:
@@ -185,7 +205,7 @@ class OpponentPool:
             net = build_model(
                 current.obs_size,
                 current.n_actions,
-                self.cfg.hidden_sizes,
+                self.league.hidden_sizes,
                 current.record_sets,
                 current.record_embed,
             )
@@ -203,7 +223,7 @@ class OpponentPool:
         if SELF in self.scores:
             self.scores[f"{POOL}{self.taken}"] = list(self.scores[SELF])
         self.taken += 1
-        keep = self.cfg.pool_size
+        keep = self.league.pool_size
         self.restore(self.snapshots[-keep:], self.ids[-keep:], self.scores, self.taken)
 
     def restore(

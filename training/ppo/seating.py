@@ -21,10 +21,12 @@ of teams of ``eval_opponents`` bots (e.g. random play and the scripted bot) on t
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from training.common.envs import COMPETITIVE, COOPERATIVE
+from training.common.schema import settings_of
 
 if TYPE_CHECKING:
     import numpy as np
@@ -34,11 +36,24 @@ if TYPE_CHECKING:
     from training.ppo.opponents import OpponentPool
 
 
+@dataclass(frozen=True, kw_only=True)
+class Evaluation:
+    """What a seating's evaluation reads: the keys of a run's config of the same names (PPO's and
+    NFSP's, ``training.common.schema.settings_of`` takes them from either)."""
+
+    env: str
+    env_kwargs: dict[str, Any]
+    seed: int
+    num_envs: int
+    eval_games: int
+    eval_greedy: bool
+    eval_opponents: list[str]
+
+
 class Trainer(Protocol):
     """What a seating reads of the trainer (``training.ppo.state.Trainer``) when it evaluates: the
-    run's config and its progress counters, which every evaluation record carries."""
+    run's progress counters, which every evaluation record carries."""
 
-    cfg: TrainConfig
     global_step: int
     update: int
 
@@ -51,14 +66,19 @@ class Competitive:
     legend = "opponent"  # learning curve: one line per opponent, dotted at an even match
     reference: float | None = 0.5
 
+    def __init__(self, evaluation: Evaluation, learner_seat: str = "") -> None:
+        self.evaluation = evaluation
+        self.learner_seat = learner_seat
+        """the agent the learner plays in every game; empty: drawn per game"""
+
     def seat(
         self, agents: list[str], rng: np.random.Generator, opponents: OpponentPool
     ) -> tuple[tuple[int, ...], str]:
         """(the learner's one seat: ``learner_seat`` if the config fixes it, else drawn with
         ``rng`` by ``opponents.seat_weights``, uniform unless ``seat_sampling: pfsp``; the
         opponent ``opponents.draw(rng, seat)`` names)."""
-        if opponents.cfg.learner_seat:
-            seat = agents.index(opponents.cfg.learner_seat)
+        if self.learner_seat:
+            seat = agents.index(self.learner_seat)
         else:
             weights = opponents.seat_weights(len(agents))
             seat = int(rng.choice(len(agents), p=weights))
@@ -71,22 +91,22 @@ class Competitive:
         each."""
         from training.bench.matches import play_vector_match, player
 
-        cfg = trainer.cfg
+        evaluation = self.evaluation
         records = []
-        for name in cfg.eval_opponents:
+        for name in evaluation.eval_opponents:
             result = play_vector_match(
-                cfg.env,
-                cfg.env_kwargs,
-                player(payload, cfg.env, cfg.seed, cfg.eval_greedy),
-                player(name, cfg.env, cfg.seed + 1, env_kwargs=cfg.env_kwargs),
-                cfg.eval_games,
-                cfg.seed,
-                num_envs=min(cfg.num_envs, cfg.eval_games),
+                evaluation.env,
+                evaluation.env_kwargs,
+                player(payload, evaluation.env, evaluation.seed, evaluation.eval_greedy),
+                player(name, evaluation.env, evaluation.seed + 1, env_kwargs=evaluation.env_kwargs),
+                evaluation.eval_games,
+                evaluation.seed,
+                num_envs=min(evaluation.num_envs, evaluation.eval_games),
                 label=f"evaluation vs {name}",
             )
             low, high = result.wilson()
             record = {"step": trainer.global_step, "update": trainer.update, "opponent": name}
-            record["greedy"] = cfg.eval_greedy
+            record["greedy"] = evaluation.eval_greedy
             record.update(win_rate=result.overall.win_rate, low=low, high=high)
             for seat, seat_record in result.seats.items():
                 record[f"win_rate_{seat}"] = seat_record.win_rate
@@ -109,7 +129,8 @@ class Cooperative:
     legend = "team"  # learning curve: the policy and each baseline team; no even match
     reference: float | None = None
 
-    def __init__(self) -> None:
+    def __init__(self, evaluation: Evaluation) -> None:
+        self.evaluation = evaluation
         self._baselines: dict[str, TeamResult] = {}  # bots do not learn: evaluated once
 
     def seat(
@@ -123,19 +144,23 @@ class Cooperative:
         ``eval_games`` games each on the same seeds; one history record per team."""
         from training.bench.evaluate import evaluate_team
 
-        cfg = trainer.cfg
-        play = (cfg.env, cfg.eval_games, cfg.seed)
+        evaluation = self.evaluation
+        play = (evaluation.env, evaluation.eval_games, evaluation.seed)
         records = []
         for greedy in (True, False):
             name = f"policy ({'greedy' if greedy else 'sampled'})"
             result = evaluate_team(
-                payload, *play, greedy=greedy, env_kwargs=cfg.env_kwargs, label=f"evaluation {name}"
+                payload,
+                *play,
+                greedy=greedy,
+                env_kwargs=evaluation.env_kwargs,
+                label=f"evaluation {name}",
             )
             records.append(self._record(trainer, name, result))
-        for spec in cfg.eval_opponents:
+        for spec in evaluation.eval_opponents:
             if spec not in self._baselines:
                 self._baselines[spec] = evaluate_team(
-                    spec, *play, env_kwargs=cfg.env_kwargs, label=f"evaluation {spec}"
+                    spec, *play, env_kwargs=evaluation.env_kwargs, label=f"evaluation {spec}"
                 )
             records.append(self._record(trainer, Path(spec).stem, self._baselines[spec]))
         return records
@@ -165,5 +190,9 @@ Seating = Competitive | Cooperative
 
 
 def seating_for(cfg: TrainConfig) -> Seating:
-    """The seating of the run ``cfg`` describes (``cfg.resolved_mode``)."""
-    return Cooperative() if cfg.resolved_mode == COOPERATIVE else Competitive()
+    """The seating of the run ``cfg`` describes (``cfg.resolved_mode``), with the settings it
+    reads."""
+    evaluation = settings_of(Evaluation, cfg)
+    if cfg.resolved_mode == COOPERATIVE:
+        return Cooperative(evaluation)
+    return Competitive(evaluation, cfg.learner_seat)

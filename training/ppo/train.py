@@ -44,11 +44,12 @@ from reborn_env.policies.artifact import CheckpointError
 from reborn_env.policies.network import build_model, record_sets
 from training.common.cli import fail
 from training.common.envs import COOPERATIVE, make_vector_env, observation_layout
+from training.common.schema import ConfigError, settings_of
 from training.ppo.advantages import rollout_advantages
-from training.ppo.config import ConfigError, TrainConfig, load_config
+from training.ppo.config import TrainConfig, load_config
 from training.ppo.init_policy import initial_weights
-from training.ppo.loss import flatten, ppo_update
-from training.ppo.opponents import OpponentPool
+from training.ppo.loss import Hyperparameters, flatten, ppo_update
+from training.ppo.opponents import League, OpponentPool
 from training.ppo.progress import done_line, evaluate_policy, log_update, progress_line
 from training.ppo.restarts import RestartPool
 from training.ppo.resume import resume_run, save_run
@@ -101,7 +102,7 @@ def build_trainer(cfg: TrainConfig) -> Trainer:
         model.load_state_dict(initial_weights(cfg, venv.obs_size, venv.n_actions))
     optimizer = torch.optim.Adam(model.parameters(), lr=cfg.learning_rate, eps=1e-5, fused=True)
     slots = Slots.empty(venv.num_envs, len(venv.agents))
-    opponents = OpponentPool(cfg)
+    opponents = OpponentPool(settings_of(League, cfg))
     restarts = RestartPool(cfg.restart_prob)
     trainer = Trainer(
         cfg, model, optimizer, venv, slots, np_rng, seating_for(cfg), opponents, restarts
@@ -167,13 +168,19 @@ def train(
     last = (
         cfg.num_updates if stop_after is None else min(cfg.num_updates, trainer.update + stop_after)
     )
+    hyperparameters = settings_of(Hyperparameters, cfg)
     while trainer.update < last:
         rollout = collect_rollout(trainer)
         with trainer.timers.timed("learning"):
             advantages, returns = rollout_advantages(rollout, cfg.gamma, cfg.gae_lambda)
             batch = flatten(rollout, advantages, returns)
             stats = ppo_update(
-                trainer.model, trainer.optimizer, batch, cfg, trainer.np_rng, trainer.update
+                trainer.model,
+                trainer.optimizer,
+                batch,
+                hyperparameters,
+                trainer.np_rng,
+                trainer.update,
             )
             trainer.update += 1
         trainer.wall_time = time.perf_counter() - begun

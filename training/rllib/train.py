@@ -42,7 +42,7 @@ from collections.abc import Sequence  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402
 
-from training.ppo.config import ConfigError  # noqa: E402
+from training.common.schema import ConfigError  # noqa: E402
 from training.rllib.config import RllibConfig, load_rllib_config  # noqa: E402
 
 LEARNER, SNAPSHOT = "learner", "snapshot"
