@@ -2,11 +2,12 @@
 
 :func:`run_payload` is the dict ``training/checkpoint.py`` saves: with ``full=False`` only what a
 bot needs (``policy.pt``); in full (``latest.pt``) also the optimiser, the opponent pool, every
-generator's state and every slot of the game vector parked at its next learner decision (its
-position, its seed state and its seats), so :func:`restore_run` continues the run as if it had
-never stopped. A checkpoint that cannot continue this config's run (a policy file, other network
-sizes or env count, a position the env refuses, a run of the trainer before the game vector) is
-a :class:`CheckpointError` that says so.
+generator's state (the opponent bots' too), the restart positions, the recent episodes' returns
+and every slot of the game vector parked at its next learner decision (its position, its seed
+state and its seats), so :func:`restore_run` continues the run as if it had never stopped. A
+checkpoint that cannot continue this config's run (a policy file, other network sizes or env
+count, a position the env refuses, a run of the trainer before the game vector) is a
+:class:`CheckpointError` that says so.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from .checkpoint import CheckpointError, check_network, load_checkpoint, save_ch
 from .envs import env_version
 from .model import network_entry, network_options
 from .run_files import LATEST, POLICY
+from .state import RECENT_RETURNS
 
 if TYPE_CHECKING:
     from .state import Trainer
@@ -72,6 +74,9 @@ def run_payload(trainer: Trainer, full: bool = True) -> dict[str, Any]:
             "numpy": trainer.np_rng.bit_generator.state,
             "python": random.getstate(),
         }
+        data["finished_returns"] = trainer.finished_returns[-RECENT_RETURNS:]
+        if trainer.restarts.probability:
+            data["restarts"] = trainer.restarts.state()
         parked = [parked_slot(trainer, i) for i in range(trainer.venv.num_envs)]
         data["slots"] = json.dumps(parked, separators=(",", ":")).encode()
     return data
@@ -115,9 +120,19 @@ def restore_run(trainer: Trainer, data: dict[str, Any], path: Path) -> None:
     trainer.opponents.restore(
         list(data["pool"]), opponents.get("ids"), opponents.get("scores"), opponents.get("taken")
     )
+    try:
+        trainer.opponents.rebuild(opponents.get("built", []), trainer.model)
+    except (IndexError, TypeError) as exc:
+        raise CheckpointError(f"{path}: its list of built snapshots is refused: {exc}") from exc
     trainer.global_step, trainer.update = data["global_step"], data["update"]
     trainer.env_steps = data["env_steps"]
     trainer.history, trainer.wall_time = list(data["history"]), data["wall_time"]
+    trainer.finished_returns = list(data.get("finished_returns", []))
+    if "restarts" in data:
+        try:
+            trainer.restarts.restore(data["restarts"])
+        except (TypeError, ValueError) as exc:  # not JSON, or not a reservoir
+            raise CheckpointError(f"{path}: its restart positions are not readable: {exc}") from exc
     torch.set_rng_state(data["rng"]["torch"])
     trainer.np_rng.bit_generator.state = data["rng"]["numpy"]
     random.setstate(data["rng"]["python"])
@@ -126,6 +141,10 @@ def restore_run(trainer: Trainer, data: dict[str, Any], path: Path) -> None:
             unpark_slot(trainer, i, saved)
         except ValueError as exc:  # PositionError, ScenarioError: the env refuses it
             raise CheckpointError(f"{path}: slot {i}'s saved position is refused: {exc}") from exc
+    try:
+        trainer.opponents.restore_bots(opponents.get("bots", {}))
+    except (IndexError, TypeError, ValueError) as exc:
+        raise CheckpointError(f"{path}: its bots' generator states are refused: {exc}") from exc
 
 
 def check_resumable(trainer: Trainer, data: dict[str, Any], path: Path) -> None:
