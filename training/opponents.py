@@ -175,6 +175,7 @@ class OpponentPool:
             name, cfg = key[len(BOT) :], self.cfg
             make = player(name, cfg.env, cfg.seed, env_kwargs=cfg.env_kwargs)
             self._bots[key] = make(cfg.num_envs)
+            torch.set_num_threads(cfg.torch_threads)  # a policy file's bot plays on one thread
         return self._bots[key]
 
     def model(self, key: str, current: MaskedActorCritic) -> MaskedActorCritic:

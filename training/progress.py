@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
+import torch
 
 from .resume import run_payload
 from .state import RECENT_RETURNS
@@ -60,6 +61,7 @@ def evaluate_policy(trainer: Trainer, writer: SummaryWriter, curve: Path) -> str
     seating = trainer.seating
     with trainer.timers.timed("evaluation"):
         records = seating.evaluate(trainer, run_payload(trainer, full=False))
+    torch.set_num_threads(trainer.cfg.torch_threads)  # a policy bot plays on one thread
     trainer.history += records
     when = "after imitation" if trainer.update == 0 else f"after update {trainer.update}"
     lines = (

@@ -102,3 +102,15 @@ def test_a_resumed_run_ends_with_the_straight_runs_weights(
     train(cfg, log_dir=logs, stop_after=stop_after)
     resumed = train(cfg, resume=True, log_dir=logs)
     _assert_same_state(straight, resumed)
+
+
+def test_the_run_trains_on_its_torch_threads_after_evaluating(tmp_path: Path) -> None:
+    """Evaluating builds a policy bot, which plays on one thread; the run then goes back to its
+    ``torch_threads``, as a resumed run (which has not evaluated yet) trains, so both compute the
+    same sums in the same order."""
+    cfg = _config(tmp_path, {"torch_threads": 2, "eval_opponents": ["random"], "eval_games": 1})
+    try:
+        train(cfg, log_dir=str(tmp_path / "runs"), stop_after=1)
+        assert torch.get_num_threads() == 2
+    finally:
+        torch.set_num_threads(1)
