@@ -133,9 +133,6 @@ def restore_run(trainer: Trainer, data: dict[str, Any], path: Path) -> None:
             trainer.restarts.restore(data["restarts"])
         except (TypeError, ValueError) as exc:  # not JSON, or not a reservoir
             raise CheckpointError(f"{path}: its restart positions are not readable: {exc}") from exc
-    torch.set_rng_state(data["rng"]["torch"])
-    trainer.np_rng.bit_generator.state = data["rng"]["numpy"]
-    random.setstate(data["rng"]["python"])
     for i, saved in enumerate(parked_slots(data, path)):
         try:
             unpark_slot(trainer, i, saved)
@@ -145,6 +142,10 @@ def restore_run(trainer: Trainer, data: dict[str, Any], path: Path) -> None:
         trainer.opponents.restore_bots(opponents.get("bots", {}))
     except (IndexError, TypeError, ValueError) as exc:
         raise CheckpointError(f"{path}: its bots' generator states are refused: {exc}") from exc
+    # last: making the opponents' networks and bots above draws from torch's generator
+    torch.set_rng_state(data["rng"]["torch"])
+    trainer.np_rng.bit_generator.state = data["rng"]["numpy"]
+    random.setstate(data["rng"]["python"])
 
 
 def check_resumable(trainer: Trainer, data: dict[str, Any], path: Path) -> None:

@@ -19,8 +19,10 @@ import pytest
 import torch
 
 from reborn_env.core import registry
+from training.checkpoint import save_checkpoint
 from training.config import TrainConfig
-from training.ppo import train
+from training.ppo import build_trainer, train
+from training.resume import run_payload
 from training.state import RECENT_RETURNS, Trainer
 
 GAME = next(
@@ -100,6 +102,28 @@ def test_a_resumed_run_ends_with_the_straight_runs_weights(
     straight = train(_config(tmp_path / "straight", options), log_dir=logs)
     cfg = _config(tmp_path / "resumed", options)
     train(cfg, log_dir=logs, stop_after=stop_after)
+    resumed = train(cfg, resume=True, log_dir=logs)
+    _assert_same_state(straight, resumed)
+
+
+def test_a_policy_file_opponent_first_met_after_the_start_resumes_exactly(tmp_path: Path) -> None:
+    """A policy file as a bot opponent, rarely drawn, so that the resumed run makes it while it
+    puts its slots back (making it draws the network's first weights from torch's generator,
+    which the straight run drew before its checkpoint)."""
+    opponent = tmp_path / "opponent.pt"
+    save_checkpoint(opponent, run_payload(build_trainer(_config(tmp_path, {})), full=False))
+    options = {
+        "env_kwargs": {"max_steps": 20},
+        "seed": 1,  # the opponent is not drawn for the first games, but is before update 3
+        "bot_opponents": [str(opponent)],
+        "opponent_sampling": "uniform",
+        "bot_opponent_prob": 0.2,
+        "imitation_games": 0,
+    }
+    logs = str(tmp_path / "runs")
+    straight = train(_config(tmp_path / "straight", options), log_dir=logs)
+    cfg = _config(tmp_path / "resumed", options)
+    train(cfg, log_dir=logs, stop_after=3)
     resumed = train(cfg, resume=True, log_dir=logs)
     _assert_same_state(straight, resumed)
 
