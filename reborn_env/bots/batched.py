@@ -5,7 +5,9 @@ What: the :class:`BatchedBot` interface (``reset(i)``, ``act(slots, obs, mask)``
 loops, and :func:`batched_bot`, which gives a registered game's compiled batch when the game
 registers one (``GameSpec.batched_bots``) and it is built here, else PerSlotBots. Why: a trainer
 playing hundreds of games against a scripted opponent asks for all their decisions at once, and
-a game with a compiled bot answers them in one native call; every other game still works.
+a game with a compiled bot answers them in one native call; every other game still works. A
+batch that keeps random generators also gives their state (:class:`KeepsRngState`), which a
+trainer's checkpoint saves so that a resumed run's opponents play as the uninterrupted run's.
 """
 
 from __future__ import annotations
@@ -39,6 +41,44 @@ class BatchedBot(Protocol):
         ...
 
 
+@runtime_checkable
+class KeepsRngState(Protocol):
+    """Optional, for batched bots whose generators a trainer saves in its checkpoint, so a
+    resumed run's opponents draw what an uninterrupted run's would have drawn."""
+
+    def rng_state(self) -> list[Any]:
+        """Every slot's generator state, as plain Python values (a checkpoint holds them)."""
+        ...
+
+    def set_rng_state(self, state: list[Any]) -> None:
+        """Put back the generators :meth:`rng_state` returned."""
+        ...
+
+
+def bot_rng_state(bot: Bot) -> Any:
+    """An ordinary bot's generator state: its own ``rng_state()``, else its numpy ``rng``'s,
+    else None (a bot without either draws nothing)."""
+    if callable(getattr(bot, "rng_state", None)):
+        return bot.rng_state()  # type: ignore[attr-defined]
+    rng = getattr(bot, "rng", None)
+    return rng.bit_generator.state if isinstance(rng, np.random.Generator) else None
+
+
+def set_bot_rng_state(bot: Bot, state: Any) -> None:
+    """Put back what :func:`bot_rng_state` returned for ``bot``."""
+    if callable(getattr(bot, "set_rng_state", None)):
+        bot.set_rng_state(state)  # type: ignore[attr-defined]
+    elif state is not None:
+        bot.rng.bit_generator.state = state  # type: ignore[attr-defined]
+
+
+def _check_state_length(state: list[Any], n: int) -> None:
+    """A ValueError unless ``state`` holds one generator per slot."""
+    if not isinstance(state, list) or len(state) != n:
+        got = len(state) if isinstance(state, list) else type(state).__name__
+        raise ValueError(f"the generator state must be a list of {n} slots' states, got {got}")
+
+
 class PerSlotBots:
     """A BatchedBot made of one ordinary bot per slot, ``factory(seeds[i])``, asked in turn. Its
     bots may see the public view (``base.SeesPublicView``): then :attr:`sees_public_view` is True
@@ -69,6 +109,16 @@ class PerSlotBots:
             view = None if views is None else partial(views, i)
             out[r] = decide(self.bots[i], obs[r], mask[r], view)
         return out
+
+    def rng_state(self) -> list[Any]:
+        """Each slot's bot's generator state (:func:`bot_rng_state`)."""
+        return [bot_rng_state(bot) for bot in self.bots]
+
+    def set_rng_state(self, state: list[Any]) -> None:
+        """Put back what :meth:`rng_state` returned."""
+        _check_state_length(state, len(self.bots))
+        for bot, saved in zip(self.bots, state, strict=True):
+            set_bot_rng_state(bot, saved)
 
 
 def vector_view(vector: Any, seat: int, i: int) -> PublicView:
@@ -120,6 +170,15 @@ class RandomBatch:
     def act(self, slots: np.ndarray, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         slots = _checked_rows(slots, obs, mask, len(self))
         return self.draw(slots, np.asarray(mask) != 0)
+
+    def rng_state(self) -> list[int]:
+        """Each slot's SplitMix64 state."""
+        return [int(x) for x in self.state]
+
+    def set_rng_state(self, state: list[int]) -> None:
+        """Put back what :meth:`rng_state` returned."""
+        _check_state_length(state, len(self))
+        self.state[:] = np.array([int(x) % 2**64 for x in state], dtype=np.uint64)
 
     def draw(self, slots: np.ndarray, legal: np.ndarray) -> np.ndarray:
         """:meth:`act` for a driver that built its own arrays: ``slots`` int64 [k] in range and

@@ -52,6 +52,14 @@ class PolicyBot:
     def reset(self) -> None:
         """Start of a game: nothing to forget (the policy has no memory; sampling continues)."""
 
+    def rng_state(self) -> torch.Tensor:
+        """Its sampling generator's state."""
+        return self._generator.get_state()
+
+    def set_rng_state(self, state: torch.Tensor) -> None:
+        """Put back what :meth:`rng_state` returned."""
+        self._generator.set_state(state)
+
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         """A legal action for this decision, sampled from the policy (or its argmax if greedy)."""
         logits = self._masked_logits(observation, action_mask)
@@ -111,6 +119,14 @@ class PolicyBatch:
 
     def reset(self, i: int) -> None:
         """Slot ``i`` starts a game: nothing to forget."""
+
+    def rng_state(self) -> list[torch.Tensor]:
+        """Its sampling generator's state (one generator serves every slot)."""
+        return [self._generator.get_state()]
+
+    def set_rng_state(self, state: list[torch.Tensor]) -> None:
+        """Put back what :meth:`rng_state` returned."""
+        self._generator.set_state(state[0])
 
     def act(self, slots: np.ndarray, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """int64 [k]: the policy's action for each row (sampled, or its argmax if greedy)."""

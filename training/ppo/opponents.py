@@ -16,8 +16,8 @@ prioritised fictitious self-play (AlphaStar's ``f_hard``): the current policy wi
 the opponents that still beat the learner in that seat are met most. ``uniform`` draws a bot with
 ``bot_opponent_prob``, else the current policy or a snapshot uniformly. With ``seat_sampling:
 pfsp`` the scores also choose the learner's seat (:meth:`OpponentPool.seat_weights`): the seat
-that loses most to the bots is played most. The snapshots, their numbers and the scores are saved
-in a run's checkpoint; the networks and bots are not.
+that loses most to the bots is played most. The snapshots, their numbers, the scores and the bots'
+generators are saved in a run's checkpoint; the networks and bots are made again.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import torch
 
+from reborn_env.bots.batched import KeepsRngState
 from reborn_env.policies.network import MaskedActorCritic, build_model
 from training.bench.matches import outcome, player
 
@@ -61,6 +62,8 @@ class League:
     bot_opponent_prob: float
     opponent_sampling: str
     seat_sampling: str
+    torch_threads: int
+    """the run's threads, set again after a policy file's bot is made (it sets one)"""
     pfsp_power: float
 
 
@@ -192,6 +195,7 @@ class OpponentPool:
             name, league = key[len(BOT) :], self.league
             make = player(name, league.env, league.seed, env_kwargs=league.env_kwargs)
             self._bots[key] = make(league.num_envs)
+            torch.set_num_threads(league.torch_threads)  # a policy file's bot plays on one thread
         return self._bots[key]
 
     def model(self, key: str, current: MaskedActorCritic) -> MaskedActorCritic:
@@ -244,7 +248,25 @@ class OpponentPool:
         }
         self._models.clear()
 
+    def rebuild(self, indices: list[int], current: MaskedActorCritic) -> None:
+        """Build the snapshots' networks at ``indices`` (the ``built`` that :meth:`state` saved)
+        now: building one draws its first weights from torch's generator, so a resumed run
+        builds them before its generators are put back, not at their first game after (which
+        the uninterrupted run, having built them already, would not have drawn)."""
+        for index in indices:
+            self.model(f"{POOL}{self.ids[index]}", current)
+
+    def restore_bots(self, states: dict[str, list[Any]]) -> None:
+        """Put back the bots' generators as :meth:`state` saved them (``bots``): a game in
+        progress goes on drawing what it would have, and a bot's stream runs on."""
+        for key, saved in states.items():
+            if key.removeprefix(BOT) in self.league.bot_opponents:  # not a bot the config dropped
+                self.bots(key).set_rng_state(saved)  # type: ignore[attr-defined]
+
     def state(self) -> dict[str, Any]:
-        """What a checkpoint saves besides the snapshots: their numbers and the scores."""
+        """What a checkpoint saves besides the snapshots: their numbers, the scores, which of
+        their networks are built (:meth:`rebuild`) and the generators of the bots made so far
+        (those that keep any, ``KeepsRngState``)."""
+        bots = {k: b.rng_state() for k, b in self._bots.items() if isinstance(b, KeepsRngState)}
         return {"ids": list(self.ids), "scores": {k: list(v) for k, v in self.scores.items()},
-                "taken": self.taken}  # fmt: skip
+                "taken": self.taken, "built": sorted(self._models), "bots": bots}  # fmt: skip

@@ -2,8 +2,8 @@
 
 TensorBoard gets the update's ``losses/*``, ``charts/SPS`` and ``charts/env_SPS`` (learner and
 all-agent decisions per second of PPO wall time) and ``charts/selfplay_return`` (the mean return
-of the last 200 finished episodes); each evaluation adds its seating's ``eval/*`` win rates, a
-line per record under the progress line, and redraws ``learning_curve.png``.
+of the last ``RECENT_RETURNS`` finished episodes); each evaluation adds its seating's ``eval/*``
+win rates, a line per record under the progress line, and redraws ``learning_curve.png``.
 """
 
 from __future__ import annotations
@@ -11,8 +11,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import numpy as np
+import torch
 
 from training.ppo.resume import run_payload
+from training.ppo.state import RECENT_RETURNS
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -35,7 +37,7 @@ def log_update(writer: SummaryWriter, trainer: Trainer, stats: dict[str, float])
         writer.add_scalar(f"losses/{key}", value, trainer.global_step)
     writer.add_scalar("charts/SPS", sps, trainer.global_step)
     writer.add_scalar("charts/env_SPS", env_sps, trainer.global_step)
-    recent = trainer.finished_returns[-200:]
+    recent = trainer.finished_returns[-RECENT_RETURNS:]
     if recent:
         writer.add_scalar("charts/selfplay_return", float(np.mean(recent)), trainer.global_step)
 
@@ -59,6 +61,7 @@ def evaluate_policy(trainer: Trainer, writer: SummaryWriter, curve: Path) -> str
     seating = trainer.seating
     with trainer.timers.timed("evaluation"):
         records = seating.evaluate(trainer, run_payload(trainer, full=False))
+    torch.set_num_threads(trainer.cfg.torch_threads)  # a policy bot plays on one thread
     trainer.history += records
     when = "after imitation" if trainer.update == 0 else f"after update {trainer.update}"
     lines = (

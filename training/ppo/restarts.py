@@ -6,11 +6,13 @@ the start meets them once at most. With ``restart_prob`` a slot's new game begin
 the start, from a position sampled from the games the trainer has played (one slot's position at
 each step of the vector, kept in a reservoir of ``RESERVOIR`` positions, each seen position as
 likely to stay as any other). Evaluation games always start at the beginning. The reservoir is
-not saved in a checkpoint: a resumed run fills it again.
+saved in a run's checkpoint (:meth:`RestartPool.state`), so a resumed run restarts from the
+positions the uninterrupted run would have.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import numpy as np
@@ -40,6 +42,18 @@ class RestartPool:
             k = int(rng.integers(self.seen))
             if k < self.capacity:
                 self.positions[k] = position
+
+    def state(self) -> bytes:
+        """The reservoir and the count of positions seen, as JSON (one checkpoint field)."""
+        return json.dumps({"seen": self.seen, "positions": self.positions},
+                          separators=(",", ":")).encode()  # fmt: skip
+
+    def restore(self, state: bytes) -> None:
+        """Put back what :meth:`state` returned; ValueError if it is not that."""
+        saved = json.loads(state)
+        if not isinstance(saved, dict) or not isinstance(saved.get("positions"), list):
+            raise ValueError("the restart reservoir is not a dict holding a list of positions")
+        self.seen, self.positions = int(saved["seen"]), saved["positions"]
 
     def restart(self, venv: Any, i: int, rng: np.random.Generator) -> bool:
         """With ``probability``, put slot ``i`` at a kept position; whether it did."""

@@ -1,12 +1,13 @@
 """What a run's checkpoints hold, and how ``--resume`` puts the run back exactly where it was.
 
-:func:`run_payload` is the dict ``reborn_env/policies/artifact.py`` saves: with ``full=False`` only
-what a bot needs (``policy.pt``); in full (``latest.pt``) also the optimiser, the opponent pool,
-every generator's state and every slot of the game vector parked at its next learner decision (its
+:func:`run_payload` is the dict ``reborn_env/policies/artifact.py`` saves: with ``full=False``
+only what a bot needs (``policy.pt``); in full (``latest.pt``) also the optimiser, the opponent
+pool, every generator's state (the opponent bots' too), the restart positions, the recent
+episodes' returns and every slot of the game vector parked at its next learner decision (its
 position, its seed state and its seats), so :func:`restore_run` continues the run as if it had
 never stopped. A checkpoint that cannot continue this config's run (a policy file, other network
-sizes or env count, a position the env refuses, a run of the trainer before the game vector) is
-a :class:`CheckpointError` that says so.
+sizes or env count, a position the env refuses, a run of the trainer before the game vector) is a
+:class:`CheckpointError` that says so.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from reborn_env.policies.artifact import (
 )
 from reborn_env.policies.network import network_entry, network_options
 from training.common.envs import env_version
+from training.ppo.state import RECENT_RETURNS
 from training.runs.run_files import LATEST, POLICY
 
 if TYPE_CHECKING:
@@ -77,6 +79,9 @@ def run_payload(trainer: Trainer, full: bool = True) -> dict[str, Any]:
             "numpy": trainer.np_rng.bit_generator.state,
             "python": random.getstate(),
         }
+        data["finished_returns"] = trainer.finished_returns[-RECENT_RETURNS:]
+        if trainer.restarts.probability:
+            data["restarts"] = trainer.restarts.state()
         parked = [parked_slot(trainer, i) for i in range(trainer.venv.num_envs)]
         data["slots"] = json.dumps(parked, separators=(",", ":")).encode()
     return data
@@ -120,17 +125,32 @@ def restore_run(trainer: Trainer, data: dict[str, Any], path: Path) -> None:
     trainer.opponents.restore(
         list(data["pool"]), opponents.get("ids"), opponents.get("scores"), opponents.get("taken")
     )
+    try:
+        trainer.opponents.rebuild(opponents.get("built", []), trainer.model)
+    except (IndexError, TypeError) as exc:
+        raise CheckpointError(f"{path}: its list of built snapshots is refused: {exc}") from exc
     trainer.global_step, trainer.update = data["global_step"], data["update"]
     trainer.env_steps = data["env_steps"]
     trainer.history, trainer.wall_time = list(data["history"]), data["wall_time"]
-    torch.set_rng_state(data["rng"]["torch"])
-    trainer.np_rng.bit_generator.state = data["rng"]["numpy"]
-    random.setstate(data["rng"]["python"])
+    trainer.finished_returns = list(data.get("finished_returns", []))
+    if "restarts" in data:
+        try:
+            trainer.restarts.restore(data["restarts"])
+        except (TypeError, ValueError) as exc:  # not JSON, or not a reservoir
+            raise CheckpointError(f"{path}: its restart positions are not readable: {exc}") from exc
     for i, saved in enumerate(parked_slots(data, path)):
         try:
             unpark_slot(trainer, i, saved)
         except ValueError as exc:  # PositionError, ScenarioError: the env refuses it
             raise CheckpointError(f"{path}: slot {i}'s saved position is refused: {exc}") from exc
+    try:
+        trainer.opponents.restore_bots(opponents.get("bots", {}))
+    except (IndexError, TypeError, ValueError) as exc:
+        raise CheckpointError(f"{path}: its bots' generator states are refused: {exc}") from exc
+    # last: making the opponents' networks and bots above draws from torch's generator
+    torch.set_rng_state(data["rng"]["torch"])
+    trainer.np_rng.bit_generator.state = data["rng"]["numpy"]
+    random.setstate(data["rng"]["python"])
 
 
 def check_resumable(trainer: Trainer, data: dict[str, Any], path: Path) -> None:

@@ -27,6 +27,11 @@ if TYPE_CHECKING:
     from training.ppo.seating import Seating
 
 
+RECENT_RETURNS = 200
+"""Finished episodes whose mean return is charted (``charts/selfplay_return``); a checkpoint keeps
+their returns, so a resumed run charts what the uninterrupted run would."""
+
+
 @dataclass
 class Slots:
     """Every vector slot's episode: which seats the learner plays and who plays the others."""

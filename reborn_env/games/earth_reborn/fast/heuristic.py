@@ -13,6 +13,7 @@ back to the Python bot itself: the same decisions, slowly.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -66,6 +67,23 @@ class HeuristicBatch:
             self._core.set_rng(i, *generator_words(self.seeds[i]))
         else:
             self._bots[i].reset()
+
+    def rng_state(self) -> list[Any]:
+        """Each slot's tie-break generator state (mid-game it has moved on from the seed)."""
+        if self.compiled:
+            return [list(self._core.rng_state(i)) for i in range(len(self))]
+        return [bot.rng.bit_generator.state for bot in self._bots]
+
+    def set_rng_state(self, state: list[Any]) -> None:
+        """Put back what :meth:`rng_state` returned."""
+        if not isinstance(state, list) or len(state) != len(self):
+            got = len(state) if isinstance(state, list) else type(state).__name__
+            raise ValueError(f"the generator state must be a list of {len(self)} slots', got {got}")
+        for i, saved in enumerate(state):
+            if self.compiled:
+                self._core.set_rng(i, *saved)
+            else:
+                self._bots[i].rng.bit_generator.state = saved
 
     def act(self, slots: np.ndarray, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """The action of slot ``slots[r]`` for row r of ``obs`` (float32 [k, obs_size]) and
