@@ -10,6 +10,7 @@ values), and the entropy over legal actions. Gradients are clipped to ``max_grad
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -40,6 +41,11 @@ class Hyperparameters:
     ent_coef: float
     vf_coef: float
     max_grad_norm: float
+
+
+Update = Callable[[nn.Module, torch.optim.Optimizer, "Batch", np.random.Generator, int], dict]
+"""An algorithm's step on one rollout: ``(model, optimizer, batch, rng, updates_done)`` -> the
+statistics logged as TensorBoard's ``losses/`` scalars. The PPO loop calls it once per rollout."""
 
 
 @dataclass

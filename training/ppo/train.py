@@ -35,20 +35,21 @@ import argparse
 import random
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 import torch
 
 from reborn_env.policies.artifact import CheckpointError
-from reborn_env.policies.network import build_model, record_sets
+from reborn_env.policies.network import MaskedActorCritic, build_model, record_sets
 from training.common.cli import fail
 from training.common.envs import COOPERATIVE, make_vector_env, observation_layout
 from training.common.schema import ConfigError, settings_of
 from training.ppo.advantages import rollout_advantages
 from training.ppo.config import TrainConfig, load_config
 from training.ppo.init_policy import initial_weights
-from training.ppo.loss import Hyperparameters, flatten, ppo_update
+from training.ppo.loss import Batch, Hyperparameters, Update, flatten, ppo_update
 from training.ppo.opponents import League, OpponentPool
 from training.ppo.progress import done_line, evaluate_policy, log_update, progress_line
 from training.ppo.restarts import RestartPool
@@ -135,12 +136,29 @@ def preflight(
     return prepare_run_dirs(cfg, log_dir, resume=resume, overwrite=overwrite)
 
 
+def ppo_step(cfg: TrainConfig) -> Update:
+    """PPO's update with the run's hyperparameters: the loop's default."""
+    hyperparameters = settings_of(Hyperparameters, cfg)
+
+    def step(
+        model: MaskedActorCritic,
+        optimizer: torch.optim.Optimizer,
+        batch: Batch,
+        rng: np.random.Generator,
+        update: int,
+    ) -> dict[str, float]:
+        return ppo_update(model, optimizer, batch, hyperparameters, rng, update)
+
+    return step
+
+
 def train(
     cfg: TrainConfig,
     resume: bool = False,
     log_dir: str | None = None,
     stop_after: int | None = None,
     overwrite: bool = False,
+    update: Update | None = None,
 ) -> Trainer:
     """The loop: rollout, advantages, update, then snapshots, evaluation and checkpoints on
     schedule.
@@ -148,7 +166,9 @@ def train(
     :func:`preflight` runs first: a fresh run refuses a ``checkpoint_dir`` holding an earlier run
     unless ``overwrite``; ``log_dir`` replaces ``runs/<run_name>`` (and is the caller's to keep
     apart). ``stop_after`` ends the run after that many updates in this call, as if it were killed
-    after its checkpoint (tests use it to check that ``--resume`` loses nothing).
+    after its checkpoint (tests use it to check that ``--resume`` loses nothing). ``update`` is
+    the algorithm's step on each rollout (PPO's, :func:`ppo_step`, unless another algorithm that
+    plays this loop gives its own, as ``training.mmd`` does).
     """
     from torch.utils.tensorboard import SummaryWriter
 
@@ -168,20 +188,13 @@ def train(
     last = (
         cfg.num_updates if stop_after is None else min(cfg.num_updates, trainer.update + stop_after)
     )
-    hyperparameters = settings_of(Hyperparameters, cfg)
+    learn = update if update is not None else ppo_step(cfg)
     while trainer.update < last:
         rollout = collect_rollout(trainer)
         with trainer.timers.timed("learning"):
             advantages, returns = rollout_advantages(rollout, cfg.gamma, cfg.gae_lambda)
             batch = flatten(rollout, advantages, returns)
-            stats = ppo_update(
-                trainer.model,
-                trainer.optimizer,
-                batch,
-                hyperparameters,
-                trainer.np_rng,
-                trainer.update,
-            )
+            stats = learn(trainer.model, trainer.optimizer, batch, trainer.np_rng, trainer.update)
             trainer.update += 1
         trainer.wall_time = time.perf_counter() - begun
         log_update(writer, trainer, stats)
@@ -207,14 +220,18 @@ def train(
     return trainer
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the CLI; the exit status (2, with one ``error:`` line, on a user's mistake)."""
+def main(
+    argv: list[str] | None = None,
+    prog: str = "python -m training.ppo",
+    description: str = "PPO with action masks: self-play, or one policy for a cooperative team",
+    load: Callable[[str], TrainConfig] = load_config,
+    step: Callable[[TrainConfig], Update] = ppo_step,
+) -> int:
+    """Run the CLI; the exit status (2, with one ``error:`` line, on a user's mistake). Another
+    algorithm of this loop runs it with its own ``load`` (its config) and ``step`` (its update)."""
     from training.bench.evaluate import OpponentError
 
-    parser = argparse.ArgumentParser(
-        prog="python -m training.ppo",
-        description="PPO with action masks: self-play, or one policy for a cooperative team",
-    )
+    parser = argparse.ArgumentParser(prog=prog, description=description)
     parser.add_argument("--config", required=True, help="YAML file in configs/")
     again = parser.add_mutually_exclusive_group()
     again.add_argument(
@@ -227,7 +244,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     try:
-        train(load_config(args.config), resume=args.resume, overwrite=args.overwrite)
+        cfg = load(args.config)
+        train(cfg, resume=args.resume, overwrite=args.overwrite, update=step(cfg))
     except (ConfigError, CheckpointError, OpponentError, RunDirError) as exc:
         return fail(exc)
     return 0

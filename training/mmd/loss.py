@@ -1,0 +1,124 @@
+"""Magnetic mirror descent (Sokota et al., 2023) as a policy-gradient update: PPO's surrogate
+plus a reverse KL to a magnet and a reverse KL to the policy before the update.
+
+Each update minimises, over the rollout's decisions,
+
+    surrogate + alpha * KL(pi || magnet) + (1 / eta) * KL(pi || pi_old) + vf_coef * value loss
+
+where ``pi_old`` is the whole action distribution of the network as the update begins (the
+policy that played the rollout), the mirror-descent step that keeps each update close to the
+last, and the magnet is the uniform distribution over the legal actions (then the magnet term is
+an entropy bonus) or a fixed policy such as the teacher's clone. Both KLs are exact, summed over
+the legal actions. ``alpha`` falls linearly from ``magnet_coef`` to ``magnet_coef_end`` over the
+run: a regularised game's equilibrium (a quantal response equilibrium) that moves toward the
+original game's Nash equilibrium as the regularisation fades. In self-play against the current
+policy and its past selves this is the regularised self-play that Sokota et al. and Rudolph et
+al. (2026) find competitive with NFSP, PSRO and CFR-based deep methods on exploitability.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import torch
+from torch import nn
+
+from training.ppo.loss import Batch, policy_loss, value_loss
+
+
+@dataclass(frozen=True, kw_only=True)
+class MMDLoss:
+    """What the update reads: the keys of a run's config of the same names (PPO's, and MMD's
+    three; ``training.common.schema.settings_of`` takes them from it)."""
+
+    learning_rate: float
+    anneal_lr: bool
+    num_updates: int
+    update_epochs: int
+    batch_size: int
+    minibatch_size: int
+    clip_coef: float
+    norm_adv: bool
+    clip_vloss: bool
+    vf_coef: float
+    max_grad_norm: float
+    magnet_coef: float
+    magnet_coef_end: float
+    kl_coef: float
+
+    def alpha(self, update: int) -> float:
+        """The magnet's weight at ``update`` (updates done before it): linear from
+        ``magnet_coef`` to ``magnet_coef_end``."""
+        done = min(update / max(self.num_updates - 1, 1), 1.0)
+        return self.magnet_coef + (self.magnet_coef_end - self.magnet_coef) * done
+
+
+def masked_log_probs(model: nn.Module, obs: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """Log-probabilities of every action under ``model`` (0 on illegal ones)."""
+    logits, _ = model(obs, mask)
+    return torch.log_softmax(logits, dim=-1).masked_fill(~mask, 0.0)
+
+
+def uniform_log_probs(mask: torch.Tensor) -> torch.Tensor:
+    """The uniform distribution over each row's legal actions, as log-probabilities."""
+    legal = mask.sum(-1, keepdim=True).clamp(min=1).to(torch.float32)
+    return (-legal.log()).expand(mask.shape).masked_fill(~mask, 0.0)
+
+
+def reverse_kl(log_p: torch.Tensor, log_q: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """KL(p || q) per row, summed over the legal actions."""
+    return (log_p.exp() * mask * (log_p - log_q)).sum(-1)
+
+
+def mmd_update(
+    model: nn.Module,
+    optimizer: torch.optim.Optimizer,
+    batch: Batch,
+    hp: MMDLoss,
+    rng: np.random.Generator,
+    update: int,
+    magnet: nn.Module | None = None,
+) -> dict[str, float]:
+    """Update ``model`` on ``batch`` (``update`` updates done before this one) toward the
+    magnet (``None``: uniform); the last minibatch's losses and the update's statistics."""
+    if hp.anneal_lr:
+        optimizer.param_groups[0]["lr"] = (1.0 - update / hp.num_updates) * hp.learning_rate
+    alpha = hp.alpha(update)
+    with torch.no_grad():
+        old = masked_log_probs(model, batch.obs, batch.masks)
+        pull = (
+            uniform_log_probs(batch.masks)
+            if magnet is None
+            else masked_log_probs(magnet, batch.obs, batch.masks)
+        )
+    order = np.arange(hp.batch_size)
+    for _ in range(hp.update_epochs):
+        rng.shuffle(order)
+        for begin in range(0, hp.batch_size, hp.minibatch_size):
+            mb = torch.from_numpy(order[begin : begin + hp.minibatch_size])
+            mask = batch.masks[mb]
+            logits, newvalue = model(batch.obs[mb], mask)
+            log_p = torch.log_softmax(logits, dim=-1).masked_fill(~mask, 0.0)
+            newlogprob = log_p.gather(-1, batch.actions[mb].unsqueeze(-1)).squeeze(-1)
+            ratio = (newlogprob - batch.logprobs[mb]).exp()
+            pg_loss = policy_loss(ratio, batch.advantages[mb], hp)
+            v_loss = value_loss(newvalue, batch.values[mb], batch.returns[mb], hp)
+            kl_magnet = reverse_kl(log_p, pull[mb], mask).mean()
+            kl_prev = reverse_kl(log_p, old[mb], mask).mean()
+            loss = pg_loss + alpha * kl_magnet + hp.kl_coef * kl_prev + hp.vf_coef * v_loss
+            optimizer.zero_grad()
+            loss.backward()
+            nn.utils.clip_grad_norm_(model.parameters(), hp.max_grad_norm)
+            optimizer.step()
+    with torch.no_grad():
+        entropy = -(log_p.exp() * mask * log_p).sum(-1).mean()
+    return {
+        "policy_loss": pg_loss.item(),
+        "value_loss": v_loss.item(),
+        "entropy": entropy.item(),
+        "kl_magnet": kl_magnet.item(),
+        "kl_previous": kl_prev.item(),
+        "magnet_coef": alpha,
+        "learning_rate": optimizer.param_groups[0]["lr"],
+    }
