@@ -1,0 +1,72 @@
+"""The league (training/league): rounds of exploiters trained against the main policy, then the
+main policy trained against them, on a real game at a tiny budget."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import torch
+
+from reborn_env.bots.loading import load_bot
+from reborn_env.core import registry
+from training.common.schema import ConfigError
+from training.league.config import LeagueConfig
+from training.league.train import train
+from training.ppo.config import TrainConfig
+from training.ppo.train import train as train_ppo
+
+torch.set_num_threads(1)
+GAME = next(n for n in registry.names() if not registry.get(n).facts.cooperative)
+SMALL = dict(num_envs=4, num_steps=16, num_minibatches=2, update_epochs=1, hidden_sizes=[16])
+
+
+def _start(tmp_path) -> str:
+    """A main policy to start from: one PPO update."""
+    cfg = TrainConfig.from_dict(
+        {"env": GAME, "total_steps": 64, **SMALL, "eval_opponents": [],
+         "checkpoint_dir": str(tmp_path / "start"), "run_name": "start"}
+    )  # fmt: skip
+    train_ppo(cfg, log_dir=str(tmp_path / "runs"))
+    return str(tmp_path / "start" / "policy.pt")
+
+
+def _league(tmp_path, **over) -> LeagueConfig:
+    keys = dict(
+        env=GAME, total_steps=128, **SMALL, eval_opponents=[], snapshot_every=0,
+        latest_opponent_prob=0.0, opponent_sampling="pfsp", bot_opponents=["random"],
+        rounds=2, exploiter_minutes=0.001, exploiter_games=2, exploiter_imitation_games=2,
+        exploiter_skip=["search", "scripted"], exploiter_ppo={**SMALL, "total_steps": 64},
+        checkpoint_dir=str(tmp_path / "league"), run_name="league",
+    )  # fmt: skip
+    return LeagueConfig.from_dict({**keys, **over})
+
+
+def test_each_round_trains_exploiters_then_the_main_policy_against_them(tmp_path, monkeypatch):
+    """Round 1's main policy meets round 0's exploiters and its own; the last round's main
+    policy is the league's policy.pt, and it plays through load_bot."""
+    monkeypatch.chdir(tmp_path)  # the rounds' TensorBoard folders: runs/<run_name>-round<r>
+    cfg = _league(tmp_path, init_policy=_start(tmp_path))
+    rounds = train(cfg, log=lambda line: None)
+    assert [r["round"] for r in rounds] == [0, 1]
+    assert rounds[1]["main_before"] == rounds[0]["main_after"]
+    learned = [len(r["exploiters"]) for r in rounds]
+    assert learned[0] >= 2 and learned[0] == learned[1]  # each seat's clones, every round
+    stored = torch.load(tmp_path / "league" / "round-1" / "main" / "policy.pt", weights_only=True)
+    assert set(rounds[0]["exploiters"]) <= set(stored["config"]["bot_opponents"])
+    assert set(rounds[1]["exploiters"]) <= set(stored["config"]["bot_opponents"])
+    final = (tmp_path / "league" / "policy.pt").read_bytes()
+    assert final == (tmp_path / "league" / "round-1" / "main" / "policy.pt").read_bytes()
+    report = json.loads((tmp_path / "league" / "league.json").read_text())
+    assert [r["round"] for r in report["rounds"]] == [0, 1]
+    assert 0.0 <= report["rounds"][0]["exploitability_before"] + 0.5 <= 1.0
+    env = registry.get(GAME).make_env()
+    env.reset(seed=0)
+    bot = load_bot(str(tmp_path / "league" / "policy.pt"), GAME, seed=0)
+    obs = env.observe(env.agent_selection)
+    assert obs["action_mask"][bot.act(obs["observation"], obs["action_mask"])]
+
+
+def test_a_league_needs_a_main_policy_to_start_from(tmp_path):
+    with pytest.raises(ConfigError, match="key 'init_policy': a league starts from a main policy"):
+        _league(tmp_path)

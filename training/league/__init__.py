@@ -1,0 +1,1 @@
+"""A league: the main policy trains against exploiters trained against it, round after round."""

@@ -1,0 +1,59 @@
+"""A league's configuration: the main policy's MMD run (every key of ``training.mmd``'s config,
+applied to each round) and the league's own keys: how many rounds, and each round's exploiters'
+budget (the exploitability protocol's, ``training.exploit``)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, fields
+from typing import Any
+
+from training.common.rules import POSITIVE, POSITIVE_NUMBER, Rule
+from training.common.schema import ConfigError, setting
+from training.exploit.exploiters import FAMILIES
+from training.mmd.config import MMDConfig
+
+SKIPPABLE = Rule(
+    lambda v: isinstance(v, list) and all(x in FAMILIES for x in v),
+    f"must be a list of exploiter families ({', '.join(FAMILIES)})",
+)
+
+
+@dataclass(frozen=True, kw_only=True)
+class LeagueConfig(MMDConfig):
+    """Everything that defines a league run (the YAML keys are these field names)."""
+
+    rounds: int = setting(1, POSITIVE)
+    """rounds of (exploiters trained against the main policy, then the main policy trained
+    against the field and them)"""
+    exploiter_minutes: float = setting(3.0, POSITIVE_NUMBER)
+    """PPO training of each learned exploiter, a round and a seat"""
+    exploiter_games: int = setting(200, POSITIVE)
+    """games a seat in which each exploiter is measured against the main policy"""
+    exploiter_imitation_games: int = setting(500, POSITIVE)
+    """teacher games each bot's clone imitates before its PPO"""
+    exploiter_skip: list[str] = setting(["search"], SKIPPABLE)
+    """exploiter families left out (the search bot is slow and learns nothing to keep)"""
+    exploiter_ppo: dict[str, Any] = setting({})
+    """overrides of the learned exploiters' PPO keys (``training/exploit/best_response.py``'s
+    ``SETTINGS``), as the protocol's ``--ppo KEY=VALUE``"""
+
+    def check_together(self) -> None:
+        """MMD's cross-key rules, and a main policy to start from."""
+        super().check_together()
+        if not self.init_policy:
+            raise ConfigError(
+                f"{self.origin}: key 'init_policy': a league starts from a main policy; give a "
+                "policy file of this env (a shipped policy, or a warm start's policy.pt)"
+            )
+
+    def main_config(self, **changes: object) -> MMDConfig:
+        """The MMD run of one round: this config's MMD keys with ``changes``."""
+        own = {f.name for f in fields(LeagueConfig)} - {f.name for f in fields(MMDConfig)}
+        keys = {k: v for k, v in self.to_dict().items() if k not in own}
+        return MMDConfig.from_dict({**keys, **changes}, source=self.origin)
+
+
+def load_league_config(path: str | os.PathLike[str]) -> LeagueConfig:
+    """Read and check a league's YAML config; :class:`ConfigError` says what is wrong."""
+    return LeagueConfig.load(path)
