@@ -1,0 +1,146 @@
+"""The one loop over the game vector (training/common/driver.py): it plays exactly the games its
+schedule deals, each ended once; every bot is asked through ``act_batch`` with the public view of
+the seat to move; the learner's actions are the ones played at the recorded seats; each recorded
+seat's rewards are credited to its last decision until its game ends; and the imitation recording,
+which plays on it, lets a search bot teach."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from reborn_env.bots.base import RandomBot
+from reborn_env.bots.batched import PerSlotBots, RandomBatch, vector_view
+from reborn_env.core import registry
+from training.common.driver import Driver, GameEnd, Seating, by_slot, first_come
+from training.common.envs import make_vector_env
+
+GAMES = registry.names()
+VIEWED = [n for n in GAMES if registry.get(n).public_view and registry.get(n).determinizer]
+
+
+class LoggedVector:
+    """A game vector that logs each step: the movers, the actions and what the step gave."""
+
+    def __init__(self, vector: Any) -> None:
+        self.vector = vector
+        self.log: list[tuple[np.ndarray, ...]] = []
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.vector, name)
+
+    def step(self, actions: Any) -> tuple[np.ndarray, ...]:
+        movers, played = self.vector.agent.copy(), np.array(actions, copy=True)
+        out = self.vector.step(actions)
+        self.log.append((movers, played, out[3].copy(), out[4] | out[5]))
+        return out
+
+
+class FirstLegal:
+    """A learner that plays the first legal action and keeps what it was shown."""
+
+    def __init__(self) -> None:
+        self.shown: list[tuple[int, int, int]] = []  # (slot, chosen by the seat's bot, played)
+
+    def decide(
+        self, slots: np.ndarray, obs: np.ndarray, mask: np.ndarray, chosen: np.ndarray
+    ) -> np.ndarray:
+        played = np.argmax(mask != 0, axis=1)
+        self.shown += list(zip(slots.tolist(), chosen.tolist(), played.tolist(), strict=True))
+        return played
+
+    def reset(self, i: int) -> None:
+        pass
+
+
+def test_the_schedules_deal_every_game_once() -> None:
+    come = first_come(4)
+    assert [come(i) for i in (0, 1, 2, 1, 0)] == [0, 1, 2, 3, None]
+    deal = by_slot(7, 3)
+    assert [deal(0) for _ in range(4)] == [0, 3, 6, None]
+    assert [deal(1) for _ in range(3)] == [1, 4, None]
+    assert [deal(2) for _ in range(3)] == [2, 5, None]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_it_plays_the_dealt_games_once_and_credits_each_recorded_seats_rewards(name: str) -> None:
+    """Against a log of every step: each recorded decision is the learner's move, and its row
+    holds the rewards its seat received from that step until the seat's next decision or the
+    game's end; the games end once each, in the slots the schedule dealt them to."""
+    n, games = 3, 7
+    venv = LoggedVector(make_vector_env(name, n, seed=5))
+    seats = len(venv.agents)
+    learner = FirstLegal()
+    everyone = Seating((0,) * seats, (True,) * seats)
+    driver = Driver(
+        venv, [RandomBatch(range(n))], lambda game: everyone, by_slot(games, n), learner
+    )
+    ends: list[GameEnd] = []
+    driver.run(ends.append)
+    assert sorted(end.game for end in ends) == list(range(games))
+    assert all(end.slot == end.game % n for end in ends)
+    quota = [len(range(i, games, n)) for i in range(n)]
+    done = [0] * n
+    expected: list[float] = []
+    last: dict[tuple[int, int], int] = {}  # (slot, seat): its last decision's row
+    for movers, _, rewards, ended in venv.log:
+        live = [i for i in range(n) if done[i] < quota[i]]
+        for i in live:
+            last[i, int(movers[i])] = len(expected)
+            expected.append(0.0)
+        for i in live:
+            for k in range(seats):
+                if (i, k) in last:
+                    expected[last[i, k]] += float(rewards[i, k])
+            if ended[i]:
+                done[i] += 1
+                streams = [last[i, k] for k in range(seats) if (i, k) in last]
+                assert [rows[-1] for rows in ends_of(ends, i, done[i])] == streams
+                for k in range(seats):
+                    last.pop((i, k), None)
+    assert done == quota
+    assert len(learner.shown) == len(driver.rewards) == len(expected)
+    assert driver.rewards == expected
+    played = [int(a) for _, actions, _, _ in venv.log for a in actions if a != venv.WAIT]
+    assert [p for _, _, p in learner.shown] == played
+
+
+def ends_of(ends: list[GameEnd], slot: int, k: int) -> list[list[int]]:
+    """The streams of slot ``slot``'s ``k``-th game to end."""
+    return [end for end in ends if end.slot == slot][k - 1].streams
+
+
+@pytest.mark.parametrize("name", VIEWED)
+def test_a_bot_that_sees_the_public_view_gets_the_movers(name: str) -> None:
+    venv = make_vector_env(name, 2, seed=1)
+    seen: list[bool] = []
+
+    class Viewer(RandomBot):
+        def __init__(self, slot: int) -> None:
+            super().__init__(slot)
+            self.slot = slot
+
+        def act_public(self, view: Any, observation: np.ndarray, action_mask: np.ndarray) -> int:
+            mover = int(venv.agent[self.slot])
+            seen.append(view == vector_view(venv, mover, self.slot) and view.seat == mover)
+            return self.act(observation, action_mask)
+
+    players = [PerSlotBots(Viewer, [0, 1]) for _ in venv.agents]
+    seating = Seating(tuple(range(len(venv.agents))))
+    Driver(venv, players, lambda game: seating, first_come(2)).run(lambda end: None)
+    assert seen and all(seen)
+
+
+@pytest.mark.parametrize("name", VIEWED[:1])
+def test_a_search_bot_teaches_in_the_imitation_recording(name: str) -> None:
+    """record_games hands the teacher its seat's public view, as the matches do."""
+    from training.warmstart.imitation import record_games
+
+    data = record_games(
+        name, {}, 1, 3, 0.99, num_envs=1, teacher_name="ismcts:sims=2,rollout=random"
+    )
+    assert len(data["actions"]) > 0
+    chosen = data["masks"][np.arange(len(data["actions"])), data["actions"]]
+    assert bool(chosen.all())
