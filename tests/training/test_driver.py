@@ -39,20 +39,41 @@ class LoggedVector:
 
 
 class FirstLegal:
-    """A learner that plays the first legal action and keeps what it was shown."""
+    """A learner that plays the first legal action and keeps what it was shown: each decision
+    as a row (slot, seat, chosen by the seat's bot, played), the reward each row was closed
+    with, and the rows closed by a game's end."""
 
     def __init__(self) -> None:
-        self.shown: list[tuple[int, int, int]] = []  # (slot, chosen by the seat's bot, played)
+        self.shown: list[tuple[int, int, int, int]] = []
+        self.rewards: list[float | None] = []
+        self.last: dict[tuple[int, int], int] = {}
+        self.ended: list[int] = []
 
     def decide(
-        self, slots: np.ndarray, obs: np.ndarray, mask: np.ndarray, chosen: np.ndarray
+        self,
+        slots: np.ndarray,
+        seats: np.ndarray,
+        obs: np.ndarray,
+        mask: np.ndarray,
+        chosen: np.ndarray,
     ) -> np.ndarray:
         played = np.argmax(mask != 0, axis=1)
-        self.shown += list(zip(slots.tolist(), chosen.tolist(), played.tolist(), strict=True))
+        for i, k, c, p in zip(slots.tolist(), seats.tolist(), chosen, played, strict=True):
+            assert (i, k) not in self.last, "a decision opened before the last one closed"
+            self.last[i, k] = len(self.shown)
+            self.shown.append((i, k, int(c), int(p)))
+            self.rewards.append(None)
         return played
 
+    def close(self, slots: np.ndarray, seats: np.ndarray, rewards: np.ndarray, done: bool) -> None:
+        for i, k, reward in zip(slots.tolist(), seats.tolist(), rewards.tolist(), strict=True):
+            row = self.last.pop((i, k))
+            self.rewards[row] = reward
+            if done:
+                self.ended.append(row)
+
     def reset(self, i: int) -> None:
-        pass
+        assert not any(slot == i for slot, _ in self.last), "a new game with decisions open"
 
 
 def test_the_schedules_deal_every_game_once() -> None:
@@ -66,9 +87,10 @@ def test_the_schedules_deal_every_game_once() -> None:
 
 @pytest.mark.parametrize("name", GAMES)
 def test_it_plays_the_dealt_games_once_and_credits_each_recorded_seats_rewards(name: str) -> None:
-    """Against a log of every step: each recorded decision is the learner's move, and its row
-    holds the rewards its seat received from that step until the seat's next decision or the
-    game's end; the games end once each, in the slots the schedule dealt them to."""
+    """Against a log of every step: each recorded decision is the learner's move, closed with
+    the rewards its seat received from that step until the seat's next decision or the game's
+    end (the end closing every seat's last); the games end once each, in the slots the schedule
+    dealt them to."""
     n, games = 3, 7
     venv = LoggedVector(make_vector_env(name, n, seed=5))
     seats = len(venv.agents)
@@ -84,8 +106,9 @@ def test_it_plays_the_dealt_games_once_and_credits_each_recorded_seats_rewards(n
     quota = [len(range(i, games, n)) for i in range(n)]
     done = [0] * n
     expected: list[float] = []
+    ended: list[int] = []
     last: dict[tuple[int, int], int] = {}  # (slot, seat): its last decision's row
-    for movers, _, rewards, ended in venv.log:
+    for movers, _, rewards, over in venv.log:
         live = [i for i in range(n) if done[i] < quota[i]]
         for i in live:
             last[i, int(movers[i])] = len(expected)
@@ -94,22 +117,14 @@ def test_it_plays_the_dealt_games_once_and_credits_each_recorded_seats_rewards(n
             for k in range(seats):
                 if (i, k) in last:
                     expected[last[i, k]] += float(rewards[i, k])
-            if ended[i]:
+            if over[i]:
                 done[i] += 1
-                streams = [last[i, k] for k in range(seats) if (i, k) in last]
-                assert [rows[-1] for rows in ends_of(ends, i, done[i])] == streams
-                for k in range(seats):
-                    last.pop((i, k), None)
+                ended += [last.pop((i, k)) for k in range(seats) if (i, k) in last]
     assert done == quota
-    assert len(learner.shown) == len(driver.rewards) == len(expected)
-    assert driver.rewards == expected
+    assert learner.rewards == expected
+    assert sorted(learner.ended) == sorted(ended) and not learner.last
     played = [int(a) for _, actions, _, _ in venv.log for a in actions if a != venv.WAIT]
-    assert [p for _, _, p in learner.shown] == played
-
-
-def ends_of(ends: list[GameEnd], slot: int, k: int) -> list[list[int]]:
-    """The streams of slot ``slot``'s ``k``-th game to end."""
-    return [end for end in ends if end.slot == slot][k - 1].streams
+    assert [p for *_, p in learner.shown] == played
 
 
 @pytest.mark.parametrize("name", VIEWED)

@@ -1,6 +1,6 @@
 """The one loop that plays games on a game vector: seats filled by bots or a learner, games
-scheduled per slot, each recorded seat's decisions kept as a stream credited with its rewards
-until its game ends.
+scheduled per slot, each recorded seat's last decision credited with the rewards its seat receives
+until it decides again or its game ends.
 
 Why one loop: the evaluation matches, the tournament and the imitation recording all play the
 vector the same way, and a loop of their own each had drifted (which bots got a public view, how a
@@ -8,8 +8,10 @@ seat's rewards were credited). Here every bot is asked through
 :func:`reborn_env.bots.batched.act_batch` with the public view of the seat to move, once a round
 for all the slots where it moves; a :class:`Learner` sees the decisions of the seats a game
 records and chooses what is played there; the rewards a recorded seat receives between two of its
-decisions (while others move) are credited to its last decision; and the game's end hands those
-per-seat streams, the last step's rewards and flags to one callback.
+decisions (while others move) are credited to its last decision, which the learner is handed
+closed when the seat decides again or the game ends; and the game's end hands its last step's
+rewards and flags to one callback. ``run`` plays scheduled games to the end; a trainer calls
+``play_round`` as long as it likes.
 """
 
 from __future__ import annotations
@@ -40,25 +42,35 @@ class Seating:
 
 @dataclass(frozen=True)
 class GameEnd:
-    """A finished game: its slot and number, the last step's rewards (per seat) and flags, and
-    each recorded seat's stream of decision rows, in seat order (seats without one left out)."""
+    """A finished game: its slot and number, the last step's rewards (per seat) and flags."""
 
     slot: int
     game: int
     rewards: np.ndarray
     terminated: bool
     truncated: bool
-    streams: list[list[int]]
 
 
 class Learner(Protocol):
-    """Who is shown the recorded seats' decisions and chooses the actions played there."""
+    """Who is shown the recorded seats' decisions, chooses the actions played there, and is told
+    when each decision's credit is complete."""
 
     def decide(
-        self, slots: np.ndarray, obs: np.ndarray, mask: np.ndarray, chosen: np.ndarray
+        self,
+        slots: np.ndarray,
+        seats: np.ndarray,
+        obs: np.ndarray,
+        mask: np.ndarray,
+        chosen: np.ndarray,
     ) -> np.ndarray:
-        """The actions to play at ``slots`` (rows of ``obs`` and ``mask``), where the seats'
-        players chose ``chosen``; called once a round, before the step."""
+        """The actions to play at ``slots`` (their movers ``seats``, rows of ``obs`` and
+        ``mask``), where the seats' players chose ``chosen``; once a round, before the step."""
+        ...
+
+    def close(self, slots: np.ndarray, seats: np.ndarray, rewards: np.ndarray, done: bool) -> None:
+        """The last decisions of (``slots``, ``seats``) are credited in full with ``rewards``:
+        the seat decides again now (``done`` False, before :meth:`decide`; the vector's rows
+        are that next decision's) or its game ended (``done`` True)."""
         ...
 
     def reset(self, i: int) -> None:
@@ -77,6 +89,18 @@ def first_come(games: int) -> Schedule:
             return None
         started += 1
         return started - 1
+
+    return schedule
+
+
+def endless() -> Schedule:
+    """Games without end, to the first slot free to play each (a trainer stops the rounds)."""
+    started = -1
+
+    def schedule(i: int) -> int:
+        nonlocal started
+        started += 1
+        return started
 
     return schedule
 
@@ -102,8 +126,9 @@ def mover_view(vector: GameVector, i: int) -> PublicView:
 
 
 class Driver:
-    """Plays ``vector``'s slots, each the games ``schedule`` gives it, seated by ``seating(game)``,
-    until every slot is done; ``players`` are batched bots, each with a slot per vector slot."""
+    """Plays ``vector``'s slots, each the games ``schedule`` gives it, seated by ``seating(game)``;
+    ``players`` are batched bots, each with a slot per vector slot. The rewards of a recorded
+    seat's open decision add up in ``credit_dtype`` (that of the learner's records)."""
 
     def __init__(
         self,
@@ -112,6 +137,7 @@ class Driver:
         seating: Callable[[int], Seating],
         schedule: Schedule,
         learner: Learner | None = None,
+        credit_dtype: type = np.float64,
     ) -> None:
         self.vector, self.players, self.learner = vector, list(players), learner
         self.seating, self.schedule = seating, schedule
@@ -120,9 +146,11 @@ class Driver:
         self.occupant = np.zeros((n, seats), dtype=np.int64)
         self.recorded = np.zeros((n, seats), dtype=np.bool_)
         self.active = np.zeros(n, dtype=np.bool_)
-        self.rewards: list[float] = []
-        """Per recorded decision row: the rewards its seat received until its next decision."""
-        self.streams: list[list[list[int]]] = [[[] for _ in range(seats)] for _ in range(n)]
+        self.open = np.zeros((n, seats), dtype=np.bool_)
+        """A recorded seat's last decision waits for its credit to be complete."""
+        self.credit = np.zeros((n, seats), dtype=credit_dtype)
+        """The rewards each seat received since its last recorded decision."""
+        self.actions = np.empty(n, dtype=np.int64)
         self.finished = 0
 
     def run(
@@ -130,24 +158,40 @@ class Driver:
     ) -> None:
         """Reset the vector and play until every slot is done: ``on_end`` for each game as it
         ends, ``progress(games finished)`` after each round."""
-        vector = self.vector
-        vector.reset()
-        for i in range(vector.num_envs):
-            self._seat(i, self.schedule(i))
-        actions = np.empty(vector.num_envs, dtype=np.int64)
+        self.start()
         while self.active.any():
-            played = self._decide(actions)
-            rewards, terminated, truncated = vector.step(played)[3:]
-            self._credit(rewards)
-            for i in np.flatnonzero((terminated | truncated) & self.active).tolist():
-                streams = [rows for rows in self.streams[i] if rows]
-                self.streams[i] = [[] for _ in vector.agents]
-                self.finished += 1
-                on_end(GameEnd(i, int(self.game[i]), rewards[i], bool(terminated[i]),
-                               bool(truncated[i]), streams))  # fmt: skip
-                self._seat(i, self.schedule(i), reset=True)
+            self.play_round(on_end)
             if progress:
                 progress(self.finished)
+
+    def start(self, reset: bool = True) -> None:
+        """Seat every slot's first game (``reset``: reset the vector first; else its games as
+        they stand are the first)."""
+        if reset:
+            self.vector.reset()
+        for i in range(self.vector.num_envs):
+            self._seat(i, self.schedule(i))
+
+    def play_round(self, on_end: Callable[[GameEnd], None]) -> None:
+        """One step of every active slot: its mover's action, the credit of the step's rewards,
+        ``on_end`` for each game that ended (after its recorded seats' decisions are closed)."""
+        vector = self.vector
+        rewards, terminated, truncated = vector.step(self._decide())[3:]
+        self.credit += rewards * self.open
+        ended = np.flatnonzero((terminated | truncated) & self.active)
+        if not len(ended):
+            return
+        if self.learner is not None:
+            slot, seat = np.nonzero(self.open[ended])
+            if len(slot):
+                at = (ended[slot], seat)
+                self.learner.close(ended[slot], seat, self.credit[at], done=True)
+        self.open[ended] = False
+        for i in ended.tolist():
+            self.finished += 1
+            on_end(GameEnd(i, int(self.game[i]), rewards[i], bool(terminated[i]),
+                           bool(truncated[i])))  # fmt: skip
+            self._seat(i, self.schedule(i), reset=True)
 
     def _seat(self, i: int, game: int | None, reset: bool = False) -> None:
         """Slot ``i``'s next game ``game`` seated (its players reset), or the slot retired."""
@@ -164,13 +208,19 @@ class Driver:
             if self.learner is not None:
                 self.learner.reset(i)
 
-    def _decide(self, actions: np.ndarray) -> np.ndarray:
-        """Every active slot's action: each player once for the slots where it moves (with the
-        mover's public view), then the learner at the recorded seats; the recorded decisions
-        open their rows. The actions to play."""
-        vector = self.vector
+    def _decide(self) -> np.ndarray:
+        """Every active slot's action: the recorded movers' open decisions closed, each player
+        once for the slots where it moves (with the mover's public view), then the learner at
+        the recorded seats, whose decisions open. The actions to play (WAIT where inactive)."""
+        vector, actions = self.vector, self.actions
         seat = vector.agent.astype(np.int64)
         slots = np.arange(vector.num_envs)
+        mine = np.flatnonzero(self.active & self.recorded[slots, seat])
+        if self.learner is not None:
+            closing = mine[self.open[mine, seat[mine]]]
+            if len(closing):
+                at = (closing, seat[closing])
+                self.learner.close(closing, seat[closing], self.credit[at], done=False)
         who = self.occupant[slots, seat]
         actions.fill(vector.WAIT)
         views = partial(mover_view, vector)
@@ -178,19 +228,10 @@ class Driver:
             rows = np.flatnonzero(self.active & (who == p))
             if len(rows):
                 actions[rows] = act_batch(bot, rows, vector.obs[rows], vector.mask[rows], views)
-        mine = np.flatnonzero(self.active & self.recorded[slots, seat])
         if self.learner is None or not len(mine):
             return actions
-        played = actions.copy()
-        played[mine] = self.learner.decide(mine, vector.obs[mine], vector.mask[mine], actions[mine])
-        for i in mine.tolist():
-            self.streams[i][seat[i]].append(len(self.rewards))
-            self.rewards.append(0.0)
-        return played
-
-    def _credit(self, gained: np.ndarray) -> None:
-        """Each active slot's step rewards, per seat, to that seat's last recorded decision."""
-        for i in np.flatnonzero(self.active).tolist():
-            for k, rows in enumerate(self.streams[i]):
-                if rows:
-                    self.rewards[rows[-1]] += float(gained[i, k])
+        at = (mine, seat[mine])
+        obs, mask = vector.obs[mine], vector.mask[mine]
+        actions[mine] = self.learner.decide(mine, seat[mine], obs, mask, actions[mine])
+        self.open[at], self.credit[at] = True, 0.0
+        return actions

@@ -61,17 +61,16 @@ def record_games(
     seats = len(venv.agents)
     teacher = player(teacher_name, env_name, seed, env_kwargs=env_kwargs)(n)
     rival = player("random", env_name, seed)(n)
-    recorder = Recorder(learner)
-    ended: list[list[int]] = []  # the rows of each finished game's recorded seats, in order
+    recorder = Recorder(n, seats, learner)
     driver = Driver(venv, (teacher, rival), partial(seating, seats, team), first_come(games),
                     recorder)  # fmt: skip
-    driver.run(lambda end: ended.extend(end.streams))
+    driver.run(lambda end: None)
     venv.close()
     returns = [0.0] * len(recorder.actions)
-    for rows in ended:
+    for rows in recorder.ended:
         running = 0.0
         for row in reversed(rows):
-            running = driver.rewards[row] + gamma * running
+            running = recorder.rewards[row] + gamma * running
             returns[row] = running
     return {
         "obs": recorder.obs.rows(),
@@ -100,25 +99,43 @@ def seating(seats: int, team: bool, game: int) -> Seating:
 class Recorder:
     """The recorded seats' decisions: the observation, the mask and the teacher's action (the
     label); the action played there is the ``learner``'s when there is one (DAgger), else the
-    teacher's."""
+    teacher's. Each decision's reward is what its seat received until its next one; ``ended``
+    holds each finished game's recorded seats' decisions (rows), seat by seat."""
 
-    def __init__(self, learner: Any = None) -> None:
+    def __init__(self, n: int, seats: int, learner: Any = None) -> None:
         self.learner = learner
         self.obs = RowRecorder()
         self.masks: list[np.ndarray] = []
         self.actions: list[np.ndarray] = []
         self.played: list[int] = []
+        self.rewards: list[float] = []
+        self.streams: list[list[list[int]]] = [[[] for _ in range(seats)] for _ in range(n)]
+        self.ended: list[list[int]] = []
 
     def decide(
-        self, slots: np.ndarray, obs: np.ndarray, mask: np.ndarray, chosen: np.ndarray
+        self,
+        slots: np.ndarray,
+        seats: np.ndarray,
+        obs: np.ndarray,
+        mask: np.ndarray,
+        chosen: np.ndarray,
     ) -> np.ndarray:
         moves = chosen if self.learner is None else self.learner.act(slots, obs, mask)
-        for r in range(len(slots)):
+        for r, (i, k) in enumerate(zip(slots.tolist(), seats.tolist(), strict=True)):
+            self.streams[i][k].append(len(self.actions))
             self.obs.append(obs[r])
             self.masks.append(mask[r].astype(bool))
             self.actions.append(chosen[r])
             self.played.append(int(moves[r]))
+            self.rewards.append(0.0)
         return moves
+
+    def close(self, slots: np.ndarray, seats: np.ndarray, rewards: np.ndarray, done: bool) -> None:
+        for i, k, reward in zip(slots.tolist(), seats.tolist(), rewards.tolist(), strict=True):
+            self.rewards[self.streams[i][k][-1]] = reward
+            if done:
+                self.ended.append(self.streams[i][k])
+                self.streams[i][k] = []
 
     def reset(self, i: int) -> None:
         if self.learner is not None:
