@@ -1,4 +1,4 @@
-"""The one loop over the game vector (training/common/driver.py): it plays exactly the games its
+"""The one loop over the game vector (training/bench/driver.py): it plays exactly the games its
 schedule deals, each ended once; every bot is asked through ``act_batch`` with the public view of
 the seat to move; the learner's actions are the ones played at the recorded seats; each recorded
 seat's rewards are credited to its last decision until its game ends; and the imitation recording,
@@ -14,7 +14,7 @@ import pytest
 from reborn_env.bots.base import RandomBot
 from reborn_env.bots.batched import PerSlotBots, RandomBatch, vector_view
 from reborn_env.core import registry
-from training.common.driver import Driver, GameEnd, Seating, by_slot, first_come
+from training.bench.driver import Driver, GameEnd, Seating, by_slot, first_come
 from training.common.envs import make_vector_env
 
 GAMES = registry.names()

@@ -23,7 +23,7 @@ import numpy as np
 
 from reborn_env.bots.arena import MatchResult, Record
 from reborn_env.bots.batched import BatchedBot
-from training.common.driver import Driver, GameEnd, Seating, first_come
+from training.bench.driver import Driver, GameEnd, Seating, first_come
 from training.common.envs import make_vector_env
 from training.common.progress_bar import ProgressBar
 

@@ -42,10 +42,10 @@ import numpy as np
 
 from reborn_env.bots.arena import Record, wilson_interval
 from reborn_env.core.files import atomic_write
+from training.bench.driver import Driver, GameEnd, Seating, by_slot
 from training.bench.matches import outcome, player
 from training.bench.ratings import Ratings, rate
 from training.common.cli import fail, seed_arg
-from training.common.driver import Driver, GameEnd, Seating, by_slot
 from training.common.envs import env_mode, env_names, make_env, make_vector_env
 from training.common.progress_bar import ProgressBar
 

@@ -45,9 +45,9 @@ from typing import Any
 import numpy as np
 import torch
 
+from training.bench.driver import Driver, GameEnd, Seating, endless
 from training.bench.matches import outcome
 from training.common.cli import fail
-from training.common.driver import Driver, GameEnd, Seating, endless
 from training.common.envs import env_version, make_vector_env
 from training.model import network_entry
 from training.nfsp.config import NFSPConfig, load_nfsp_config

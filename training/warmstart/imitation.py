@@ -19,8 +19,8 @@ import numpy as np
 import torch
 from torch import nn
 
+from training.bench.driver import Driver, Seating, first_come
 from training.common.compact_rows import CompactRows, RowRecorder
-from training.common.driver import Driver, Seating, first_come
 from training.common.envs import make_vector_env
 from training.common.progress_bar import ProgressBar
 from training.model import MaskedActorCritic
@@ -40,7 +40,7 @@ def record_games(
     learner: Any = None,
 ) -> Demonstrations:
     """Play ``games`` games in the game vector (``num_envs`` at a time, on
-    :class:`~training.common.driver.Driver`) and record the teacher's decisions (the game's bot
+    :class:`~training.bench.driver.Driver`) and record the teacher's decisions (the game's bot
     ``teacher_name``, batched: compiled where the game has it; a search bot gets its seat's
     public view), each with the discounted return from it to the end of its game along its
     seat's own decisions.

@@ -12,6 +12,10 @@ decisions (while others move) are credited to its last decision, which the learn
 closed when the seat decides again or the game ends; and the game's end hands its last step's
 rewards and flags to one callback. ``run`` plays scheduled games to the end; a trainer calls
 ``play_round`` as long as it likes.
+
+It sits in the bench, the lowest package that may ask the library's bots: ``reborn_env.bots``
+reads policy files through ``training.runs``, so ``training.common`` importing it would close an
+import cycle.
 """
 
 from __future__ import annotations
