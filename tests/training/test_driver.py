@@ -97,7 +97,7 @@ def test_it_plays_the_dealt_games_once_and_credits_each_recorded_seats_rewards(n
     learner = FirstLegal()
     everyone = Seating((0,) * seats, (True,) * seats)
     driver = Driver(
-        venv, [RandomBatch(range(n))], lambda game: everyone, by_slot(games, n), learner
+        venv, [RandomBatch(range(n))], lambda slot, game: everyone, by_slot(games, n), learner
     )
     ends: list[GameEnd] = []
     driver.run(ends.append)
@@ -144,7 +144,7 @@ def test_a_bot_that_sees_the_public_view_gets_the_movers(name: str) -> None:
 
     players = [PerSlotBots(Viewer, [0, 1]) for _ in venv.agents]
     seating = Seating(tuple(range(len(venv.agents))))
-    Driver(venv, players, lambda game: seating, first_come(2)).run(lambda end: None)
+    Driver(venv, players, lambda slot, game: seating, first_come(2)).run(lambda end: None)
     assert seen and all(seen)
 
 

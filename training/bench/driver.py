@@ -65,10 +65,12 @@ class Learner(Protocol):
         seats: np.ndarray,
         obs: np.ndarray,
         mask: np.ndarray,
-        chosen: np.ndarray,
+        chosen: np.ndarray | None,
     ) -> np.ndarray:
         """The actions to play at ``slots`` (their movers ``seats``, rows of ``obs`` and
-        ``mask``), where the seats' players chose ``chosen``; once a round, before the step."""
+        ``mask``), where the seats' players chose ``chosen`` (None when the learner decides
+        first); once a round, before the step. WAIT passes: the slot sits the round out and the
+        seat's last decision stays open."""
         ...
 
     def close(self, slots: np.ndarray, seats: np.ndarray, rewards: np.ndarray, done: bool) -> None:
@@ -130,20 +132,24 @@ def mover_view(vector: GameVector, i: int) -> PublicView:
 
 
 class Driver:
-    """Plays ``vector``'s slots, each the games ``schedule`` gives it, seated by ``seating(game)``;
-    ``players`` are batched bots, each with a slot per vector slot. The rewards of a recorded
-    seat's open decision add up in ``credit_dtype`` (that of the learner's records)."""
+    """Plays ``vector``'s slots, each the games ``schedule`` gives it, seated by
+    ``seating(slot, game)``; ``players`` are batched bots, each with a slot per vector slot (a
+    seat's player index -1: none). The rewards of a recorded seat's open decision add up in
+    ``credit_dtype`` (that of the learner's records). The learner decides after the players
+    (who may label its seats' decisions), or before them with ``learner_first``."""
 
     def __init__(
         self,
         vector: GameVector,
         players: Sequence[BatchedBot],
-        seating: Callable[[int], Seating],
+        seating: Callable[[int, int], Seating],
         schedule: Schedule,
         learner: Learner | None = None,
         credit_dtype: type = np.float64,
+        learner_first: bool = False,
     ) -> None:
         self.vector, self.players, self.learner = vector, list(players), learner
+        self.learner_first = learner_first
         self.seating, self.schedule = seating, schedule
         n, seats = vector.num_envs, len(vector.agents)
         self.game = np.zeros(n, dtype=np.int64)
@@ -176,11 +182,18 @@ class Driver:
         for i in range(self.vector.num_envs):
             self._seat(i, self.schedule(i))
 
-    def play_round(self, on_end: Callable[[GameEnd], None]) -> None:
-        """One step of every active slot: its mover's action, the credit of the step's rewards,
-        ``on_end`` for each game that ended (after its recorded seats' decisions are closed)."""
+    def play_round(
+        self,
+        on_end: Callable[[GameEnd], None],
+        on_step: Callable[[np.ndarray], None] | None = None,
+    ) -> None:
+        """One step of every active slot: its mover's action, ``on_step(rewards)``, the credit
+        of the step's rewards, ``on_end`` for each game that ended (after its recorded seats'
+        decisions are closed)."""
         vector = self.vector
         rewards, terminated, truncated = vector.step(self._decide())[3:]
+        if on_step:
+            on_step(rewards)
         self.credit += rewards * self.open
         ended = np.flatnonzero((terminated | truncated) & self.active)
         if not len(ended):
@@ -197,15 +210,19 @@ class Driver:
                            bool(truncated[i])))  # fmt: skip
             self._seat(i, self.schedule(i), reset=True)
 
+    def place(self, i: int, game: int, seating: Seating) -> None:
+        """Slot ``i`` plays game ``game`` as it stands, seated by ``seating`` (a trainer's game
+        seated before the driver was made)."""
+        self.game[i], self.active[i] = game, True
+        self.occupant[i] = seating.players
+        self.recorded[i] = seating.recorded or False
+
     def _seat(self, i: int, game: int | None, reset: bool = False) -> None:
         """Slot ``i``'s next game ``game`` seated (its players reset), or the slot retired."""
         if game is None:
             self.active[i] = False
             return
-        seating = self.seating(game)
-        self.game[i], self.active[i] = game, True
-        self.occupant[i] = seating.players
-        self.recorded[i] = seating.recorded or False
+        self.place(i, game, self.seating(i, game))
         if reset:
             for bot in self.players:
                 bot.reset(i)
@@ -214,8 +231,9 @@ class Driver:
 
     def _decide(self) -> np.ndarray:
         """Every active slot's action: the recorded movers' open decisions closed, each player
-        once for the slots where it moves (with the mover's public view), then the learner at
-        the recorded seats, whose decisions open. The actions to play (WAIT where inactive)."""
+        once for the slots where it moves (with the mover's public view), the learner at the
+        recorded seats (after the players, or first), whose decisions open. The actions to play
+        (WAIT where inactive or the learner passed)."""
         vector, actions = self.vector, self.actions
         seat = vector.agent.astype(np.int64)
         slots = np.arange(vector.num_envs)
@@ -225,6 +243,9 @@ class Driver:
             if len(closing):
                 at = (closing, seat[closing])
                 self.learner.close(closing, seat[closing], self.credit[at], done=False)
+        learning = self.learner is not None and len(mine) > 0
+        if learning and self.learner_first:
+            learned = self._learn(mine, seat[mine], None)
         who = self.occupant[slots, seat]
         actions.fill(vector.WAIT)
         views = partial(mover_view, vector)
@@ -232,10 +253,18 @@ class Driver:
             rows = np.flatnonzero(self.active & (who == p))
             if len(rows):
                 actions[rows] = act_batch(bot, rows, vector.obs[rows], vector.mask[rows], views)
-        if self.learner is None or not len(mine):
+        if not learning:
             return actions
-        at = (mine, seat[mine])
-        obs, mask = vector.obs[mine], vector.mask[mine]
-        actions[mine] = self.learner.decide(mine, seat[mine], obs, mask, actions[mine])
+        if not self.learner_first:
+            learned = self._learn(mine, seat[mine], actions[mine])
+        actions[mine] = learned
+        opened = learned != vector.WAIT
+        at = (mine[opened], seat[mine][opened])
         self.open[at], self.credit[at] = True, 0.0
         return actions
+
+    def _learn(self, mine: np.ndarray, seats: np.ndarray, chosen: np.ndarray | None) -> np.ndarray:
+        """The learner's actions at slots ``mine`` (movers ``seats``)."""
+        assert self.learner is not None
+        obs, mask = self.vector.obs[mine], self.vector.mask[mine]
+        return self.learner.decide(mine, seats, obs, mask, chosen)

@@ -84,7 +84,7 @@ def _play_seating(
     player_a, player_b = makers[0](n), makers[1](n)
     by_seat = Seating((0, 1))
     driver = Driver(venv, (player_a, player_b) if seat == 0 else (player_b, player_a),
-                    lambda game: by_seat, first_come(games))  # fmt: skip
+                    lambda slot, game: by_seat, first_come(games))  # fmt: skip
 
     def count(end: GameEnd) -> None:
         record.add(outcome(end.rewards, seat, end.terminated))

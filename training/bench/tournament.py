@@ -261,7 +261,9 @@ def play_block(
     n = min(arguments.num_envs, games)
     venv = make_vector_env(arguments.env, n, arguments.seed)
     by_seat = Seating(tuple(range(len(makers))))
-    driver = Driver(venv, [make(n) for make in makers], lambda game: by_seat, by_slot(games, n))
+    driver = Driver(
+        venv, [make(n) for make in makers], lambda slot, game: by_seat, by_slot(games, n)
+    )
     outcomes = [0] * games
 
     def count(end: GameEnd) -> None:

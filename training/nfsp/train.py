@@ -162,7 +162,9 @@ def build_run(cfg: NFSPConfig) -> NFSPRun:
     learner = NFSPLearner(cfg, venv.obs_size, venv.n_actions)
     run = NFSPRun(cfg, learner, venv, rng)
     everyone = Seating((0,) * len(venv.agents), (True,) * len(venv.agents))
-    run.driver = Driver(venv, (), lambda game: everyone, endless(), SeatAgents(run), np.float32)
+    run.driver = Driver(
+        venv, (), lambda slot, game: everyone, endless(), SeatAgents(run), np.float32
+    )
     run.driver.start(reset=False)
     return run
 

@@ -85,10 +85,10 @@ TEACHER, RIVAL = 0, 1
 """The players of :func:`record_games`, by index."""
 
 
-def seating(seats: int, team: bool, game: int) -> Seating:
-    """Game ``game``'s seats: the teacher, recorded, in every seat (``team``), else in seat
-    ``game % seats``, the other seats the teacher's when ``game % 4 < 2`` and the random bot's
-    otherwise."""
+def seating(seats: int, team: bool, slot: int, game: int) -> Seating:
+    """Game ``game``'s seats, in any slot: the teacher, recorded, in every seat (``team``), else
+    in seat ``game % seats``, the other seats the teacher's when ``game % 4 < 2`` and the random
+    bot's otherwise."""
     if team:
         return Seating((TEACHER,) * seats, (True,) * seats)
     recorded = tuple(k == game % seats for k in range(seats))
