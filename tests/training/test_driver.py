@@ -159,3 +159,71 @@ def test_a_search_bot_teaches_in_the_imitation_recording(name: str) -> None:
     assert len(data["actions"]) > 0
     chosen = data["masks"][np.arange(len(data["actions"])), data["actions"]]
     assert bool(chosen.all())
+
+
+class PassingLearner(FirstLegal):
+    """Decides first (``chosen`` is None then) and passes in slot 0 once it has decided there."""
+
+    def __init__(self, order: list[str]) -> None:
+        super().__init__()
+        self.order = order
+        self.passes = 0
+
+    def decide(
+        self,
+        slots: np.ndarray,
+        seats: np.ndarray,
+        obs: np.ndarray,
+        mask: np.ndarray,
+        chosen: np.ndarray | None,
+    ) -> np.ndarray:
+        assert chosen is None
+        self.order.append("learner")
+        waits = (slots == 0) & any(slot == 0 for slot, *_ in self.shown)
+        played = np.full(len(slots), -1, dtype=np.int64)
+        if (~waits).any():
+            zeros = np.zeros(int((~waits).sum()), dtype=np.int64)
+            played[~waits] = super().decide(slots[~waits], seats[~waits], obs[~waits],
+                                            mask[~waits], zeros)  # fmt: skip
+        self.passes += int(waits.sum())
+        return played
+
+
+class Ordered(RandomBatch):
+    def __init__(self, seeds: Any, order: list[str]) -> None:
+        super().__init__(seeds)
+        self.order = order
+
+    def act(self, slots: np.ndarray, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        self.order.append("player")
+        return super().act(slots, obs, mask)
+
+
+TWO_SEATS = [n for n in GAMES if len(registry.get(n).make_env().possible_agents) == 2]
+
+
+@pytest.mark.parametrize("name", TWO_SEATS)
+def test_a_learner_that_decides_first_may_pass_and_its_slot_sits_out(name: str) -> None:
+    """learner_first: the learner is asked before the players; where it passes (WAIT) the slot
+    stays as it is, its last decision closed once (its seat was to move again), no more."""
+    venv = make_vector_env(name, 2, seed=9)
+    order: list[str] = []
+    learner = PassingLearner(order)
+    seating = Seating((-1, 0), (True, False))
+    driver = Driver(venv, [Ordered([1, 2], order)], lambda slot, game: seating, first_come(10**6),
+                    learner, np.float32, learner_first=True)  # fmt: skip
+    driver.start()
+    ends: list[GameEnd] = []
+    while not learner.passes:
+        driver.play_round(ends.append)
+    waiting = venv.get_state(0)
+    for _ in range(20):
+        driver.play_round(ends.append)  # a second close of slot 0's decision: KeyError
+        assert venv.get_state(0) == waiting and venv.agent[0] == 0
+    assert learner.passes == 21
+    rows = [r for r, (slot, *_) in enumerate(learner.shown) if slot == 0]
+    assert len(rows) == 1 and (0, 0) not in learner.last and learner.rewards[rows[0]] is not None
+    assert not any(end.slot == 0 for end in ends)
+    assert order[0] == "learner" and all(
+        (a, b) != ("player", "player") for a, b in zip(order, order[1:], strict=False)
+    )

@@ -69,14 +69,14 @@ class Learner(Protocol):
     ) -> np.ndarray:
         """The actions to play at ``slots`` (their movers ``seats``, rows of ``obs`` and
         ``mask``), where the seats' players chose ``chosen`` (None when the learner decides
-        first); once a round, before the step. WAIT passes: the slot sits the round out and the
-        seat's last decision stays open."""
+        first); once a round, before the step. WAIT passes: the slot sits the round out."""
         ...
 
     def close(self, slots: np.ndarray, seats: np.ndarray, rewards: np.ndarray, done: bool) -> None:
         """The last decisions of (``slots``, ``seats``) are credited in full with ``rewards``:
-        the seat decides again now (``done`` False, before :meth:`decide`; the vector's rows
-        are that next decision's) or its game ended (``done`` True)."""
+        the seat is to move again (``done`` False, before :meth:`decide`, whether it then
+        decides or passes; the vector's rows are that position's) or its game ended (``done``
+        True)."""
         ...
 
     def reset(self, i: int) -> None:
@@ -243,6 +243,7 @@ class Driver:
             if len(closing):
                 at = (closing, seat[closing])
                 self.learner.close(closing, seat[closing], self.credit[at], done=False)
+                self.open[at] = False
         learning = self.learner is not None and len(mine) > 0
         if learning and self.learner_first:
             learned = self._learn(mine, seat[mine], None)
