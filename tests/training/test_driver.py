@@ -14,7 +14,7 @@ import pytest
 from reborn_env.bots.base import RandomBot
 from reborn_env.bots.batched import PerSlotBots, RandomBatch, vector_view
 from reborn_env.core import registry
-from training.bench.driver import Driver, GameEnd, Seating, by_slot, first_come
+from training.bench.driver import Driver, GameEnd, Seating, Turn, by_slot, first_come
 from training.common.envs import make_vector_env
 
 GAMES = registry.names()
@@ -49,16 +49,11 @@ class FirstLegal:
         self.last: dict[tuple[int, int], int] = {}
         self.ended: list[int] = []
 
-    def decide(
-        self,
-        slots: np.ndarray,
-        seats: np.ndarray,
-        obs: np.ndarray,
-        mask: np.ndarray,
-        chosen: np.ndarray,
-    ) -> np.ndarray:
-        played = np.argmax(mask != 0, axis=1)
-        for i, k, c, p in zip(slots.tolist(), seats.tolist(), chosen, played, strict=True):
+    def decide(self, turn: Turn) -> np.ndarray:
+        played = np.argmax(turn.mask != 0, axis=1)
+        chosen = turn.chosen if turn.chosen is not None else np.zeros(len(played), dtype=np.int64)
+        rows = zip(turn.slots.tolist(), turn.seats.tolist(), chosen, played, strict=True)
+        for i, k, c, p in rows:
             assert (i, k) not in self.last, "a decision opened before the last one closed"
             self.last[i, k] = len(self.shown)
             self.shown.append((i, k, int(c), int(p)))
@@ -169,23 +164,16 @@ class PassingLearner(FirstLegal):
         self.order = order
         self.passes = 0
 
-    def decide(
-        self,
-        slots: np.ndarray,
-        seats: np.ndarray,
-        obs: np.ndarray,
-        mask: np.ndarray,
-        chosen: np.ndarray | None,
-    ) -> np.ndarray:
-        assert chosen is None
+    def decide(self, turn: Turn) -> np.ndarray:
+        assert turn.chosen is None
         self.order.append("learner")
-        waits = (slots == 0) & any(slot == 0 for slot, *_ in self.shown)
+        slots, go = turn.slots, ~((turn.slots == 0) & any(slot == 0 for slot, *_ in self.shown))
         played = np.full(len(slots), -1, dtype=np.int64)
-        if (~waits).any():
-            zeros = np.zeros(int((~waits).sum()), dtype=np.int64)
-            played[~waits] = super().decide(slots[~waits], seats[~waits], obs[~waits],
-                                            mask[~waits], zeros)  # fmt: skip
-        self.passes += int(waits.sum())
+        if go.any():
+            played[go] = super().decide(
+                Turn(slots[go], turn.seats[go], turn.obs[go], turn.mask[go], None)
+            )
+        self.passes += int((~go).sum())
         return played
 
 

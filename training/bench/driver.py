@@ -55,21 +55,26 @@ class GameEnd:
     truncated: bool
 
 
+@dataclass(frozen=True)
+class Turn:
+    """The recorded seats to move in a round: their ``slots`` and movers ``seats``, the rows of
+    ``obs`` and ``mask`` they see, and the actions their players ``chosen`` (None when the
+    learner decides first)."""
+
+    slots: np.ndarray
+    seats: np.ndarray
+    obs: np.ndarray
+    mask: np.ndarray
+    chosen: np.ndarray | None
+
+
 class Learner(Protocol):
     """Who is shown the recorded seats' decisions, chooses the actions played there, and is told
     when each decision's credit is complete."""
 
-    def decide(
-        self,
-        slots: np.ndarray,
-        seats: np.ndarray,
-        obs: np.ndarray,
-        mask: np.ndarray,
-        chosen: np.ndarray | None,
-    ) -> np.ndarray:
-        """The actions to play at ``slots`` (their movers ``seats``, rows of ``obs`` and
-        ``mask``), where the seats' players chose ``chosen`` (None when the learner decides
-        first); once a round, before the step. WAIT passes: the slot sits the round out."""
+    def decide(self, turn: Turn) -> np.ndarray:
+        """The actions to play at ``turn.slots``, once a round, before the step; WAIT passes:
+        the slot sits the round out."""
         ...
 
     def close(self, slots: np.ndarray, seats: np.ndarray, rewards: np.ndarray, done: bool) -> None:
@@ -268,4 +273,4 @@ class Driver:
         """The learner's actions at slots ``mine`` (movers ``seats``)."""
         assert self.learner is not None
         obs, mask = self.vector.obs[mine], self.vector.mask[mine]
-        return self.learner.decide(mine, seats, obs, mask, chosen)
+        return self.learner.decide(Turn(mine, seats, obs, mask, chosen))

@@ -45,7 +45,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from training.bench.driver import Driver, GameEnd, Seating, endless
+from training.bench.driver import Driver, GameEnd, Seating, Turn, endless
 from training.bench.matches import outcome
 from training.common.cli import fail
 from training.common.envs import env_version, make_vector_env
@@ -78,15 +78,9 @@ class SeatAgents:
         self.best_response = run.rng.random((n, seats)) < run.cfg.anticipatory
         """each (game, seat)'s mode for this game"""
 
-    def decide(
-        self,
-        slots: np.ndarray,
-        seats: np.ndarray,
-        obs: np.ndarray,
-        mask: np.ndarray,
-        chosen: np.ndarray,
-    ) -> np.ndarray:
-        run, learner, mask = self.run, self.run.learner, mask.view(np.bool_)
+    def decide(self, turn: Turn) -> np.ndarray:
+        run, learner, mask = self.run, self.run.learner, turn.mask.view(np.bool_)
+        slots, seats, obs = turn.slots, turn.seats, turn.obs
         actions = np.empty(len(slots), dtype=np.int64)
         responding = self.best_response[slots, seats]
         br, avg = np.flatnonzero(responding), np.flatnonzero(~responding)

@@ -26,7 +26,7 @@ import numpy as np
 import torch
 
 from reborn_env.bots.batched import Views
-from training.bench.driver import Driver, GameEnd, Seating, endless
+from training.bench.driver import Driver, GameEnd, Seating, Turn, endless
 
 if TYPE_CHECKING:
     from training.model import MaskedActorCritic
@@ -148,18 +148,11 @@ class LearnerSeats:
     def __init__(self, trainer: Trainer, rollout: Rollout, count: np.ndarray) -> None:
         self.trainer, self.rollout, self.count = trainer, rollout, count
 
-    def decide(
-        self,
-        slots: np.ndarray,
-        seats: np.ndarray,
-        obs: np.ndarray,
-        mask: np.ndarray,
-        chosen: np.ndarray | None,
-    ) -> np.ndarray:
-        trainer, rollout, count = self.trainer, self.rollout, self.count
+    def decide(self, turn: Turn) -> np.ndarray:
+        trainer, rollout, count, slots = self.trainer, self.rollout, self.count, turn.slots
         actions = np.full(len(slots), trainer.venv.WAIT, dtype=np.int64)
         room = count[slots] < trainer.cfg.num_steps
-        deciding, seat = slots[room], seats[room]
+        deciding, seat = slots[room], turn.seats[room]
         if not len(deciding):
             return actions
         rows = count[deciding]

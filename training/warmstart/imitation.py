@@ -19,7 +19,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from training.bench.driver import Driver, Seating, first_come
+from training.bench.driver import Driver, Seating, Turn, first_come
 from training.common.compact_rows import CompactRows, RowRecorder
 from training.common.envs import make_vector_env
 from training.common.progress_bar import ProgressBar
@@ -112,14 +112,9 @@ class Recorder:
         self.streams: list[list[list[int]]] = [[[] for _ in range(seats)] for _ in range(n)]
         self.ended: list[list[int]] = []
 
-    def decide(
-        self,
-        slots: np.ndarray,
-        seats: np.ndarray,
-        obs: np.ndarray,
-        mask: np.ndarray,
-        chosen: np.ndarray,
-    ) -> np.ndarray:
+    def decide(self, turn: Turn) -> np.ndarray:
+        slots, seats, obs, mask, chosen = turn.slots, turn.seats, turn.obs, turn.mask, turn.chosen
+        assert chosen is not None, "the teacher labels before the learner decides"
         moves = chosen if self.learner is None else self.learner.act(slots, obs, mask)
         for r, (i, k) in enumerate(zip(slots.tolist(), seats.tolist(), strict=True)):
             self.streams[i][k].append(len(self.actions))
