@@ -2,14 +2,14 @@
 scheduled per slot, each recorded seat's last decision credited with the rewards its seat receives
 until it decides again or its game ends.
 
-Why one loop: the evaluation matches, the tournament and the imitation recording all play the
-vector the same way, and a loop of their own each had drifted (which bots got a public view, how a
-seat's rewards were credited). Here every bot is asked through
+Why one loop: PPO's rollout, NFSP, the imitation recording, the evaluation matches and the
+tournament all play the vector the same way, and a loop of their own each would drift (which bots
+get a public view, how a seat's rewards are credited). Here every bot is asked through
 :func:`reborn_env.bots.batched.act_batch` with the public view of the seat to move, once a round
 for all the slots where it moves; a :class:`Learner` sees the decisions of the seats a game
 records and chooses what is played there; the rewards a recorded seat receives between two of its
 decisions (while others move) are credited to its last decision, which the learner is handed
-closed when the seat decides again or the game ends; and the game's end hands its last step's
+closed when the seat is to move again or the game ends; and the game's end hands its last step's
 rewards and flags to one callback. ``run`` plays scheduled games to the end; a trainer calls
 ``play_round`` as long as it likes.
 
@@ -37,8 +37,8 @@ Schedule = Callable[[int], "int | None"]
 
 @dataclass(frozen=True)
 class Seating:
-    """Who plays a game: per seat, the index of its player and whether its decisions are
-    recorded (then the :class:`Learner` is shown them, and they form the seat's stream)."""
+    """Who plays a game: per seat, the index of its player (-1: none) and whether its decisions
+    are recorded (then the :class:`Learner` is shown them, and credited)."""
 
     players: tuple[int, ...]
     recorded: tuple[bool, ...] = ()

@@ -1,16 +1,18 @@
 """Collect a rollout: step the game vector until each slot holds ``num_steps`` learner decisions.
 
-The games are one vector (``GameSpec.make_vector_env``: the compiled core, or AEC envs in a loop):
-each round is one ``step`` call for every slot. The slots where the learner is to move are batched
-into one forward pass (recorded); the slots where an opponent moves are grouped by opponent, one
-batched call each (``training/ppo/opponents.py``: the current policy, a snapshot, or a scripted bot,
-not recorded); a slot that already holds its ``num_steps`` decisions and waits at its next learner
-decision sits the round out (``WAIT``). Who plays which seat is the run's seating
+The games are one vector (``GameSpec.make_vector_env``: the compiled core, or AEC envs in a loop),
+played by the run's :class:`~training.bench.driver.Driver` (the learner deciding first, then the
+opponents): each round is one ``step`` call for every slot. The slots where the learner is to move
+are batched into one forward pass (recorded); the slots where an opponent moves are grouped by
+opponent, one batched call each (``training/ppo/opponents.py``: the current policy, a snapshot, or
+a scripted bot, not recorded); a slot that already holds its ``num_steps`` decisions and waits at
+its next learner decision sits the round out (``WAIT``). Who plays which seat is the run's seating
 (``training/ppo/seating.py``), drawn when a slot's game starts (:func:`start_episode`).
 
 Each learner seat's decisions form their own trajectory: the rewards a seat receives between two
-of its decisions (while the opponent or its partner moves) are credited to its last decision, and
-when a game ends every learner seat's last decision is marked done. After the last round every
+of its decisions (while the opponent or its partner moves) are credited to its last decision (the
+driver's credit, written when the driver closes it or the rollout ends), and when a game ends
+every learner seat's last decision is marked done. After the last round every
 slot waits at its next learner decision, and each open trajectory is bootstrapped from its seat's
 view of that position.
 """
