@@ -107,10 +107,17 @@ class MatchResult:
 def play_game(env: AECEnv, bots: dict[str, Bot], seed: int) -> dict[str, float]:
     """One game from ``seed``, each agent played by its bot (a bot that sees the public view
     gets its seat's, ``core.public_view``); the agents' total returns."""
+    return play_counted(env, bots, seed)[0]
+
+
+def play_counted(env: AECEnv, bots: dict[str, Bot], seed: int) -> tuple[dict[str, float], int]:
+    """:func:`play_game`'s game, and how many decisions the bots took in it: the one loop that
+    plays a single AEC game, every bot through :func:`~.base.decide`."""
     env.reset(seed=seed)
     for bot in bots.values():
         bot.reset()
     returns = dict.fromkeys(env.possible_agents, 0.0)
+    decisions = 0
     for agent in env.agent_iter():
         obs, reward, termination, truncation, _ = env.last()
         returns[agent] += reward
@@ -119,7 +126,8 @@ def play_game(env: AECEnv, bots: dict[str, Bot], seed: int) -> dict[str, float]:
             continue
         view = partial(env_view, env, agent)  # built only for a bot that asks for it
         env.step(decide(bots[agent], obs["observation"], obs["action_mask"], view))
-    return returns
+        decisions += 1
+    return returns, decisions
 
 
 def play_match(

@@ -1,4 +1,4 @@
-"""AECVectorEnv: any game's AEC envs stepped as one vector, with the compiled vector's API.
+"""AECVectorEnv: any game's AEC envs stepped as one vector (a ``vector_env.GameVector``).
 
 Why: a trainer drives every game through one batched interface (``reset``, ``step`` of one action
 per game, ``WAIT`` for a game that sits a step out, ``observe(i, seat)``, positions and seed
@@ -46,9 +46,15 @@ class AECVectorEnv:
     WAIT = WAIT
 
     def __init__(
-        self, make_env: Callable[..., Any], num_envs: int = 16, seed: int = 0, **options: Any
+        self,
+        make_env: Callable[..., Any],
+        num_envs: int = 16,
+        seed: int = 0,
+        num_threads: int = 1,
+        **options: Any,
     ) -> None:
         self.num_envs = n = count_arg("num_envs", num_envs)
+        self.num_threads = count_arg("num_threads", num_threads)  # steps in one loop regardless
         self.envs = [make_env(**options) for _ in range(n)]
         probe = self.envs[0]
         self.rules = getattr(probe.unwrapped, "rules", None)  # the configured game (GameEnv)

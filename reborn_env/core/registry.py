@@ -14,9 +14,12 @@ import pkgutil
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from importlib import import_module, metadata
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .facts import GameFacts
+
+if TYPE_CHECKING:
+    from .vector_env import GameVector
 
 ENTRY_POINT_GROUP = "reborn_env.games"
 _BUNDLED = "reborn_env.games"  # the package whose subpackages are the games shipped here
@@ -52,8 +55,8 @@ class GameSpec:
     # "module:function(match, seat, legal) -> dict": what ``seat`` may see, as the web page's
     # drawing data (docs/web.md; ``legal``: its legal actions, clickable), "" for none
     board_view: str = ""
-    # "module:function(num_envs, seed, **options)": a compiled vector of games with the API of
-    # core.aec_vector.AECVectorEnv; without one, make_vector_env loops over AEC envs
+    # "module:function(num_envs, seed, num_threads, **options)": a compiled vector of games, a
+    # core.vector_env.GameVector (MakeVector); without one, make_vector_env loops over AEC envs
     vector_env: str = ""
     policy: str = ""  # the shipped policy checkpoint, a path from the repository's root
     draw_caption: str = "DRAW"  # a picture's caption for a game that ended level
@@ -72,14 +75,17 @@ class GameSpec:
         """A new environment of this game (``scenario=``, options, ``render_mode=`` ...)."""
         return resolve(self.env)(**kwargs)
 
-    def make_vector_env(self, num_envs: int, seed: int = 0, **options: Any) -> Any:
+    def make_vector_env(
+        self, num_envs: int, seed: int = 0, num_threads: int = 1, **options: Any
+    ) -> GameVector:
         """``num_envs`` games stepped as one vector (env options as :meth:`make_env` takes them):
-        the game's compiled vector if it registers one, else an AECVectorEnv of its AEC envs."""
+        the game's compiled vector if it registers one, stepping with ``num_threads``, else an
+        AECVectorEnv of its AEC envs (one loop, whatever ``num_threads``)."""
         if self.vector_env:
-            return resolve(self.vector_env)(num_envs, seed, **options)
+            return resolve(self.vector_env)(num_envs, seed, num_threads, **options)
         from .aec_vector import AECVectorEnv
 
-        return AECVectorEnv(self.make_env, num_envs, seed, **options)
+        return AECVectorEnv(self.make_env, num_envs, seed, num_threads, **options)
 
     def make_bot(self, kind: str, seed: int | None = None, scenario: str | None = None) -> Any:
         """This game's bot of ``kind`` (e.g. ``"heuristic"``) for ``scenario`` (None: the

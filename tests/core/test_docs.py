@@ -55,15 +55,6 @@ NOT_IN_REPOSITORY = {
 }
 """Paths the docs name on purpose that a clone does not hold: what running something writes."""
 
-PLANNED = {
-    "docs/policy_artifact.md": "the policy file's format, being written beside this doc",
-    "reborn_env/policies/artifact.py": "reads a policy file (planned layout of the library)",
-    "training/common/driver.py": "the one driver of the game vector (planned layout of training/)",
-    "training/common/schema.py": "the one config schema helper (planned layout of training/)",
-}
-"""Paths docs/contributing.md names that the planned layout adds: each is cited until it exists,
-and then leaves this list (a test fails the day it is there)."""
-
 WRITTEN = {
     ".venv/": "the quick start's virtual environment",
     "runs/": "training logs and tournament results, written by runs",
@@ -218,7 +209,7 @@ def exists(cited: str) -> bool:
     return any(ROOT.glob(pattern)) if "*" in pattern else (ROOT / pattern).exists()
 
 
-ALLOWED_MISSING = {**NOT_IN_REPOSITORY, **PLANNED}
+ALLOWED_MISSING = NOT_IN_REPOSITORY
 
 
 @pytest.mark.parametrize("doc", CITING_DOCS, ids=relative)
@@ -230,12 +221,6 @@ def test_cited_files_exist(doc: Path) -> None:
 def test_the_paths_not_in_the_repository_are_still_cited() -> None:
     cited = {c for doc in CITING_DOCS for c in cited_paths(doc)}
     assert set(ALLOWED_MISSING) <= cited, set(ALLOWED_MISSING) - cited
-
-
-def test_planned_paths_are_not_there_yet() -> None:
-    """A planned path that now exists leaves :data:`PLANNED`, so the docs are checked against it."""
-    arrived = sorted(p for p in PLANNED if exists(p))
-    assert not arrived, f"these exist now: remove them from PLANNED in {__name__}: {arrived}"
 
 
 def repository_entries() -> list[str]:

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from training.league.config import load_league_config
+from training.mmd.config import load_mmd_config
 from training.nfsp.config import load_nfsp_config
 from training.ppo.config import load_config
 from training.rllib.config import load_rllib_config
@@ -16,7 +18,12 @@ CONFIGS = sorted((Path(__file__).resolve().parents[2] / "configs").glob("*.yaml"
 
 
 def loader_of(path: Path):
-    """The trainer a config file is for, by the suffix of its name (``_nfsp``, ``_rllib``)."""
+    """The trainer a config file is for, by the suffix of its name (``_nfsp``, ``_rllib``,
+    ``_mmd``, ``_league``)."""
+    if path.stem.endswith("_mmd"):
+        return load_mmd_config
+    if path.stem.endswith("_league"):
+        return load_league_config
     if path.stem.endswith("_nfsp"):
         return load_nfsp_config
     if path.stem.endswith("_rllib"):

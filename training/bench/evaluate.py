@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from reborn_env.bots.arena import Record
+from reborn_env.bots.arena import Record, play_counted
 from reborn_env.core import registry
 from reborn_env.policies.artifact import CheckpointError, load_checkpoint
 from reborn_env.policies.bot import PolicyBot
@@ -129,8 +129,8 @@ def play_team(
     label: str | None = None,
 ) -> TeamResult:
     """``games`` seeded games (game ``i`` from ``seed + i``) of a cooperative env in which every
-    agent is played by its own bot from ``make_bot`` (bots may keep per-agent state); ``label``
-    shows a progress bar."""
+    agent is played by its own bot from ``make_bot`` (bots may keep per-agent state), each game
+    by :func:`reborn_env.bots.arena.play_counted`; ``label`` shows a progress bar."""
     env = env_fn()
     bots = {agent: make_bot() for agent in env.possible_agents}
     result = TeamResult()
@@ -138,20 +138,8 @@ def play_team(
     for i in range(games):
         if bar:
             bar.update(i)
-        env.reset(seed=seed + i)
-        for bot in bots.values():
-            bot.reset()
-        team_return, steps = 0.0, 0
-        for agent in env.agent_iter():
-            obs, reward, termination, truncation, _ = env.last()
-            if agent == env.possible_agents[0]:
-                team_return += reward
-            if termination or truncation:
-                env.step(None)
-                continue
-            env.step(bots[agent].act(obs["observation"], obs["action_mask"]))
-            steps += 1
-        result.add(game_outcome(env, team_return))
+        returns, steps = play_counted(env, bots, seed + i)
+        result.add(game_outcome(env, returns[env.possible_agents[0]]))
         result.steps.append(steps)
         rounds = game_rounds(env)
         if rounds is not None:

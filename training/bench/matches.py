@@ -17,13 +17,13 @@ shaping moves both by far less), lost when the opponent's beats its own, and a g
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
 from typing import Any
 
 import numpy as np
 
 from reborn_env.bots.arena import MatchResult, Record
-from reborn_env.bots.batched import BatchedBot, act_batch, vector_view
+from reborn_env.bots.batched import BatchedBot
+from training.common.driver import Driver, GameEnd, Seating, first_come
 from training.common.envs import make_vector_env
 from training.common.progress_bar import ProgressBar
 
@@ -82,30 +82,14 @@ def _play_seating(
     n = min(num_envs, games)
     venv = make_vector_env(env_name, n, seed + seat, **env_kwargs)
     player_a, player_b = makers[0](n), makers[1](n)
-    by_seat = (player_a, player_b) if seat == 0 else (player_b, player_a)
-    venv.reset()
-    active = np.ones(n, dtype=np.bool_)
-    started, finished = n, 0
-    actions = np.empty(n, dtype=np.int64)
-    while finished < games:
-        actions.fill(venv.WAIT)
-        for s, player in enumerate(by_seat):
-            rows = np.flatnonzero(active & (venv.agent == s))
-            if len(rows):
-                views = partial(vector_view, venv, s)  # slot i's public view, for search bots
-                actions[rows] = act_batch(player, rows, venv.obs[rows], venv.mask[rows], views)
-        rewards, terminated, truncated = venv.step(actions)[3:]
-        for i in np.flatnonzero((terminated | truncated) & active).tolist():
-            record.add(outcome(rewards[i], seat, bool(terminated[i])))
-            finished += 1
-            if started < games:
-                started += 1
-                for player in by_seat:
-                    player.reset(i)
-            else:
-                active[i] = False
-        if bar:
-            bar.update(shown + finished)
+    by_seat = Seating((0, 1))
+    driver = Driver(venv, (player_a, player_b) if seat == 0 else (player_b, player_a),
+                    lambda slot, game: by_seat, first_come(games))  # fmt: skip
+
+    def count(end: GameEnd) -> None:
+        record.add(outcome(end.rewards, seat, end.terminated))
+
+    driver.run(count, (lambda finished: bar.update(shown + finished)) if bar else None)
     venv.close()
 
 

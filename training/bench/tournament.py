@@ -35,18 +35,17 @@ import json
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
-from functools import partial
 from pathlib import Path
 from typing import Any, TextIO
 
 import numpy as np
 
 from reborn_env.bots.arena import Record, wilson_interval
-from reborn_env.bots.batched import act_batch, vector_view
 from reborn_env.core.files import atomic_write
 from training.bench.matches import outcome, player
 from training.bench.ratings import Ratings, rate
 from training.common.cli import fail, seed_arg
+from training.common.driver import Driver, GameEnd, Seating, by_slot
 from training.common.envs import env_mode, env_names, make_env, make_vector_env
 from training.common.progress_bar import ProgressBar
 
@@ -260,34 +259,17 @@ def play_block(
     ``i, i + n, i + 2n, ...``, its own seed stream's games, so every block meets the same deals."""
     games = arguments.games
     n = min(arguments.num_envs, games)
-    quota = [games // n + (i < games % n) for i in range(n)]
     venv = make_vector_env(arguments.env, n, arguments.seed)
-    players = [make(n) for make in makers]
-    venv.reset()
-    active = np.ones(n, dtype=np.bool_)
-    played = [0] * n
+    by_seat = Seating(tuple(range(len(makers))))
+    driver = Driver(
+        venv, [make(n) for make in makers], lambda slot, game: by_seat, by_slot(games, n)
+    )
     outcomes = [0] * games
-    actions = np.empty(n, dtype=np.int64)
-    finished = 0
-    while finished < games:
-        actions.fill(venv.WAIT)
-        for seat, bot in enumerate(players):
-            rows = np.flatnonzero(active & (venv.agent == seat))
-            if len(rows):
-                views = partial(vector_view, venv, seat)  # slot i's public view, for search bots
-                actions[rows] = act_batch(bot, rows, venv.obs[rows], venv.mask[rows], views)
-        rewards, terminated, truncated = venv.step(actions)[3:]
-        for i in np.flatnonzero((terminated | truncated) & active).tolist():
-            outcomes[played[i] * n + i] = int(outcome(rewards[i], 0, bool(terminated[i])))
-            played[i] += 1
-            finished += 1
-            if played[i] < quota[i]:
-                for bot in players:
-                    bot.reset(i)
-            else:
-                active[i] = False
-        if progress:
-            progress(finished)
+
+    def count(end: GameEnd) -> None:
+        outcomes[end.game] = int(outcome(end.rewards, 0, end.terminated))
+
+    driver.run(count, progress)
     venv.close()
     return outcomes
 

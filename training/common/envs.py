@@ -19,6 +19,7 @@ from typing import Any
 from pettingzoo import AECEnv
 
 from reborn_env.core import registry
+from reborn_env.core.vector_env import GameVector
 
 COMPETITIVE, COOPERATIVE = "competitive", "cooperative"
 MODES = (COMPETITIVE, COOPERATIVE)
@@ -42,14 +43,11 @@ def make_env(name: str, **kwargs: Any) -> AECEnv:
 
 def make_vector_env(
     name: str, num_envs: int, seed: int, num_threads: int = 1, **kwargs: Any
-) -> Any:
+) -> GameVector:
     """``num_envs`` games of env ``name`` as one vector (``GameSpec.make_vector_env``: the game's
     compiled core, stepping with ``num_threads``, or its AEC envs in a loop), from ``seed``."""
     _check_name(name)
-    spec = registry.get(name)
-    if spec.vector_env:
-        kwargs["num_threads"] = num_threads
-    return spec.make_vector_env(num_envs, seed, **kwargs)
+    return registry.get(name).make_vector_env(num_envs, seed, num_threads, **kwargs)
 
 
 def observation_layout(name: str, kwargs: dict[str, Any]) -> Any:

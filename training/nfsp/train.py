@@ -49,6 +49,7 @@ from reborn_env.policies.artifact import CheckpointError, save_checkpoint
 from reborn_env.policies.network import network_entry
 from training.bench.matches import outcome
 from training.common.cli import fail
+from training.common.driver import Driver, GameEnd, Seating, Turn, endless
 from training.common.envs import env_version, make_vector_env
 from training.common.schema import ConfigError, settings_of
 from training.nfsp.config import NFSPConfig, load_nfsp_config
@@ -64,25 +65,58 @@ RECENT_GAMES = 500
 """Self-play games the progress line's seat scores are over."""
 
 
-@dataclass
-class Seats:
-    """Each (game, seat)'s open transition: its last decision, waiting for its next one."""
+class SeatAgents:
+    """Every seat of every game an NFSP agent, as the driver's learner: each decides in its
+    seat's mode for the game (best response or average policy) and keeps its last decision
+    until the driver closes it, then it goes into the replay buffer as a transition."""
 
-    obs: np.ndarray  # [n, seats, obs_size]
-    action: np.ndarray  # [n, seats]
-    reward: np.ndarray  # [n, seats]: received since that decision
-    open: np.ndarray  # [n, seats] bool: a decision waits to be closed
-    best_response: np.ndarray  # [n, seats] bool: the seat's mode for this game
+    def __init__(self, run: NFSPRun) -> None:
+        n, seats, obs_size = run.venv.num_envs, len(run.venv.agents), run.venv.obs_size
+        self.run = run
+        self.obs = np.zeros((n, seats, obs_size), dtype=np.float32)
+        self.action = np.zeros((n, seats), dtype=np.int64)
+        self.best_response = run.rng.random((n, seats)) < run.cfg.anticipatory
+        """each (game, seat)'s mode for this game"""
 
-    @classmethod
-    def empty(cls, n: int, seats: int, obs_size: int) -> Seats:
-        return cls(
-            obs=np.zeros((n, seats, obs_size), dtype=np.float32),
-            action=np.zeros((n, seats), dtype=np.int64),
-            reward=np.zeros((n, seats), dtype=np.float32),
-            open=np.zeros((n, seats), dtype=np.bool_),
-            best_response=np.zeros((n, seats), dtype=np.bool_),
+    def decide(self, turn: Turn) -> np.ndarray:
+        run, learner, mask = self.run, self.run.learner, turn.mask.view(np.bool_)
+        slots, seats, obs = turn.slots, turn.seats, turn.obs
+        actions = np.empty(len(slots), dtype=np.int64)
+        responding = self.best_response[slots, seats]
+        br, avg = np.flatnonzero(responding), np.flatnonzero(~responding)
+        if len(br):
+            epsilon = run.cfg.epsilon(run.global_step)
+            actions[br] = learner.best_response(obs[br], mask[br], epsilon, run.rng)
+        if len(avg):
+            actions[avg] = learner.average_policy(slots[avg], obs[avg], mask[avg])
+        self.obs[slots, seats] = obs
+        self.action[slots, seats] = actions
+        return actions
+
+    def close(self, slots: np.ndarray, seats: np.ndarray, rewards: np.ndarray, done: bool) -> None:
+        """The transitions of (``slots``, ``seats``) into the replay buffer: closed by the
+        seat's next decision (the vector's rows now), or by the game's end (zeros)."""
+        venv = self.run.venv
+        if done:
+            next_obs = np.zeros((len(slots), venv.obs_size), dtype=np.float32)
+            next_mask = np.zeros((len(slots), venv.n_actions), dtype=np.bool_)
+        else:
+            next_obs, next_mask = venv.obs[slots], venv.mask[slots].view(np.bool_)
+        self.run.learner.replay.add(
+            {
+                "obs": self.obs[slots, seats],
+                "action": self.action[slots, seats],
+                "reward": rewards,
+                "next_obs": next_obs,
+                "next_mask": next_mask,
+                "done": np.full(len(slots), float(done), dtype=np.float32),
+            }
         )
+
+    def reset(self, i: int) -> None:
+        """Slot ``i``'s new game: every seat draws its mode."""
+        run = self.run
+        self.best_response[i] = run.rng.random(len(run.venv.agents)) < run.cfg.anticipatory
 
 
 @dataclass
@@ -93,7 +127,6 @@ class NFSPRun:
     cfg: NFSPConfig
     learner: NFSPLearner
     venv: Any
-    seats: Seats
     rng: np.random.Generator
     global_step: int = 0  # decisions played, both seats
     update: int = 0  # learning steps
@@ -107,6 +140,8 @@ class NFSPRun:
     timers: dict[str, float] = field(
         default_factory=lambda: {"play": 0.0, "learning": 0.0, "evaluation": 0.0}
     )
+    driver: Driver | None = None
+    """plays every seat of the vector's games endlessly, each seat a :class:`SeatAgents`"""
 
 
 def build_run(cfg: NFSPConfig) -> NFSPRun:
@@ -118,73 +153,28 @@ def build_run(cfg: NFSPConfig) -> NFSPRun:
     rng = np.random.default_rng(cfg.seed)
     venv = make_vector_env(cfg.env, cfg.num_envs, cfg.seed, cfg.num_threads, **cfg.env_kwargs)
     venv.reset()
-    seats = Seats.empty(venv.num_envs, len(venv.agents), venv.obs_size)
-    seats.best_response[:] = rng.random(seats.best_response.shape) < cfg.anticipatory
     learner = NFSPLearner(settings_of(LearnerSettings, cfg), venv.obs_size, venv.n_actions)
-    return NFSPRun(cfg, learner, venv, seats, rng)
+    run = NFSPRun(cfg, learner, venv, rng)
+    everyone = Seating((0,) * len(venv.agents), (True,) * len(venv.agents))
+    run.driver = Driver(
+        venv, (), lambda slot, game: everyone, endless(), SeatAgents(run), np.float32
+    )
+    run.driver.start(reset=False)
+    return run
 
 
 def play_round(run: NFSPRun) -> None:
-    """One step of every game: close the movers' open transitions, let each mover act in its
-    mode, step the vector, credit the rewards and close the games that ended."""
-    venv, seats, learner = run.venv, run.seats, run.learner
-    rows = np.arange(venv.num_envs)
-    seat = venv.agent.astype(np.int64)
-    obs, mask = venv.obs, venv.mask.view(np.bool_)
-    closing = np.flatnonzero(seats.open[rows, seat])
-    if len(closing):
-        at = (closing, seat[closing])
-        _remember(learner, seats, at, obs[closing], mask[closing], done=0.0)
-    actions = np.empty(venv.num_envs, dtype=np.int64)
-    responding = seats.best_response[rows, seat]
-    br, avg = np.flatnonzero(responding), np.flatnonzero(~responding)
-    if len(br):
-        epsilon = run.cfg.epsilon(run.global_step)
-        actions[br] = learner.best_response(obs[br], mask[br], epsilon, run.rng)
-    if len(avg):
-        actions[avg] = learner.average_policy(avg, obs[avg], mask[avg])
-    seats.obs[rows, seat] = obs
-    seats.action[rows, seat] = actions
-    seats.reward[rows, seat] = 0.0
-    seats.open[rows, seat] = True
-    rewards, terminated, truncated = venv.step(actions)[3:]
-    seats.reward += rewards * seats.open
-    run.global_step += venv.num_envs
-    ended = np.flatnonzero(terminated | truncated)
-    if len(ended):
-        slot, k = np.nonzero(seats.open[ended])
-        at = (ended[slot], k)
-        nothing = np.zeros((len(slot), venv.obs_size), dtype=np.float32)
-        _remember(learner, seats, at, nothing, np.zeros((len(slot), venv.n_actions), bool), 1.0)
-        seats.open[ended] = False
-        for i in ended.tolist():
-            result = outcome(rewards[i], 0, bool(terminated[i]))
-            run.recent.append(0 if result > 0 else 1 if result < 0 else -1)
-        seats.best_response[ended] = run.rng.random((len(ended), len(venv.agents))) < (
-            run.cfg.anticipatory
-        )
-        run.games += len(ended)
+    """One step of every game on the driver: the movers' open transitions closed, each mover
+    acting in its mode, the rewards credited and the games that ended closed."""
+    assert run.driver is not None, "build_run makes the driver"
 
+    def count(end: GameEnd) -> None:
+        result = outcome(end.rewards, 0, end.terminated)
+        run.recent.append(0 if result > 0 else 1 if result < 0 else -1)
+        run.games += 1
 
-def _remember(
-    learner: NFSPLearner,
-    seats: Seats,
-    at: tuple[np.ndarray, np.ndarray],
-    next_obs: np.ndarray,
-    next_mask: np.ndarray,
-    done: float,
-) -> None:
-    """The open transitions at ``at`` (slots, seats), closed by ``next_obs``/``next_mask``."""
-    learner.replay.add(
-        {
-            "obs": seats.obs[at],
-            "action": seats.action[at],
-            "reward": seats.reward[at],
-            "next_obs": next_obs,
-            "next_mask": next_mask,
-            "done": np.full(len(at[0]), done, dtype=np.float32),
-        }
-    )
+    run.driver.play_round(count)
+    run.global_step += run.venv.num_envs
 
 
 def policy_payload(run: NFSPRun) -> dict[str, Any]:

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import torch
 
-from reborn_env.bots.batched import KeepsRngState
+from reborn_env.bots.batched import KeepsRngState, Views, act_batch
 from reborn_env.policies.network import MaskedActorCritic, build_model
 from training.bench.matches import outcome, player
 
@@ -175,12 +175,13 @@ class OpponentPool:
         obs: np.ndarray,
         mask: np.ndarray,
         current: MaskedActorCritic,
+        views: Views | None = None,
     ) -> np.ndarray:
         """The moves of opponent ``key`` in ``slots`` (their observations and masks as rows):
         one batched call, a network's forward pass or the bots' (compiled where the game has
-        them)."""
+        them; through ``act_batch``, with ``views`` for bots that see the public view)."""
         if key.startswith(BOT):
-            return self.bots(key).act(slots, obs, mask)
+            return act_batch(self.bots(key), slots, obs, mask, views)  # type: ignore[arg-type]
         net = self.model(key, current)
         with torch.no_grad():
             action = net.get_action_and_value(

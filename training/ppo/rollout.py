@@ -1,16 +1,18 @@
 """Collect a rollout: step the game vector until each slot holds ``num_steps`` learner decisions.
 
-The games are one vector (``GameSpec.make_vector_env``: the compiled core, or AEC envs in a loop):
-each round is one ``step`` call for every slot. The slots where the learner is to move are batched
-into one forward pass (recorded); the slots where an opponent moves are grouped by opponent, one
-batched call each (``training/ppo/opponents.py``: the current policy, a snapshot, or a scripted bot,
-not recorded); a slot that already holds its ``num_steps`` decisions and waits at its next learner
-decision sits the round out (``WAIT``). Who plays which seat is the run's seating
+The games are one vector (``GameSpec.make_vector_env``: the compiled core, or AEC envs in a loop),
+played by the run's :class:`~training.common.driver.Driver` (the learner deciding first, then the
+opponents): each round is one ``step`` call for every slot. The slots where the learner is to move
+are batched into one forward pass (recorded); the slots where an opponent moves are grouped by
+opponent, one batched call each (``training/ppo/opponents.py``: the current policy, a snapshot, or
+a scripted bot, not recorded); a slot that already holds its ``num_steps`` decisions and waits at
+its next learner decision sits the round out (``WAIT``). Who plays which seat is the run's seating
 (``training/ppo/seating.py``), drawn when a slot's game starts (:func:`start_episode`).
 
 Each learner seat's decisions form their own trajectory: the rewards a seat receives between two
-of its decisions (while the opponent or its partner moves) are credited to its last decision, and
-when a game ends every learner seat's last decision is marked done. After the last round every
+of its decisions (while the opponent or its partner moves) are credited to its last decision (the
+driver's credit, written when the driver closes it or the rollout ends), and when a game ends
+every learner seat's last decision is marked done. After the last round every
 slot waits at its next learner decision, and each open trajectory is bootstrapped from its seat's
 view of that position.
 """
@@ -19,10 +21,14 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING
 
 import numpy as np
 import torch
+
+from reborn_env.bots.batched import Views
+from training.common.driver import Driver, GameEnd, Seating, Turn, endless
 
 if TYPE_CHECKING:
     from reborn_env.policies.network import MaskedActorCritic
@@ -68,35 +74,29 @@ def collect_rollout(trainer: Trainer) -> Rollout:
     rollout = Rollout.empty(steps, n, trainer.model.obs_size, trainer.model.n_actions)
     columns = np.arange(n)
     count = np.zeros(n, dtype=np.int64)
-    actions = np.empty(n, dtype=np.int64)
     slots.last_row.fill(-1)
+    driver = trainer.driver if trainer.driver is not None else seated_driver(trainer)
+    trainer.driver = driver
+    driver.open.fill(False)  # a decision of the last rollout takes no more credit
+    driver.learner = LearnerSeats(trainer, rollout, count)
+    on_end, on_step = partial(_finish, trainer), partial(_after_step, trainer)
     while True:
         seat = venv.agent.astype(np.int64)
         learner_turn = slots.learner[columns, seat]
-        deciding = np.flatnonzero(learner_turn & (count < steps))
-        opponents = np.flatnonzero(~learner_turn)
-        if not len(deciding) and not len(opponents):
+        deciding = int((learner_turn & (count < steps)).sum())
+        opponents = n - int(learner_turn.sum())
+        if not deciding and not opponents:
             break
-        actions.fill(venv.WAIT)
-        if len(deciding):
-            rows = count[deciding]
-            obs, mask, action, logprob, value = _act(trainer, trainer.model, deciding)
-            at = (torch.from_numpy(rows), torch.from_numpy(deciding))
-            rollout.obs[at], rollout.masks[at], rollout.actions[at] = obs, mask, action
-            rollout.logprobs[at], rollout.values[at] = logprob, value
-            rollout.agents[at] = torch.from_numpy(seat[deciding])
-            slots.last_row[deciding, seat[deciding]] = rows
-            count[deciding] += 1
-            actions[deciding] = action.numpy()
-            trainer.global_step += len(deciding)
-        if len(opponents):
-            _opponents_act(trainer, opponents, actions)
-        trainer.env_steps += len(deciding) + len(opponents)
-        start = time.perf_counter()
-        rewards, terminated, truncated = venv.step(actions)[3:]
-        trainer.restarts.sample(venv, trainer.np_rng)
-        trainer.timers.simulation += time.perf_counter() - start
-        _credit(trainer, rollout, rewards, terminated, truncated)
+        trainer.env_steps += deciding + opponents
+        start, inference = time.perf_counter(), trainer.timers.inference
+        driver.play_round(on_end, on_step)
+        played = time.perf_counter() - start - (trainer.timers.inference - inference)
+        trainer.timers.simulation += played
+    open_rows = (slots.last_row >= 0) & slots.learner
+    slot, k = np.nonzero(open_rows)
+    if len(slot):
+        at = (torch.from_numpy(slots.last_row[slot, k]), torch.from_numpy(slot))
+        rollout.rewards[at] = torch.from_numpy(driver.credit[slot, k])
     _bootstrap(trainer, rollout)
     return rollout
 
@@ -118,6 +118,100 @@ def start_episode(trainer: Trainer, i: int) -> None:
     trainer.opponents.start(i, opponent)
 
 
+def seats_of(trainer: Trainer, i: int) -> Seating:
+    """Slot ``i``'s game as the driver seats it: the learner's seats recorded, with no player,
+    the others played by :class:`OpponentSeats`."""
+    learner = trainer.slots.learner[i].tolist()
+    return Seating(tuple(-1 if mine else 0 for mine in learner), tuple(learner))
+
+
+def seated_driver(trainer: Trainer) -> Driver:
+    """The driver of the run's vector, its games as they stand (seated by :func:`start_episode`
+    when the run was built or resumed), each new game seated by :func:`start_episode`."""
+
+    def seat(i: int, game: int) -> Seating:
+        start_episode(trainer, i)
+        return seats_of(trainer, i)
+
+    venv = trainer.venv
+    schedule = endless()
+    driver = Driver(venv, [OpponentSeats(trainer)], seat, schedule, None, np.float32, True)
+    for i in range(venv.num_envs):
+        driver.place(i, schedule(i), seats_of(trainer, i))
+    return driver
+
+
+class LearnerSeats:
+    """The learner's seats as the driver's learner: one batched forward pass for the slots that
+    still need decisions (recorded in the rollout); a slot that holds its ``num_steps`` passes
+    and waits. A decision's reward is its seat's credit when it closes (or when the rollout
+    ends), ``done`` when its game ended."""
+
+    def __init__(self, trainer: Trainer, rollout: Rollout, count: np.ndarray) -> None:
+        self.trainer, self.rollout, self.count = trainer, rollout, count
+
+    def decide(self, turn: Turn) -> np.ndarray:
+        trainer, rollout, count, slots = self.trainer, self.rollout, self.count, turn.slots
+        actions = np.full(len(slots), trainer.venv.WAIT, dtype=np.int64)
+        room = count[slots] < trainer.cfg.num_steps
+        deciding, seat = slots[room], turn.seats[room]
+        if not len(deciding):
+            return actions
+        rows = count[deciding]
+        obs_t, mask_t, action, logprob, value = _act(trainer, trainer.model, deciding)
+        at = (torch.from_numpy(rows), torch.from_numpy(deciding))
+        rollout.obs[at], rollout.masks[at], rollout.actions[at] = obs_t, mask_t, action
+        rollout.logprobs[at], rollout.values[at] = logprob, value
+        rollout.agents[at] = torch.from_numpy(seat)
+        trainer.slots.last_row[deciding, seat] = rows
+        count[deciding] += 1
+        trainer.global_step += len(deciding)
+        actions[room] = action.numpy()
+        return actions
+
+    def close(self, slots: np.ndarray, seats: np.ndarray, rewards: np.ndarray, done: bool) -> None:
+        rows = torch.from_numpy(self.trainer.slots.last_row[slots, seats])
+        at = (rows, torch.from_numpy(slots))
+        self.rollout.rewards[at] = torch.from_numpy(rewards)
+        if done:
+            self.rollout.dones[at] = 1.0
+
+    def reset(self, i: int) -> None:
+        """Nothing: :func:`start_episode` seats the slot's new game."""
+
+
+class OpponentSeats:
+    """Every slot's opponent as one of the driver's players: the slots it moves in, grouped by
+    opponent in the order they come, one batched call each (``training/ppo/opponents.py``: the
+    current policy, a snapshot, or bots given the public view they ask for; timed as
+    inference)."""
+
+    sees_public_view = True  # passes the views on to the bots that see them
+
+    def __init__(self, trainer: Trainer) -> None:
+        self.trainer = trainer
+
+    def reset(self, i: int) -> None:
+        """Nothing: :func:`start_episode` tells the pool (``OpponentPool.start``)."""
+
+    def act(
+        self, slots: np.ndarray, obs: np.ndarray, mask: np.ndarray, views: Views | None = None
+    ) -> np.ndarray:
+        trainer = self.trainer
+        start = time.perf_counter()
+        groups: dict[str, list[int]] = {}
+        for r, i in enumerate(slots.tolist()):
+            groups.setdefault(trainer.slots.opponent[i], []).append(r)
+        actions = np.empty(len(slots), dtype=np.int64)
+        for key, members in groups.items():
+            rows = np.array(members, dtype=np.int64)
+            actions[rows] = trainer.opponents.act(
+                key, slots[rows], obs[rows], mask[rows], trainer.model, views
+            )
+        trainer.timers.inference += time.perf_counter() - start
+        return actions
+
+
 def _act(trainer: Trainer, model: MaskedActorCritic, idxs: np.ndarray) -> tuple[torch.Tensor, ...]:
     """One batched forward pass of ``model`` over slots ``idxs`` (timed as inference): (obs, mask,
     action, logprob, value)."""
@@ -131,45 +225,20 @@ def _act(trainer: Trainer, model: MaskedActorCritic, idxs: np.ndarray) -> tuple[
     return obs, mask, action, logprob, value
 
 
-def _opponents_act(trainer: Trainer, idxs: np.ndarray, actions: np.ndarray) -> None:
-    """Fill ``actions`` at slots ``idxs`` with their opponents' moves: one batched call per
-    opponent (timed as inference)."""
-    start = time.perf_counter()
-    groups: dict[str, list[int]] = {}
-    for i in idxs.tolist():
-        groups.setdefault(trainer.slots.opponent[i], []).append(i)
-    venv = trainer.venv
-    for key, members in groups.items():
-        rows = np.array(members, dtype=np.int64)
-        obs, mask = venv.obs[rows], venv.mask[rows]
-        actions[rows] = trainer.opponents.act(key, rows, obs, mask, trainer.model)
-    trainer.timers.inference += time.perf_counter() - start
-
-
-def _credit(
-    trainer: Trainer,
-    rollout: Rollout,
-    rewards: np.ndarray,
-    terminated: np.ndarray,
-    truncated: np.ndarray,
-) -> None:
-    """Credit each learner seat's last decision with the reward this step gave that seat (the
-    vector's ``rewards`` hold every seat's reward of the step, whoever moved); close the episodes
-    that ended, and seat the games that replaced them."""
+def _after_step(trainer: Trainer, rewards: np.ndarray) -> None:
+    """After each step: keep a position for restarts, add to each game's mean learner return."""
     slots = trainer.slots
-    open_rows = (slots.last_row >= 0) & slots.learner
-    slot, seat = np.nonzero(open_rows)
-    if len(slot):
-        at = (torch.from_numpy(slots.last_row[slot, seat]), torch.from_numpy(slot))
-        rollout.rewards[at] += torch.from_numpy(rewards[slot, seat].astype(np.float32))
+    trainer.restarts.sample(trainer.venv, trainer.np_rng)
     learners = np.maximum(slots.learner.sum(1), 1)
     slots.episode_return += (rewards * slots.learner).sum(1) / learners
-    for i in np.flatnonzero(terminated | truncated).tolist():
-        for k in np.flatnonzero(open_rows[i]).tolist():
-            rollout.dones[slots.last_row[i, k], i] = 1.0
-        trainer.finished_returns.append(float(slots.episode_return[i]))
-        trainer.opponents.record(slots.opponent[i], slots.learner[i], rewards[i], terminated[i])
-        start_episode(trainer, i)
+
+
+def _finish(trainer: Trainer, end: GameEnd) -> None:
+    """A game ended: its mean learner return kept, its opponent scored (the driver then seats
+    the slot's next game, :func:`start_episode`)."""
+    slots, i = trainer.slots, end.slot
+    trainer.finished_returns.append(float(slots.episode_return[i]))
+    trainer.opponents.record(slots.opponent[i], slots.learner[i], end.rewards, end.terminated)
 
 
 def _bootstrap(trainer: Trainer, rollout: Rollout) -> None:

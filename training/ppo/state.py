@@ -98,3 +98,4 @@ class Trainer:
     wall_time: float = 0.0
     finished_returns: list[float] = field(default_factory=list)
     timers: Timers = field(default_factory=Timers)
+    driver: Any = None  # plays the vector (training/ppo/rollout.py), made at the first rollout

@@ -12,6 +12,7 @@ deciding agent's own trajectory. :func:`imitate_teacher` is the run's warm start
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -20,6 +21,7 @@ from torch import nn
 
 from reborn_env.policies.network import MaskedActorCritic
 from training.common.compact_rows import CompactRows, RowRecorder
+from training.common.driver import Driver, Seating, Turn, first_come
 from training.common.envs import make_vector_env
 from training.common.progress_bar import ProgressBar
 
@@ -37,10 +39,11 @@ def record_games(
     teacher_name: str = "heuristic",
     learner: Any = None,
 ) -> Demonstrations:
-    """Play ``games`` games in the game vector (``num_envs`` at a time) and record the
-    teacher's decisions (the game's bot ``teacher_name``, batched: compiled where the game has
-    it), each with the discounted return from it to the end of its game along its seat's own
-    decisions.
+    """Play ``games`` games in the game vector (``num_envs`` at a time, on
+    :class:`~training.common.driver.Driver`) and record the teacher's decisions (the game's bot
+    ``teacher_name``, batched: compiled where the game has it; a search bot gets its seat's
+    public view), each with the discounted return from it to the end of its game along its
+    seat's own decisions.
 
     Competitive (``team=False``): game ``g`` records seat ``g % seats``, whose other seat is the
     teacher too in games ``g % 4 < 2`` and the random bot otherwise. Cooperative (``team=True``):
@@ -58,70 +61,80 @@ def record_games(
     seats = len(venv.agents)
     teacher = player(teacher_name, env_name, seed, env_kwargs=env_kwargs)(n)
     rival = player("random", env_name, seed)(n)
-    game = np.arange(n)  # the game each slot plays
-    active = np.ones(n, dtype=np.bool_)
-    obs = RowRecorder()
-    masks: list[np.ndarray] = []
-    actions: list[np.ndarray] = []
-    played: list[int] = []
-    rewards: list[float] = []  # received after each recorded decision, until its seat's next
-    streams: list[list[list[int]]] = [[[] for _ in range(seats)] for _ in range(n)]
-    ended: list[list[int]] = []  # the rows of each finished game's recorded seats, in order
-    venv.reset()
-    started, finished = n, 0
-    chosen = np.empty(n, dtype=np.int64)
-    while finished < games:
-        seat = venv.agent.astype(np.int64)
-        recorded = team | (seat == game % seats)
-        by_teacher = active & (recorded | (game % 4 < 2))
-        chosen.fill(venv.WAIT)
-        for bot, rows in ((teacher, by_teacher), (rival, active & ~by_teacher)):
-            idx = np.flatnonzero(rows)
-            if len(idx):
-                chosen[idx] = bot.act(idx, venv.obs[idx], venv.mask[idx])
-        moves = chosen
-        mine = np.flatnonzero(active & recorded)
-        if learner is not None and len(mine):
-            moves = chosen.copy()
-            moves[mine] = learner.act(mine, venv.obs[mine], venv.mask[mine])
-        for i in mine.tolist():
-            streams[i][seat[i]].append(len(actions))
-            obs.append(venv.obs[i])
-            masks.append(venv.mask[i].astype(bool))
-            actions.append(chosen[i])
-            played.append(int(moves[i]))
-            rewards.append(0.0)
-        gained, terminated, truncated = venv.step(moves)[3:]
-        for i in np.flatnonzero(active).tolist():
-            for k, rows in enumerate(streams[i]):
-                if rows:
-                    rewards[rows[-1]] += float(gained[i, k])
-        for i in np.flatnonzero((terminated | truncated) & active).tolist():
-            finished += 1
-            ended += [rows for rows in streams[i] if rows]
-            streams[i] = [[] for _ in range(seats)]
-            if started < games:
-                game[i], started = started, started + 1
-                teacher.reset(i)
-                rival.reset(i)
-                if learner is not None:
-                    learner.reset(i)
-            else:
-                active[i] = False
+    recorder = Recorder(n, seats, learner)
+    driver = Driver(venv, (teacher, rival), partial(seating, seats, team), first_come(games),
+                    recorder)  # fmt: skip
+    driver.run(lambda end: None)
     venv.close()
-    returns = [0.0] * len(actions)
-    for rows in ended:
+    returns = [0.0] * len(recorder.actions)
+    for rows in recorder.ended:
         running = 0.0
         for row in reversed(rows):
-            running = rewards[row] + gamma * running
+            running = recorder.rewards[row] + gamma * running
             returns[row] = running
     return {
-        "obs": obs.rows(),
-        "masks": torch.from_numpy(np.stack(masks)),
-        "actions": torch.tensor(np.array(actions), dtype=torch.long),
+        "obs": recorder.obs.rows(),
+        "masks": torch.from_numpy(np.stack(recorder.masks)),
+        "actions": torch.tensor(np.array(recorder.actions), dtype=torch.long),
         "returns": torch.tensor(returns, dtype=torch.float32),
-        "played": torch.tensor(played, dtype=torch.long),
+        "played": torch.tensor(recorder.played, dtype=torch.long),
     }
+
+
+TEACHER, RIVAL = 0, 1
+"""The players of :func:`record_games`, by index."""
+
+
+def seating(seats: int, team: bool, slot: int, game: int) -> Seating:
+    """Game ``game``'s seats, in any slot: the teacher, recorded, in every seat (``team``), else
+    in seat ``game % seats``, the other seats the teacher's when ``game % 4 < 2`` and the random
+    bot's otherwise."""
+    if team:
+        return Seating((TEACHER,) * seats, (True,) * seats)
+    recorded = tuple(k == game % seats for k in range(seats))
+    others = TEACHER if game % 4 < 2 else RIVAL
+    return Seating(tuple(TEACHER if mine else others for mine in recorded), recorded)
+
+
+class Recorder:
+    """The recorded seats' decisions: the observation, the mask and the teacher's action (the
+    label); the action played there is the ``learner``'s when there is one (DAgger), else the
+    teacher's. Each decision's reward is what its seat received until its next one; ``ended``
+    holds each finished game's recorded seats' decisions (rows), seat by seat."""
+
+    def __init__(self, n: int, seats: int, learner: Any = None) -> None:
+        self.learner = learner
+        self.obs = RowRecorder()
+        self.masks: list[np.ndarray] = []
+        self.actions: list[np.ndarray] = []
+        self.played: list[int] = []
+        self.rewards: list[float] = []
+        self.streams: list[list[list[int]]] = [[[] for _ in range(seats)] for _ in range(n)]
+        self.ended: list[list[int]] = []
+
+    def decide(self, turn: Turn) -> np.ndarray:
+        slots, seats, obs, mask, chosen = turn.slots, turn.seats, turn.obs, turn.mask, turn.chosen
+        assert chosen is not None, "the teacher labels before the learner decides"
+        moves = chosen if self.learner is None else self.learner.act(slots, obs, mask)
+        for r, (i, k) in enumerate(zip(slots.tolist(), seats.tolist(), strict=True)):
+            self.streams[i][k].append(len(self.actions))
+            self.obs.append(obs[r])
+            self.masks.append(mask[r].astype(bool))
+            self.actions.append(chosen[r])
+            self.played.append(int(moves[r]))
+            self.rewards.append(0.0)
+        return moves
+
+    def close(self, slots: np.ndarray, seats: np.ndarray, rewards: np.ndarray, done: bool) -> None:
+        for i, k, reward in zip(slots.tolist(), seats.tolist(), rewards.tolist(), strict=True):
+            self.rewards[self.streams[i][k][-1]] = reward
+            if done:
+                self.ended.append(self.streams[i][k])
+                self.streams[i][k] = []
+
+    def reset(self, i: int) -> None:
+        if self.learner is not None:
+            self.learner.reset(i)
 
 
 def clone(

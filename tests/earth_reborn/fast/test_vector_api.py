@@ -360,3 +360,14 @@ def test_options_are_checked_as_env_checks_them(make: Callable[..., Any]) -> Non
     venv = make(num_envs=2)
     with pytest.raises(RuntimeError, match="call reset"):
         venv.step(np.zeros(2, np.int64))
+
+
+def test_every_backend_is_the_game_vector_of_the_aec_envs(make: Callable[..., Any]) -> None:
+    """The compiled core, ReferenceGames and the core's path over ReferenceGames are each a
+    ``core.vector_env.GameVector`` that plays as AECVectorEnv over the env on every method of it
+    (ER-ENV-1, -8, -9)."""
+    from reborn_env.core.aec_vector import AECVectorEnv
+    from tests.conformance.test_vector_protocol import check_alike
+
+    looped = AECVectorEnv(earth_reborn_v0.env, 3, seed=13, max_steps=200)
+    check_alike(make(num_envs=3, seed=13, max_steps=200), looped, steps=250, seed=4)
