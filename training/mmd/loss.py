@@ -24,25 +24,14 @@ import numpy as np
 import torch
 from torch import nn
 
-from training.ppo.loss import Batch, policy_loss, value_loss
+from training.ppo.loss import Batch, Hyperparameters, policy_loss, value_loss
 
 
 @dataclass(frozen=True, kw_only=True)
-class MMDLoss:
-    """What the update reads: the keys of a run's config of the same names (PPO's, and MMD's
-    three; ``training.common.schema.settings_of`` takes them from it)."""
+class MMDLoss(Hyperparameters):
+    """What the update reads: PPO's update's keys and MMD's three, taken from a run's config by
+    ``training.common.schema.settings_of``."""
 
-    learning_rate: float
-    anneal_lr: bool
-    num_updates: int
-    update_epochs: int
-    batch_size: int
-    minibatch_size: int
-    clip_coef: float
-    norm_adv: bool
-    clip_vloss: bool
-    vf_coef: float
-    max_grad_norm: float
     magnet_coef: float
     magnet_coef_end: float
     kl_coef: float
