@@ -1,4 +1,4 @@
-"""The self-play opponent pool (training/ppo/opponents.py): snapshots, their networks, draws,
+"""The self-play opponent pool (training/selfplay/opponents.py): snapshots, their networks, draws,
 bots."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import torch
 from reborn_env.policies.network import build_model
 from training.common.schema import settings_of
 from training.ppo.config import TrainConfig
-from training.ppo.opponents import League, OpponentPool
+from training.selfplay.opponents import League, OpponentPool
 
 
 def _config(**over) -> TrainConfig:
@@ -199,10 +199,11 @@ def test_seat_sampling_trains_most_the_seat_that_loses_to_the_bots():
 
 
 def test_restarts_begin_games_from_positions_of_earlier_games():
-    """restart_prob (training/ppo/restarts.py): positions are kept from the vector's games (at most
+    """restart_prob (training/selfplay/restarts.py): positions are kept from the vector's games (at
+    most
     the reservoir's size) and a restarted slot holds one of them; probability 0 keeps none."""
     from reborn_env.core import registry
-    from training.ppo.restarts import RestartPool
+    from training.selfplay.restarts import RestartPool
 
     name = registry.default_name()
     venv = registry.get(name).make_vector_env(4, seed=2)

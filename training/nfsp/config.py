@@ -10,8 +10,8 @@ checked here.
 
 The names the evaluation reads (``env``, ``env_kwargs``, ``seed``, ``num_envs``, ``eval_games``,
 ``eval_greedy``, ``eval_opponents``) and those a policy file is read by (``hidden_sizes``,
-``env_kwargs``) are PPO's, so ``training/ppo/seating.py`` evaluates an NFSP run as it does a PPO run
-and ``load_bot`` plays its checkpoint.
+``env_kwargs``) are PPO's, so ``training/selfplay/seating.py`` evaluates an NFSP run as it does a
+PPO run and ``load_bot`` plays its checkpoint.
 """
 
 from __future__ import annotations

@@ -25,8 +25,8 @@ policy is cloned from them, so fictitious play averages from the teacher's strat
 from a uniform one, and the best response learns from games that reach the scenario's objectives.
 
 Every ``eval_every`` learning steps the average policy plays ``eval_opponents`` in both seats in
-the game vector (``training/ppo/seating.py``'s evaluation, as PPO's runs are evaluated), and the
-records go into the history, the learning curve and ``policy.pt``. Its ``step`` counts every
+the game vector (``training/selfplay/seating.py``'s evaluation, as PPO's runs are evaluated), and
+the records go into the history, the learning curve and ``policy.pt``. Its ``step`` counts every
 decision trained on, of both seats, the x axis of PPO's curve (whose learner plays one seat).
 """
 
@@ -54,8 +54,8 @@ from training.common.envs import env_version, make_vector_env
 from training.common.schema import ConfigError, settings_of
 from training.nfsp.config import NFSPConfig, load_nfsp_config
 from training.nfsp.learner import LearnerSettings, NFSPLearner
-from training.ppo.seating import Competitive, Evaluation
 from training.runs.run_files import CURVE, POLICY, RunDirError, prepare_run_dirs
+from training.selfplay.seating import Competitive, Evaluation
 
 ALGORITHM = "nfsp"
 """The checkpoint's ``algorithm`` entry (PPO's checkpoints have none)."""
@@ -122,7 +122,7 @@ class SeatAgents:
 @dataclass
 class NFSPRun:
     """The whole state of a run (``global_step`` and ``update`` are what an evaluation record of
-    ``training/ppo/seating.py`` carries)."""
+    ``training/selfplay/seating.py`` carries)."""
 
     cfg: NFSPConfig
     learner: NFSPLearner

@@ -124,13 +124,13 @@ class TrainConfig(Schema):
     """probability an episode's opponent is one of ``bot_opponents`` (drawn uniformly; ``uniform``
     sampling only)"""
     opponent_sampling: str = setting("uniform", choice(OPPONENT_SAMPLING))
-    """how an episode's opponent is drawn (``training/ppo/opponents.py``): "uniform" (a bot with
-    ``bot_opponent_prob``, else the current policy or a snapshot) or "pfsp" (prioritised
+    """how an episode's opponent is drawn (``training/selfplay/opponents.py``): "uniform" (a bot
+    with ``bot_opponent_prob``, else the current policy or a snapshot) or "pfsp" (prioritised
     fictitious self-play: the current policy with ``latest_opponent_prob``, else the snapshots
     and bots that still beat the learner in its seat, most often)"""
     seat_sampling: str = setting("uniform", choice(OPPONENT_SAMPLING))
     """how the learner's seat is drawn: "uniform" or "pfsp" (the seat that loses most to the
-    bots of ``bot_opponents`` is played most, training/ppo/opponents.py)"""
+    bots of ``bot_opponents`` is played most, training/selfplay/opponents.py)"""
     pfsp_power: float = setting(2.0, NON_NEGATIVE_NUMBER)
     """with ``pfsp``: an opponent's weight is (1 - the learner's score against it) ** pfsp_power"""
     learner_seat: str = setting("")
@@ -141,7 +141,8 @@ class TrainConfig(Schema):
     excluded), with a final evaluation and checkpoint as at ``total_steps``; 0: no limit"""
     restart_prob: float = setting(0.0, PROBABILITY)
     """probability a training game begins from a position of an earlier training game rather
-    than at the start (``training/ppo/restarts.py``), so late, rare decisions are met more often"""
+    than at the start (``training/selfplay/restarts.py``), so late, rare decisions are met more
+    often"""
     num_threads: int = setting(1, VECTOR_THREADS)
     """threads the game vector steps its games with (games with a compiled core; 1 elsewhere)"""
     init_policy: str = setting("")

@@ -4,10 +4,11 @@ The games are one vector (``GameSpec.make_vector_env``: the compiled core, or AE
 played by the run's :class:`~training.common.driver.Driver` (the learner deciding first, then the
 opponents): each round is one ``step`` call for every slot. The slots where the learner is to move
 are batched into one forward pass (recorded); the slots where an opponent moves are grouped by
-opponent, one batched call each (``training/ppo/opponents.py``: the current policy, a snapshot, or
-a scripted bot, not recorded); a slot that already holds its ``num_steps`` decisions and waits at
-its next learner decision sits the round out (``WAIT``). Who plays which seat is the run's seating
-(``training/ppo/seating.py``), drawn when a slot's game starts (:func:`start_episode`).
+opponent, one batched call each (``training/selfplay/opponents.py``: the current policy, a
+snapshot, or a scripted bot, not recorded); a slot that already holds its ``num_steps`` decisions
+and waits at its next learner decision sits the round out (``WAIT``). Who plays which seat is the
+run's seating (``training/selfplay/seating.py``), drawn when a slot's game starts
+(:func:`start_episode`).
 
 Each learner seat's decisions form their own trajectory: the rewards a seat receives between two
 of its decisions (while the opponent or its partner moves) are credited to its last decision (the
@@ -104,7 +105,7 @@ def collect_rollout(trainer: Trainer) -> Rollout:
 def start_episode(trainer: Trainer, i: int) -> None:
     """Seat slot ``i``'s new game: the learner's seats and an opponent, if any (the vector has
     already started the game, with the slot's next seed; with ``restart_prob`` it may begin from
-    an earlier game's position instead, ``training/ppo/restarts.py``)."""
+    an earlier game's position instead, ``training/selfplay/restarts.py``)."""
     slots = trainer.slots
     trainer.restarts.restart(trainer.venv, i, trainer.np_rng)
     learners, opponent = trainer.seating.seat(
@@ -182,7 +183,7 @@ class LearnerSeats:
 
 class OpponentSeats:
     """Every slot's opponent as one of the driver's players: the slots it moves in, grouped by
-    opponent in the order they come, one batched call each (``training/ppo/opponents.py``: the
+    opponent in the order they come, one batched call each (``training/selfplay/opponents.py``: the
     current policy, a snapshot, or bots given the public view they ask for; timed as
     inference)."""
 

@@ -22,9 +22,9 @@ if TYPE_CHECKING:
 
     from reborn_env.policies.network import MaskedActorCritic
     from training.ppo.config import TrainConfig
-    from training.ppo.opponents import OpponentPool
-    from training.ppo.restarts import RestartPool
-    from training.ppo.seating import Seating
+    from training.selfplay.opponents import OpponentPool
+    from training.selfplay.restarts import RestartPool
+    from training.selfplay.seating import Seating
 
 
 RECENT_RETURNS = 200

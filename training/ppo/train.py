@@ -15,13 +15,13 @@ the
    learner's moves in one forward pass and each opponent's in one batched call;
 2. compute advantages (``training/ppo/advantages.py``): GAE along each agent's own decisions;
 3. update (``training/ppo/loss.py``): the clipped PPO loss and the optimiser's steps;
-4. snapshot the policy into the opponent pool (``training/ppo/opponents.py``), log and evaluate
+4. snapshot the policy into the opponent pool (``training/selfplay/opponents.py``), log and evaluate
    (``training/ppo/progress.py``) and checkpoint (``training/ppo/resume.py``) on schedule.
 
-Who the learner plays is the run's *seating* (``training/ppo/seating.py``): in a competitive game it
-takes one seat (at random, or by ``seat_sampling``) and the other seat is played by the current
-policy, a past snapshot from the pool or a scripted bot (drawn by ``opponent_sampling``); in a
-cooperative game it plays every agent. Only the learner's
+Who the learner plays is the run's *seating* (``training/selfplay/seating.py``): in a competitive
+game it takes one seat (at random, or by ``seat_sampling``) and the other seat is played by the
+current policy, a past snapshot from the pool or a scripted bot (drawn by ``opponent_sampling``);
+in a cooperative game it plays every agent. Only the learner's
 decisions are trained on, and each learner agent's decisions form their own trajectory (a GAE
 stream): what happens between two of its decisions (the opponent's or its partner's moves) is
 part of the environment, and the rewards that agent receives meanwhile belong to its last
@@ -50,14 +50,14 @@ from training.ppo.advantages import rollout_advantages
 from training.ppo.config import TrainConfig, load_config
 from training.ppo.init_policy import initial_weights
 from training.ppo.loss import Batch, Hyperparameters, Update, flatten, ppo_update
-from training.ppo.opponents import League, OpponentPool
 from training.ppo.progress import done_line, evaluate_policy, log_update, progress_line
-from training.ppo.restarts import RestartPool
 from training.ppo.resume import resume_run, save_run
 from training.ppo.rollout import collect_rollout, start_episode
-from training.ppo.seating import seating_for
 from training.ppo.state import Slots, Trainer
 from training.runs.run_files import CURVE, LATEST, POLICY, RunDirError, prepare_run_dirs
+from training.selfplay.opponents import League, OpponentPool
+from training.selfplay.restarts import RestartPool
+from training.selfplay.seating import Competitive, Cooperative, Evaluation, Seating
 from training.warmstart.imitation import warm_start
 
 
@@ -86,6 +86,15 @@ def imitate_teacher(trainer: Trainer) -> None:
     if trainer.seating.uses_pool:
         trainer.opponents.add_snapshot(trainer.model)
     trainer.timers.imitation = time.perf_counter() - start
+
+
+def seating_for(cfg: TrainConfig) -> Seating:
+    """The seating of the run ``cfg`` describes (``cfg.resolved_mode``), with the settings it
+    reads."""
+    evaluation = settings_of(Evaluation, cfg)
+    if cfg.resolved_mode == COOPERATIVE:
+        return Cooperative(evaluation)
+    return Competitive(evaluation, cfg.learner_seat)
 
 
 def build_trainer(cfg: TrainConfig) -> Trainer:

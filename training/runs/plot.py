@@ -6,7 +6,7 @@ A RUN is a checkpoint (``latest.pt``, ``policy.pt`` or any file the trainer save
 ``history``), a run's checkpoint folder (its ``latest.pt``, else its ``policy.pt``), a JSON file
 of evaluation records (a list, or ``{"history": [...]}``: how another algorithm's trainer writes
 its curve), or a TensorBoard log folder (``runs/<run_name>``: its ``eval/win_rate*`` scalars,
-overall rates only). Records are the trainer's (``training/ppo/seating.py``): ``step`` (learner
+overall rates only). Records are the trainer's (``training/selfplay/seating.py``): ``step`` (learner
 decisions), ``win_rate``, and optionally ``opponent`` or ``series`` (the line), ``low`` and
 ``high`` (a 95% interval, shaded) and ``win_rate_<agent>`` (the rate in one seat).
 

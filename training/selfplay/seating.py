@@ -26,14 +26,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from training.common.envs import COMPETITIVE, COOPERATIVE
-from training.common.schema import settings_of
 
 if TYPE_CHECKING:
     import numpy as np
 
     from training.bench.evaluate import TeamResult
-    from training.ppo.config import TrainConfig
-    from training.ppo.opponents import OpponentPool
+    from training.selfplay.opponents import OpponentPool
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -187,12 +185,3 @@ class Cooperative:
 
 
 Seating = Competitive | Cooperative
-
-
-def seating_for(cfg: TrainConfig) -> Seating:
-    """The seating of the run ``cfg`` describes (``cfg.resolved_mode``), with the settings it
-    reads."""
-    evaluation = settings_of(Evaluation, cfg)
-    if cfg.resolved_mode == COOPERATIVE:
-        return Cooperative(evaluation)
-    return Competitive(evaluation, cfg.learner_seat)
