@@ -50,10 +50,6 @@ PPO_RUNS = {
 }
 WORK: list[str] = []
 """The scratch folder, hashed as ``<work>`` (the configs and tables name it)."""
-NEW_LAYOUT = Path("training/bench").is_dir()
-"""Whether this checkout has the trainers' packages (the script also runs on the flat layout)."""
-PPO = "training.ppo.train" if NEW_LAYOUT else "training.ppo"
-BENCH = "training.bench." if NEW_LAYOUT else "training."
 NFSP_RUN = (
     "env: earth_reborn_v0\nseed: 4\nnum_envs: 8\ntotal_steps: 1500\nlearn_every: 64\n"
     "batch_size: 32\nreplay_capacity: 2000\nreservoir_capacity: 2000\nmin_buffer_size: 64\n"
@@ -137,7 +133,9 @@ def ppo_run(name: str, text: str, work: Path, repo: Path, stop_after: int | None
     config = work / f"{name}_{tag}.yaml"
     config.write_text(text + f"checkpoint_dir: {folder / 'ckpt'}\nrun_name: {name}_{tag}\n")
     logs = folder / "runs"
-    call = f"from {PPO} import load_config, train; cfg = load_config({{!r}}); train(cfg, {{}})"
+    call = (
+        "from training.ppo.train import load_config, train; cfg = load_config({!r}); train(cfg, {})"
+    )
     where = f"log_dir={str(logs)!r}"
     if stop_after:
         run(["-c", call.format(str(config), f"{where}, stop_after={stop_after}")], repo)
@@ -152,7 +150,7 @@ def bench_digests(policy: Path, work: Path, repo: Path) -> dict[str, str]:
     evaluation = run(
         [
             "-m",
-            f"{BENCH}evaluate",
+            "training.bench.evaluate",
             "--checkpoint",
             str(policy),
             "--opponent",
@@ -168,7 +166,7 @@ def bench_digests(policy: Path, work: Path, repo: Path) -> dict[str, str]:
     run(
         [
             "-m",
-            f"{BENCH}tournament",
+            "training.bench.tournament",
             "--env",
             "earth_reborn_v0",
             "--bots",
