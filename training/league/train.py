@@ -57,19 +57,19 @@ def play_round(
     cfg: LeagueConfig,
     r: int,
     main: str,
-    exploiters: list[str],
+    earlier: list[str],
     overwrite: bool,
     log: Callable[[str], None],
 ) -> dict[str, Any]:
-    """Round ``r`` against ``main`` (a policy file), the exploiters of earlier rounds kept in
-    ``exploiters`` (this round's are added); the round's record."""
+    """Round ``r`` against ``main`` (a policy file), with the exploiters of the ``earlier``
+    rounds in the field; the round's record (its own exploiters under ``exploiters``)."""
     folder = Path(cfg.checkpoint_dir) / f"round-{r}"
     log(f"league round {r}: exploiters against {main}")
     report = measure(
         main, cfg.env, budget_of(cfg), cfg.seed + r, folder / "exploit", overwrite, log
     )
     learned = sorted(str(p) for p in (folder / "exploit").glob(f"vs-*/*/checkpoints/{POLICY}"))
-    exploiters += learned
+    exploiters = [*earlier, *learned]
     round_cfg = cfg.main_config(
         seed=cfg.seed + r,
         init_policy=main,
@@ -97,9 +97,10 @@ def train(
     prepare_run_dirs(cfg, overwrite=overwrite)
     out = Path(cfg.checkpoint_dir)
     rounds: list[dict[str, Any]] = []
-    main, exploiters = cfg.init_policy, []
+    main = cfg.init_policy
     for r in range(cfg.rounds):
-        rounds.append(play_round(cfg, r, main, exploiters, overwrite, log))
+        earlier = [path for done in rounds for path in done["exploiters"]]
+        rounds.append(play_round(cfg, r, main, earlier, overwrite, log))
         main = rounds[-1]["main_after"]
         with atomic_write(out / REPORT) as f:
             f.write(json.dumps({"config": cfg.to_dict(), "rounds": rounds}, indent=1).encode())
