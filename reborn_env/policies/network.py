@@ -121,6 +121,13 @@ class MaskedActorCritic(nn.Module):
         logits = self.policy(hidden).masked_fill(~mask, ILLEGAL_LOGIT)
         return logits, self.value(hidden).squeeze(-1)
 
+    def log_probs_and_value(
+        self, obs: torch.Tensor, mask: torch.Tensor
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        """(log-probability of every action [B, n_actions], 0 where illegal; value [B])."""
+        logits, value = self(obs, mask)
+        return torch.log_softmax(logits, dim=-1).masked_fill(~mask, 0.0), value
+
     def get_action_and_value(
         self, obs: torch.Tensor, mask: torch.Tensor, action: torch.Tensor | None = None
     ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
@@ -129,8 +136,7 @@ class MaskedActorCritic(nn.Module):
         Written with log_softmax and multinomial rather than torch.distributions.Categorical,
         whose per-call checks cost more than the forward pass at the batch sizes of a rollout.
         """
-        logits, value = self(obs, mask)
-        log_probs = torch.log_softmax(logits, dim=-1).masked_fill(~mask, 0.0)
+        log_probs, value = self.log_probs_and_value(obs, mask)
         probs = log_probs.exp() * mask
         if action is None:
             action = torch.multinomial(probs, 1).squeeze(-1)

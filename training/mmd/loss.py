@@ -24,6 +24,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from reborn_env.policies.network import MaskedActorCritic
 from training.ppo.loss import Batch, Hyperparameters, policy_loss, value_loss
 
 
@@ -43,12 +44,6 @@ class MMDLoss(Hyperparameters):
         return self.magnet_coef + (self.magnet_coef_end - self.magnet_coef) * done
 
 
-def masked_log_probs(model: nn.Module, obs: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-    """Log-probabilities of every action under ``model`` (0 on illegal ones)."""
-    logits, _ = model(obs, mask)
-    return torch.log_softmax(logits, dim=-1).masked_fill(~mask, 0.0)
-
-
 def uniform_log_probs(mask: torch.Tensor) -> torch.Tensor:
     """The uniform distribution over each row's legal actions, as log-probabilities."""
     legal = mask.sum(-1, keepdim=True).clamp(min=1).to(torch.float32)
@@ -61,13 +56,13 @@ def reverse_kl(log_p: torch.Tensor, log_q: torch.Tensor, mask: torch.Tensor) -> 
 
 
 def mmd_update(
-    model: nn.Module,
+    model: MaskedActorCritic,
     optimizer: torch.optim.Optimizer,
     batch: Batch,
     hp: MMDLoss,
     rng: np.random.Generator,
     update: int,
-    magnet: nn.Module | None = None,
+    magnet: MaskedActorCritic | None = None,
 ) -> dict[str, float]:
     """Update ``model`` on ``batch`` (``update`` updates done before this one) toward the
     magnet (``None``: uniform); the last minibatch's losses and the update's statistics."""
@@ -75,11 +70,11 @@ def mmd_update(
         optimizer.param_groups[0]["lr"] = (1.0 - update / hp.num_updates) * hp.learning_rate
     alpha = hp.alpha(update)
     with torch.no_grad():
-        old = masked_log_probs(model, batch.obs, batch.masks)
+        old, _ = model.log_probs_and_value(batch.obs, batch.masks)
         pull = (
             uniform_log_probs(batch.masks)
             if magnet is None
-            else masked_log_probs(magnet, batch.obs, batch.masks)
+            else magnet.log_probs_and_value(batch.obs, batch.masks)[0]
         )
     order = np.arange(hp.batch_size)
     for _ in range(hp.update_epochs):
@@ -87,8 +82,7 @@ def mmd_update(
         for begin in range(0, hp.batch_size, hp.minibatch_size):
             mb = torch.from_numpy(order[begin : begin + hp.minibatch_size])
             mask = batch.masks[mb]
-            logits, newvalue = model(batch.obs[mb], mask)
-            log_p = torch.log_softmax(logits, dim=-1).masked_fill(~mask, 0.0)
+            log_p, newvalue = model.log_probs_and_value(batch.obs[mb], mask)
             newlogprob = log_p.gather(-1, batch.actions[mb].unsqueeze(-1)).squeeze(-1)
             ratio = (newlogprob - batch.logprobs[mb]).exp()
             pg_loss = policy_loss(ratio, batch.advantages[mb], hp)

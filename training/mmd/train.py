@@ -13,9 +13,9 @@ from typing import Any
 
 import numpy as np
 import torch
-from torch import nn
 
 from reborn_env.policies.artifact import load_checkpoint, policy_network
+from reborn_env.policies.network import MaskedActorCritic
 from training.common.envs import env_sizes
 from training.common.schema import settings_of
 from training.mmd.config import UNIFORM, MMDConfig, load_mmd_config
@@ -25,7 +25,7 @@ from training.ppo.loss import Batch, Update
 from training.ppo.state import Trainer
 
 
-def magnet_of(cfg: MMDConfig) -> nn.Module | None:
+def magnet_of(cfg: MMDConfig) -> MaskedActorCritic | None:
     """The magnet's network (frozen), or None for the uniform magnet; a policy file that is not
     of this env is a ``CheckpointError``."""
     if cfg.magnet == UNIFORM:
@@ -44,7 +44,7 @@ def mmd_step(cfg: MMDConfig) -> Update:
     magnet = magnet_of(cfg)
 
     def step(
-        model: nn.Module,
+        model: MaskedActorCritic,
         optimizer: torch.optim.Optimizer,
         batch: Batch,
         rng: np.random.Generator,
