@@ -272,6 +272,16 @@ def test_a_run_on_the_default_game_writes_a_policy_load_bot_plays(tmp_path: Path
             env.step(action)
 
 
+def test_max_minutes_ends_the_run_on_the_clock_with_its_policy(tmp_path: Path, capsys) -> None:
+    """A budget in time (as PPO's ``max_minutes``, so that the algorithms compare at equal
+    minutes): the run stops once it is spent, long before ``total_steps``, and still writes its
+    policy file."""
+    run = train(tiny(tmp_path, total_steps=10**9, max_minutes=0.02, eval_opponents=[]))
+    assert 0 < run.global_step < 10**9
+    assert re.search(r"max_minutes: stopped at step \d+ \(0.02 min\)", capsys.readouterr().out)
+    assert load_checkpoint(tmp_path / "run" / "policy.pt", expect_env=ENV)["algorithm"] == "nfsp"
+
+
 # --- the config and the command line -------------------------------------------------------------
 
 

@@ -26,6 +26,7 @@ from training.common.rules import (
     COUNT,
     ENV,
     LAYER_WIDTHS,
+    NON_NEGATIVE_NUMBER,
     NUM_ENVS,
     POSITIVE,
     POSITIVE_NUMBER,
@@ -58,6 +59,10 @@ class NFSPConfig(Schema):
     """seed of the run's generators (torch, numpy, environments), in 0..2**63-1"""
     total_steps: int = setting(rule=POSITIVE, required="decisions to play")
     """decisions to play, of both seats (every seat is a learning NFSP agent; required)"""
+    max_minutes: float = setting(0.0, NON_NEGATIVE_NUMBER)
+    """stop once this many minutes of learning have passed (checked before each round of games;
+    the teacher's games excluded, as PPO's imitation), with the final evaluation and checkpoint
+    as at ``total_steps``; 0: no limit"""
     num_envs: int = setting(256, NUM_ENVS)
     """games played at once in the game vector"""
     num_threads: int = setting(1, VECTOR_THREADS)

@@ -311,8 +311,11 @@ def train(cfg: NFSPConfig, overwrite: bool = False) -> NFSPRun:
     if cfg.eval_opponents:
         start = "cloned" if cfg.teacher_games else "untrained"
         print(f"{start} average policy" + evaluate(run, out), flush=True)
-    shown = time.perf_counter()
+    shown = learning_began = time.perf_counter()
     while run.global_step < cfg.total_steps:
+        if 0 < cfg.max_minutes * 60 <= time.perf_counter() - learning_began:
+            print(f"max_minutes: stopped at step {run.global_step} ({cfg.max_minutes} min)")
+            break
         start = time.perf_counter()
         play_round(run)
         learning = time.perf_counter()
