@@ -1,53 +1,75 @@
-"""The shipped checkpoint: it loads for this environment, plays only legal moves, beats random.
+"""The shipped Earth Reborn checkpoints: each loads for this environment, plays only legal moves,
+beats random and the heuristic.
 
-checkpoints/earth_reborn_ppo.pt is what a user downloads with the repository; if the environment's
-observation or action layout ever changes, this test says the checkpoint must be retrained.
+checkpoints/earth_reborn_league.pt (the default the registration offers) and
+checkpoints/earth_reborn_ppo.pt (the policy it was trained from) are what a user downloads with
+the repository; if the environment's observation or action layout ever changes, this test says
+they must be retrained.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from reborn_env import earth_reborn_v0
 from reborn_env.bots import RandomBot, play_match
 from reborn_env.bots.loading import load_bot
+from reborn_env.core import registry
 from reborn_env.policies.artifact import load_checkpoint
 
-SHIPPED = Path(__file__).resolve().parents[2] / "checkpoints" / "earth_reborn_ppo.pt"
+ROOT = Path(__file__).resolve().parents[2]
+SHIPPED = ROOT / "checkpoints" / "earth_reborn_ppo.pt"
+DEFAULT = ROOT / registry.get("earth_reborn_v0").policy
+# Each policy's floor on the heuristic test's deals (wins of 100 a seat, and of the 200): a few
+# games below what it won when shipped, and above issue 12's 85% overall and 70% a seat.
+FLOORS = {
+    # 96.7% / 83.7% over 1,000 games a seat (its model card); 98 and 84 on these deals
+    SHIPPED: {"norad": 90, "salemite": 75, "overall": 170},
+    # 95.6% / 82.5% over 1,000 games a seat (its model card); 96 and 81 on these deals
+    DEFAULT: {"norad": 90, "salemite": 75, "overall": 170},
+}
 
 
-def test_shipped_checkpoint_matches_the_environment():
+def test_the_default_policy_is_the_league_policy():
+    assert DEFAULT == ROOT / "checkpoints" / "earth_reborn_league.pt"
+
+
+@pytest.mark.parametrize("path", list(FLOORS), ids=lambda p: p.name)
+def test_shipped_checkpoint_matches_the_environment(path: Path):
     env = earth_reborn_v0.env()
     payload = load_checkpoint(
-        SHIPPED,
+        path,
         expect_env="earth_reborn_v0",
         expect_obs_size=env.observation_space("norad")["observation"].shape[0],
         expect_n_actions=int(env.action_space("norad").n),
     )
     assert payload["env"]["version"] == 0
-    assert SHIPPED.stat().st_size < 4 * 2**20  # a few MB at most
+    assert path.stat().st_size < 4 * 2**20  # a few MB at most
 
 
-def test_shipped_policy_beats_the_random_bot_in_both_seats():
+@pytest.mark.parametrize("path", list(FLOORS), ids=lambda p: p.name)
+def test_shipped_policy_beats_the_random_bot_in_both_seats(path: Path):
     """A learning test: 10 seeded games per seat; the policy must win at least 9 in each."""
-    bot = load_bot(str(SHIPPED), seed=0)
+    bot = load_bot(str(path), seed=0)
     result = play_match(earth_reborn_v0.env, bot, RandomBot(1), games=10, seed=555)
     for seat, record in result.seats.items():
         assert record.wins >= 9, f"{seat}: {result.score_line()}"
 
 
-def test_shipped_policy_beats_the_heuristic_bot_in_both_seats():
-    """100 seeded games per seat in the game vector, greedy (the model card has 1,000 a seat):
-    measured when shipped, 96.7% as NORAD and 83.7% as Salemite over 1,000 games a seat, and
-    98/100 and 84/100 on these deals. Here it must win 170 of 200 (issue 12's 85% overall), 90 as
-    NORAD and 75 as Salemite (above the issue's 70% a seat): a few games below what it won."""
+@pytest.mark.parametrize("path", list(FLOORS), ids=lambda p: p.name)
+def test_shipped_policy_beats_the_heuristic_bot_in_both_seats(path: Path):
+    """100 seeded games per seat in the game vector, greedy (the model cards have 1,000 a seat):
+    each policy must win its ``FLOORS``."""
     from training.bench.matches import play_vector_match, player
 
-    payload = load_checkpoint(SHIPPED)
+    floor = FLOORS[path]
+    payload = load_checkpoint(path)
     env, kwargs = "earth_reborn_v0", payload["config"]["env_kwargs"]
     result = play_vector_match(
         env, kwargs, player(payload, env, 0, greedy=True), player("heuristic", env, 1), 100, 31
     )
-    assert result.overall.wins >= 170, result.score_line()
-    assert result.seats["norad"].wins >= 90, result.score_line()
-    assert result.seats["salemite"].wins >= 75, result.score_line()
+    assert result.overall.wins >= floor["overall"], result.score_line()
+    assert result.seats["norad"].wins >= floor["norad"], result.score_line()
+    assert result.seats["salemite"].wins >= floor["salemite"], result.score_line()
