@@ -23,7 +23,9 @@ ROOT = Path(__file__).resolve().parents[1]
 RUNS = Path("runs") / "leaderboard"
 DOC = Path("docs") / "benchmark.md"
 EXPLOITABILITY = Path("docs") / "exploitability"
-"""The reports of ``python -m training.exploit`` that the doc's last section shows."""
+"""The reports of ``python -m training.exploit`` that the doc's exploitability section shows."""
+COMPARISON = Path("docs") / "comparison"
+"""The reports of ``python -m training.compare`` that the doc's last section shows."""
 DEFAULT_GAMES = 800
 DEFAULT_SEED = 0
 
@@ -157,6 +159,31 @@ def exploitability_section(folder: Path = EXPLOITABILITY) -> str:
     return "\n".join([*intro, *("\n" + part for part in parts)])
 
 
+def comparison_section(folder: Path = COMPARISON) -> str:
+    """The doc's section comparing the training algorithms: each report kept in ``folder``
+    (written by ``python -m training.compare``, an hour's run that this script does not rerun);
+    empty when there is none."""
+    import json
+
+    from training.compare.report import doc_section
+
+    reports = sorted(folder.glob("*.json"))
+    if not reports:
+        return ""
+    intro = [
+        "## Algorithms compared at one budget",
+        "",
+        "Which training algorithm gives the least exploitable policy for the same compute: each "
+        "algorithm trains from the same warm start for the same minutes, from several seeds, "
+        "and every policy it gives is measured the same way (`training/compare/`). The budget "
+        "is small, so the figures rank the algorithms' early progress, not what each reaches "
+        "in hours; the exploitability here is the protocol's above at a smaller budget, so it "
+        "is a weaker adversary than the one that measured the shipped policies.",
+    ]
+    parts = [doc_section(json.loads(r.read_text()), r.as_posix()) for r in reports]
+    return "\n".join([*intro, *("\n" + part for part in parts)])
+
+
 def document(sections: list[str], games: int, seed: int, greedy: bool, extra: list[str]) -> str:
     """The whole of docs/benchmark.md."""
     bots = f" --bots {' '.join(extra)}" if extra else ""
@@ -182,8 +209,8 @@ def document(sections: list[str], games: int, seed: int, greedy: bool, extra: li
         "uncertainty too: two bots' ratings move together across resamples, and their "
         "difference is surer than their intervals side by side suggest.",
     ]
-    exploitability = exploitability_section()
-    sections = [*sections, exploitability] if exploitability else sections
+    extra_sections = [exploitability_section(), comparison_section()]
+    sections = [*sections, *(s for s in extra_sections if s)]
     return "\n".join([*intro, *("\n" + s for s in sections)]) + "\n"
 
 

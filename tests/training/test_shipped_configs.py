@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from training.compare.config import load_compare_config
 from training.league.config import load_league_config
 from training.mmd.config import load_mmd_config
 from training.nfsp.config import load_nfsp_config
@@ -19,7 +20,9 @@ CONFIGS = sorted((Path(__file__).resolve().parents[2] / "configs").glob("*.yaml"
 
 def loader_of(path: Path):
     """The trainer a config file is for, by the suffix of its name (``_nfsp``, ``_rllib``,
-    ``_mmd``, ``_league``)."""
+    ``_mmd``, ``_league``, ``_compare``)."""
+    if path.stem.endswith("_compare"):
+        return load_compare_config
     if path.stem.endswith("_mmd"):
         return load_mmd_config
     if path.stem.endswith("_league"):

@@ -1,0 +1,1 @@
+"""Algorithms compared at one equal training budget over seeds (``python -m training.compare``)."""
