@@ -51,8 +51,9 @@ def run_rows(report: dict[str, Any]) -> list[list[str]]:
             trained, figures = jobs.get(f"train:{key}"), per_run(jobs, method, seed)
             if not trained or figures is None:
                 continue
+            steps = "learning steps" if method == "nfsp" else "updates"
             learned = (
-                f"{trained['updates']} updates"
+                f"{trained['updates']:,} {steps}"
                 + (f", {trained['decisions']:,} decisions" if "decisions" in trained else "")
                 + (f", {trained['exploiters']} exploiters" if "exploiters" in trained else "")
             )
