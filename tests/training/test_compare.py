@@ -8,6 +8,7 @@ real game at a tiny budget, and the arithmetic is checked against hand-computed 
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import math
 from pathlib import Path
@@ -120,12 +121,23 @@ def test_every_algorithm_runs_from_the_seeds_warm_start_and_is_measured_alike(
     assert (tmp_path / "report" / "comparison.png").read_bytes()[:4] == b"\x89PNG"
     section = doc_section(report, "docs/comparison/x.json")
     assert "| ppo | 2 |" in section and "nfsp, seed 1" in section
+    shown = _leaderboard().comparison_section(tmp_path / "report")  # how benchmark.md shows it
+    assert shown.startswith("## Algorithms compared at one budget") and "| mmd | 2 |" in shown
     capsys.readouterr()
     assert main(["--config", str(config)]) == 0
     assert "0 jobs to run (27 already done)" in capsys.readouterr().out
     changed = _compare_config(tmp_path, heuristic_games=3)
     assert main(["--config", str(changed)]) == 2
     assert "heuristic_games" in capsys.readouterr().err
+
+
+def _leaderboard():
+    """benchmarks/leaderboard.py, a script, loaded as a module."""
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "leaderboard.py"
+    spec = importlib.util.spec_from_file_location("leaderboard", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def test_the_plan_runs_each_job_after_the_records_it_needs() -> None:

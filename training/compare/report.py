@@ -3,6 +3,7 @@ seeds, each run's figures, where a method did not beat today's recipe) and as a 
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -70,8 +71,9 @@ def run_rows(report: dict[str, Any]) -> list[list[str]]:
     return rows
 
 
-def doc_section(report: dict[str, Any], path: str) -> str:
-    """The comparison's part of docs/benchmark.md."""
+def doc_section(report: dict[str, Any], path: str, doc_folder: str = "docs") -> str:
+    """The comparison's part of a doc in ``doc_folder`` (docs/benchmark.md), the report at
+    ``path``: its picture is linked relative to that folder."""
     cfg = report["config"]
     picture = Path(path).with_suffix(".png")
     lines = [
@@ -100,7 +102,8 @@ def doc_section(report: dict[str, Any], path: str) -> str:
         *(verdicts(report["methods"]) or ["- (not enough seeds measured yet)"]),
     ]
     if picture.is_file():
-        lines += ["", f"![each run's exploitability and win rate]({picture.name})"]
+        link = Path(os.path.relpath(picture, doc_folder)).as_posix()
+        lines += ["", f"![each run's exploitability and win rate]({link})"]
     lines += ["", "Each run:", "", markdown(run_rows(report))]
     return "\n".join(lines)
 
