@@ -125,15 +125,20 @@ def section(env: str, games: int, seed: int, greedy: bool, extra: list[str]) -> 
     return "\n".join(lines)
 
 
+def kept_reports(folder: Path) -> list[tuple[dict, str]]:
+    """Each JSON report in ``folder``, by name, with its path as the doc shows it."""
+    import json
+
+    return [(json.loads(r.read_text()), r.as_posix()) for r in sorted(folder.glob("*.json"))]
+
+
 def exploitability_section(folder: Path = EXPLOITABILITY) -> str:
     """The doc's section on exploitability: each report kept in ``folder`` (written by
     ``python -m training.exploit``, a measurement of minutes to hours that this script does not
     rerun), with the protocol it follows; empty when there is none."""
-    import json
-
     from training.exploit.report import doc_section
 
-    reports = sorted(folder.glob("*.json"))
+    reports = kept_reports(folder)
     if not reports:
         return ""
     intro = [
@@ -161,9 +166,8 @@ def exploitability_section(folder: Path = EXPLOITABILITY) -> str:
         "the whole protocol's. The search bot is not measured as a target: a learned "
         "exploiter's PPO would wait on its 50 ms a move in every game of its vector.",
     ]
-    loaded = [(json.loads(r.read_text()), r.as_posix()) for r in reports]
-    parts = [doc_section(report, path) for report, path in loaded]
-    return "\n".join([*intro, "", overview(loaded), *("\n" + part for part in parts)])
+    parts = [doc_section(report, path) for report, path in reports]
+    return "\n".join([*intro, "", overview(reports), *("\n" + part for part in parts)])
 
 
 def overview(reports: list[tuple[dict, str]]) -> str:
@@ -191,11 +195,9 @@ def comparison_section(folder: Path = COMPARISON) -> str:
     """The doc's section comparing the training algorithms: each report kept in ``folder``
     (written by ``python -m training.compare``, an hour's run that this script does not rerun);
     empty when there is none."""
-    import json
-
     from training.compare.report import doc_section
 
-    reports = sorted(folder.glob("*.json"))
+    reports = kept_reports(folder)
     if not reports:
         return ""
     intro = [
@@ -208,7 +210,7 @@ def comparison_section(folder: Path = COMPARISON) -> str:
         "in hours; the exploitability here is the protocol's above at a smaller budget, so it "
         "is a weaker adversary than the one that measured the shipped policies.",
     ]
-    parts = [doc_section(json.loads(r.read_text()), r.as_posix()) for r in reports]
+    parts = [doc_section(report, path) for report, path in reports]
     return "\n".join([*intro, *("\n" + part for part in parts)])
 
 

@@ -8,10 +8,10 @@ real game at a tiny budget, and the arithmetic is checked against hand-computed 
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 import torch
@@ -74,7 +74,10 @@ def _compare_config(tmp_path: Path, **over: object) -> Path:
 
 
 def test_every_algorithm_runs_from_the_seeds_warm_start_and_is_measured_alike(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    leaderboard: ModuleType,
 ) -> None:
     """Two seeds of each algorithm: the PPO-family runs start from their seed's warm start (the
     league's magnet too), every policy meets the heuristic on the same number of games and the
@@ -121,7 +124,7 @@ def test_every_algorithm_runs_from_the_seeds_warm_start_and_is_measured_alike(
     assert (tmp_path / "report" / "comparison.png").read_bytes()[:4] == b"\x89PNG"
     section = doc_section(report, "docs/comparison/x.json")
     assert "| ppo | 2 |" in section and "nfsp, seed 1" in section
-    shown = _leaderboard().comparison_section(tmp_path / "report")  # how benchmark.md shows it
+    shown = leaderboard.comparison_section(tmp_path / "report")  # how benchmark.md shows it
     assert shown.startswith("## Algorithms compared at one budget") and "| mmd | 2 |" in shown
     capsys.readouterr()
     assert main(["--config", str(config)]) == 0
@@ -129,15 +132,6 @@ def test_every_algorithm_runs_from_the_seeds_warm_start_and_is_measured_alike(
     changed = _compare_config(tmp_path, heuristic_games=3)
     assert main(["--config", str(changed)]) == 2
     assert "heuristic_games" in capsys.readouterr().err
-
-
-def _leaderboard():
-    """benchmarks/leaderboard.py, a script, loaded as a module."""
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "leaderboard.py"
-    spec = importlib.util.spec_from_file_location("leaderboard", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def test_the_plan_runs_each_job_after_the_records_it_needs() -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import json
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -193,22 +194,11 @@ def test_a_single_team_is_enough_for_a_cooperative_game(tmp_path: Path) -> None:
     assert status == 0 and len(results(tmp_path)["blocks"]) == 1
 
 
-def leaderboard():
-    """benchmarks/leaderboard.py, a script, loaded as a module."""
-    import importlib.util
-
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "leaderboard.py"
-    spec = importlib.util.spec_from_file_location("leaderboard", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_the_leaderboard_section_lists_a_command_that_plays_its_tables(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, leaderboard: ModuleType
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    board = leaderboard()
+    board = leaderboard
     text = board.section(COMPETITIVE, 3, 5, False, ["no_such_bot", "random"])
     assert board.shipped_bots(COMPETITIVE) == BOTS
     assert "Left out (refused for this game): `no_such_bot`" in text
@@ -287,13 +277,16 @@ def test_every_block_meets_the_same_deals(tmp_path: Path) -> None:
 
 
 def test_the_leaderboard_refuses_a_folder_of_other_arguments_in_one_line(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    leaderboard: ModuleType,
 ) -> None:
     """Before: a traceback ending in TournamentError when runs/leaderboard/<env> held another
     run's results."""
     from reborn_env.core import registry
 
-    board = leaderboard()
+    board = leaderboard
     monkeypatch.setattr(board, "ROOT", tmp_path)
     monkeypatch.chdir(tmp_path)
     board.section(registry.names()[0], 1, 5, False, [])  # its results, at 1 game
