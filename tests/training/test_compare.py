@@ -134,6 +134,29 @@ def test_every_algorithm_runs_from_the_seeds_warm_start_and_is_measured_alike(
     assert "heuristic_games" in capsys.readouterr().err
 
 
+def test_a_failed_run_leaves_the_others_measured_and_exits_1(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A league whose exploiters cannot be configured fails when it trains: PPO's run is still
+    trained and measured, the league's measures and the round robin are not run, the report
+    is incomplete, and the command says which job failed and why."""
+    monkeypatch.chdir(tmp_path)
+    methods = _method_configs(tmp_path / "broken")
+    league = yaml.safe_load(Path(methods["league"]).read_text())
+    league["exploiter_ppo"] = {"no_such_key": 1}
+    Path(methods["league"]).write_text(yaml.safe_dump(league))
+    config = _compare_config(
+        tmp_path, seeds=[0], methods={"ppo": methods["ppo"], "league": methods["league"]}
+    )
+    assert main(["--config", str(config)]) == 1
+    out = capsys.readouterr().out
+    assert "train:league-0 FAILED (ConfigError" in out and "no_such_key" in out
+    assert "exploit:league-0: not run: train:league-0 failed" in out
+    report = json.loads((tmp_path / "report" / "comparison.json").read_text())
+    assert not report["complete"] and "round-robin" not in report["jobs"]
+    assert {"train:ppo-0", "exploit:ppo-0", "heuristic:ppo-0"} <= set(report["jobs"])
+
+
 def test_the_plan_runs_each_job_after_the_records_it_needs() -> None:
     """The warm starts before the runs that start from them, the runs before their measures,
     and the round robin last, after every run."""
@@ -185,6 +208,7 @@ def test_a_method_is_said_better_only_when_the_intervals_part() -> None:
     [
         ({"methods": {"sarsa": "x.yaml"}}, "must map one or more of ppo, mmd, league, nfsp"),
         ({"seeds": [1, 1]}, "distinct seeds"),
+        ({"warm_start_teacher": "nobody"}, "'nobody' is not a bot of"),
         ({"minutes": 0}, "key 'minutes'"),
         ({"exploit_skip": ["everything"]}, "exploiter families"),
         (

@@ -93,7 +93,7 @@ class CompareConfig(Schema):
     """the report, written atomically after every finished job"""
 
     def check_together(self) -> None:
-        """A competitive game of two seats."""
+        """A competitive game of two seats, and bots it registers."""
         from reborn_env.core import registry
 
         spec = registry.get(self.env)
@@ -102,6 +102,12 @@ class CompareConfig(Schema):
                 f"{self.origin}: key 'env': {self.env} is cooperative; "
                 "a comparison measures exploitability, which needs two opponents"
             )
+        for key in ("warm_start_teacher", "heuristic"):
+            if getattr(self, key) not in spec.bots:
+                raise ConfigError(
+                    f"{self.origin}: key '{key}': {getattr(self, key)!r} is not a bot of "
+                    f"{self.env}; its bots: {', '.join(spec.bots)}"
+                )
 
     def check_env(self) -> tuple[int, int]:
         """Load every method's config (each names its own mistakes); the env's sizes."""

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from training.compare.config import CompareConfig
+from training.compare.config import SCHEMAS, CompareConfig
 
 POLICY = "policy.pt"
 
@@ -27,18 +27,22 @@ def logged(folder: Path):  # noqa: ANN201 - a context manager
         yield
 
 
-def warm_start(cfg: CompareConfig, ppo_config: str, seed: int, folder: Path) -> dict[str, Any]:
+def warm_start(cfg: CompareConfig, method: str, seed: int, folder: Path) -> dict[str, Any]:
     """The seed's clone of ``warm_start_teacher`` (``warm_start_games`` games, one round of
-    DAgger), in the network of ``ppo_config``: where PPO, MMD and the league start."""
+    DAgger), in the network ``method``'s config gives (PPO's keys of it): where PPO, MMD and the
+    league start."""
+    from dataclasses import fields
+
     from training.ppo.config import TrainConfig
     from training.ppo.resume import save_run
     from training.ppo.train import build_trainer, imitate_teacher
 
     start = time.perf_counter()
     with logged(folder):
-        base = TrainConfig.load(ppo_config).to_dict()
+        ppo_keys = {f.name for f in fields(TrainConfig)}
+        base = SCHEMAS[method].load(cfg.methods[method]).to_dict()
         run = TrainConfig.from_dict(
-            base
+            {k: v for k, v in base.items() if k in ppo_keys}
             | {
                 "seed": seed,
                 "imitation_games": cfg.warm_start_games,
@@ -137,6 +141,8 @@ def _ppo_loop(method: str) -> Any:
     return run
 
 
+SHARE_THE_WARM_START = frozenset({"ppo", "mmd", "league"})
+"""The algorithms that start from the seed's warm start (a PPO network); NFSP makes its own."""
 TRAINERS = {"ppo": _ppo_loop("ppo"), "mmd": _ppo_loop("mmd"), "league": _league, "nfsp": _nfsp}
 """How each algorithm of ``config.SCHEMAS`` trains one run at the comparison's budget."""
 

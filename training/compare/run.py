@@ -58,10 +58,10 @@ class Job:
 
 def plan(cfg: CompareConfig) -> list[Job]:
     """Every job of the comparison, the long ones first."""
-    shared = any(m != "nfsp" for m in cfg.methods)
+    shared = any(m in jobs.SHARE_THE_WARM_START for m in cfg.methods)
     warm = [Job("warm", seed=s) for s in cfg.seeds] if shared else []
     trains = [
-        Job("train", m, s, () if m == "nfsp" else (f"warm-{s}",))
+        Job("train", m, s, (f"warm-{s}",) if m in jobs.SHARE_THE_WARM_START else ())
         for s in cfg.seeds
         for m in cfg.methods
     ]
@@ -76,8 +76,12 @@ def launch(cfg: CompareConfig, job: Job, done: dict[str, Any]) -> tuple[Callable
     out = Path(cfg.out)
     folder = out / f"{job.method}-{job.seed}"
     if job.kind == "warm":
-        config = cfg.methods.get("ppo") or next(p for m, p in cfg.methods.items() if m != "nfsp")
-        return jobs.warm_start, (cfg, config, job.seed, out / job.key)
+        shaper = (
+            "ppo"
+            if "ppo" in cfg.methods
+            else next(m for m in cfg.methods if m in jobs.SHARE_THE_WARM_START)
+        )
+        return jobs.warm_start, (cfg, shaper, job.seed, out / job.key)
     if job.kind == "train":
         warm = done.get(f"warm-{job.seed}", {}).get("policy", "")
         return jobs.train_method, (cfg, job.method, job.seed, warm, folder / "train")
@@ -137,24 +141,40 @@ def compare(cfg: CompareConfig, overwrite: bool = False, command: str = "") -> d
     print(f"compare: {len(todo)} jobs to run ({len(done)} already done), {cfg.workers} at once; "
           f"logs under {cfg.out}/", flush=True)  # fmt: skip
     running: dict[Future[dict[str, Any]], Job] = {}
+    failed: dict[str, str] = {}
     context = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=cfg.workers, mp_context=context) as pool:
         while todo or running:
+            for job in [j for j in todo if any(n in failed for n in j.needs)]:
+                todo.remove(job)
+                failed[job.key] = (
+                    f"not run: {', '.join(n for n in job.needs if n in failed)} failed"
+                )
             for job in [j for j in todo if all(n in done for n in j.needs)]:
                 if len(running) >= cfg.workers:
                     break
                 todo.remove(job)
                 run, arguments = launch(cfg, job, done)
                 running[pool.submit(run, *arguments)] = job
+            if not running:
+                break
             finished, _ = wait(running, return_when=FIRST_COMPLETED)
             for future in finished:
                 job = running.pop(future)
-                done[job.key] = future.result()
                 minutes = (time.perf_counter() - began) / 60
+                try:
+                    done[job.key] = future.result()
+                except Exception as exc:  # noqa: BLE001 - one job's failure, reported, not fatal
+                    failed[job.key] = f"{type(exc).__name__}: {exc}"
+                    print(f"compare: {job.key} FAILED ({failed[job.key]}); its log is under "
+                          f"{cfg.out}/", flush=True)  # fmt: skip
+                    continue
                 print(f"compare: [{len(done)}/{total}] {job.key} done "
                       f"({minutes:.1f} min in all)", flush=True)  # fmt: skip
                 write_report(cfg, done, total, command)
     report = write_report(cfg, done, total, command)
+    for key, why in failed.items():
+        print(f"compare: {key}: {why}")
     picture = Path(cfg.report).with_suffix(".png")
     if report["methods"]:
         plot(report, picture)
@@ -164,7 +184,8 @@ def compare(cfg: CompareConfig, overwrite: bool = False, command: str = "") -> d
 
 
 def main(argv: list[str] | None = None) -> int:
-    """The CLI; exit status 2 with one ``error:`` line on a user's mistake."""
+    """The CLI; exit status 2 with one ``error:`` line on a user's mistake, 1 if a job failed
+    (the others run on, and a rerun runs what is missing)."""
     given = sys.argv[1:] if argv is None else list(argv)
     parser = argparse.ArgumentParser(prog="python -m training.compare",
                                      description=__doc__.splitlines()[0])  # fmt: skip
@@ -174,7 +195,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(given)
     try:
         cfg = load_compare_config(args.config)
-        compare(cfg, args.overwrite, shlex.join(["python", "-m", "training.compare", *given]))
+        report = compare(
+            cfg, args.overwrite, shlex.join(["python", "-m", "training.compare", *given])
+        )
     except ConfigError as exc:
         return fail(exc)
-    return 0
+    return 0 if report["complete"] else 1
