@@ -30,7 +30,7 @@ register(
         determinizer=f"{__name__}.public:determinizer",
         board_view=f"{__name__}.board_view:board_view",  # the web page
         vector_env=f"{__name__}.fast.vector:vector_env",  # the compiled core
-        policy="checkpoints/earth_reborn_league.pt",  # the least exploitable (its model card)
+        policy="checkpoints/earth_reborn_ppo.pt",
         facts=GameFacts(
             kind=Kind.ZERO_SUM,  # two factions, one's win the other's loss
             chance=Chance.SAMPLED_STOCHASTIC,  # ER-INI-1: tiles drawn from the bag; the dice
