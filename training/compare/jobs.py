@@ -7,16 +7,16 @@ from __future__ import annotations
 import contextlib
 import math
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from training.compare.config import SCHEMAS, CompareConfig
-
-POLICY = "policy.pt"
+from training.runs.run_files import POLICY
 
 
 @contextlib.contextmanager
-def logged(folder: Path):  # noqa: ANN201 - a context manager
+def logged(folder: Path) -> Iterator[None]:
     """Send the job's printed lines to ``folder/log.txt``."""
     folder.mkdir(parents=True, exist_ok=True)
     with (
