@@ -160,17 +160,13 @@ def train_method(
 
 
 def against_heuristic(cfg: CompareConfig, policy: str, folder: Path) -> dict[str, Any]:
-    """``policy`` (greedy) against ``cfg.heuristic``, ``heuristic_games`` a seat on the
-    measure's deals: its wins, draws and losses per seat and overall."""
-    from training.bench.matches import play_vector_match, player
+    """``policy`` (greedy) against ``cfg.heuristic``, ``heuristic_games`` a seat, as
+    ``python -m training.bench.evaluate --greedy`` plays it: its wins, draws and losses per seat
+    and overall."""
+    from training.bench.evaluate import evaluate
 
     with logged(folder):
-        result = play_vector_match(
-            cfg.env, {},
-            player(policy, cfg.env, cfg.seed, greedy=True),
-            player(cfg.heuristic, cfg.env, cfg.seed + 1),
-            cfg.heuristic_games, cfg.seed,
-        )  # fmt: skip
+        result = evaluate(policy, cfg.heuristic, cfg.heuristic_games, cfg.seed, greedy=True)
     seats = {seat: vars(record).copy() for seat, record in result.seats.items()}
     return {"seats": seats, "overall": vars(result.overall).copy()}
 

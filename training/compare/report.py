@@ -45,7 +45,6 @@ def run_rows(report: dict[str, Any]) -> list[list[str]]:
     jobs, cfg = report["jobs"], report["config"]
     rows = [["run", "learning", "wall (s)", "vs heuristic (%)", "rating",
              "exploitability", "best exploiter per seat (score)"]]  # fmt: skip
-    ratings = jobs.get("round-robin", {}).get("bots", {})
     for method in cfg["methods"]:
         for seed in cfg["seeds"]:
             key = f"{method}-{seed}"
@@ -62,11 +61,10 @@ def run_rows(report: dict[str, Any]) -> list[list[str]]:
             worst = "; ".join(
                 f"vs {seat}: {b['exploiter']} ({b['score']:.3f})" for seat, b in best.items()
             )
-            rating = ratings.get(trained["policy"], {}).get("rating", 0.0)
             rows.append([
                 f"{method}, seed {seed}", learned,
                 f"{trained['wall_s']:.0f}", f"{100 * figures['heuristic_win_rate']:.1f}",
-                f"{rating:.0f}", f"{figures['exploitability']:.3f}", worst,
+                f"{figures['rating']:.0f}", f"{figures['exploitability']:.3f}", worst,
             ])  # fmt: skip
     return rows
 

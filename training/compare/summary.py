@@ -46,6 +46,7 @@ def per_run(jobs: dict[str, Any], method: str, seed: int) -> dict[str, Any] | No
         },
         "rating": ratings["bots"][jobs[f"train:{key}"]["policy"]]["rating"],
         "exploitability": exploit["exploitability"],
+        "train_wall_s": jobs[f"train:{key}"]["wall_s"],
     }
 
 
@@ -66,13 +67,7 @@ def by_method(jobs: dict[str, Any], methods: Sequence[str], seeds: Sequence[int]
             },
             "rating": across_seeds([r["rating"] for r in runs]),
             "exploitability": across_seeds([r["exploitability"] for r in runs], EXPLOITABILITY),
-            "train_wall_s": across_seeds(
-                [
-                    jobs[f"train:{method}-{s}"]["wall_s"]
-                    for s in seeds
-                    if f"train:{method}-{s}" in jobs
-                ]
-            ),
+            "train_wall_s": across_seeds([r["train_wall_s"] for r in runs]),
         }
     return found
 
