@@ -136,7 +136,7 @@ def exploitability_section(folder: Path = EXPLOITABILITY) -> str:
     """The doc's section on exploitability: each report kept in ``folder`` (written by
     ``python -m training.exploit``, a measurement of minutes to hours that this script does not
     rerun), with the protocol it follows; empty when there is none."""
-    from training.exploit.report import doc_section
+    from training.exploit.report import doc_section, overview
 
     reports = kept_reports(folder)
     if not reports:
@@ -171,28 +171,8 @@ def exploitability_section(folder: Path = EXPLOITABILITY) -> str:
         "exploiter's PPO would wait on its 50 ms a move in every game of its vector.",
     ]
     parts = [doc_section(report, path) for report, path in reports]
-    return "\n".join([*intro, "", overview(reports), *("\n" + part for part in parts)])
-
-
-def overview(reports: list[tuple[dict, str]]) -> str:
-    """One row a measured target, least exploitable first: its estimate, its interval, the best
-    exploiter against each of its seats and whether the learned exploiters were among them."""
-    rows = [
-        "| target | exploitability | 95% interval | best exploiter per seat | learned exploiters |",
-        "| --- | ---: | ---: | --- | --- |",
-    ]
-    for report, _ in sorted(reports, key=lambda rp: rp[0]["exploitability"]):
-        low, high = report["exploitability_interval"]
-        best = "; ".join(
-            f"vs {seat}: {s['best']['exploiter']} ({s['best']['score']:.3f})"
-            for seat, s in report["seats"].items()
-        )
-        learned = any(e.startswith("clone:") for e in report["exploiters"])
-        rows.append(
-            f"| `{report['target']}` | {report['exploitability']:.3f} | [{low:.3f}, {high:.3f}] "
-            f"| {best} | {'yes' if learned else 'no: a weaker bound'} |"
-        )
-    return "\n".join(rows)
+    table = overview([report for report, _ in reports])
+    return "\n".join([*intro, "", table, *("\n" + part for part in parts)])
 
 
 def comparison_section(folder: Path = COMPARISON) -> str:
