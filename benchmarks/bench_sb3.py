@@ -11,10 +11,14 @@ process, one after the other, with the same settings where both have them (Maska
 * minibatches and epochs: ``batch_size=256``, ``n_epochs=4`` / ``num_minibatches: 4``,
   ``update_epochs: 4``; learning rate 2.5e-4 for both;
 * network: ``net_arch=[64, 64]`` (SB3 gives actor and critic a [64, 64] MLP each) /
-  ``hidden_sizes: [64, 64]`` (one shared torso, two heads);
+  ``hidden_sizes: [64, 64]`` (one shared torso, two heads); ``--hidden 256 256`` measures both at
+  the shipped policies' width instead;
 * opponent: a RandomBot, the learner always the first seat / ``bot_opponents: [random]`` with
   ``bot_opponent_prob: 1.0``, the learner's seat drawn per episode (our trainer has no fixed seat);
-* torch threads: ``--threads`` for both (our trainer's ``torch_threads``).
+* torch threads: ``--threads`` for both (our trainer's ``torch_threads``);
+* arithmetic: float32 for MaskablePPO; our trainer's default ``precision: auto`` (its update in
+  bfloat16 on a CPU with AMX or AVX-512 bf16 units, ``training/common/precision.py``), and
+  ``--precision float32`` to compare like with like.
 
 Our trainer runs twice: with those 8 envs, and with 256 games in its vector (the compiled core's
 batched step, the width it trains at) collecting the same 1024 learner decisions per update (4 per
@@ -38,6 +42,7 @@ from pathlib import Path
 import gymnasium
 
 from reborn_env.core import registry
+from training.common.precision import PRECISIONS
 
 NUM_ENVS = 8
 NUM_STEPS = 128
@@ -66,7 +71,9 @@ class _OpponentTally(gymnasium.Wrapper):
         return result
 
 
-def bench_maskable_ppo(game: str, updates: int, seed: int) -> tuple[int, int, float]:
+def bench_maskable_ppo(
+    game: str, updates: int, seed: int, hidden: list[int]
+) -> tuple[int, int, float]:
     """(learner decisions, all decisions, seconds) of MaskablePPO's ``learn()``."""
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.monitor import Monitor
@@ -83,7 +90,7 @@ def bench_maskable_ppo(game: str, updates: int, seed: int) -> tuple[int, int, fl
         n_steps=NUM_STEPS,
         batch_size=NUM_ENVS * NUM_STEPS // MINIBATCHES,
         n_epochs=EPOCHS,
-        policy_kwargs={"net_arch": HIDDEN},
+        policy_kwargs={"net_arch": hidden},
         device="cpu",
         seed=seed,
         verbose=0,
@@ -101,6 +108,8 @@ def bench_our_ppo(
     seed: int,
     threads: int,
     quiet: bool,
+    hidden: list[int],
+    precision: str,
     num_envs: int = NUM_ENVS,
     num_steps: int = NUM_STEPS,
 ) -> tuple[int, int, float]:
@@ -120,7 +129,8 @@ def bench_our_ppo(
                 "learning_rate": LEARNING_RATE,
                 "num_minibatches": MINIBATCHES,
                 "update_epochs": EPOCHS,
-                "hidden_sizes": HIDDEN,
+                "hidden_sizes": hidden,
+                "precision": precision,
                 "torch_threads": threads,
                 "bot_opponents": ["random"],
                 "bot_opponent_prob": 1.0,
@@ -146,6 +156,12 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=1, help="torch threads (default 1)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--quiet", action="store_true", help="hide our trainer's log lines")
+    parser.add_argument(
+        "--hidden", type=int, nargs="+", default=HIDDEN, help="hidden widths (default 64 64)"
+    )
+    parser.add_argument(
+        "--precision", choices=PRECISIONS, default="auto", help="our trainer's (default auto)"
+    )
     args = parser.parse_args()
     try:
         import sb3_contrib  # noqa: F401
@@ -154,24 +170,29 @@ def main() -> None:
     import torch
 
     torch.set_num_threads(args.threads)
+    ours = (
+        args.env,
+        args.updates,
+        args.seed,
+        args.threads,
+        args.quiet,
+        args.hidden,
+        args.precision,
+    )
+    print(f"network {args.hidden}; our trainer's precision: {args.precision}", flush=True)
     rows = []
     for name, run in (
-        ("sb3-contrib MaskablePPO", lambda: bench_maskable_ppo(args.env, args.updates, args.seed)),
+        (
+            "sb3-contrib MaskablePPO",
+            lambda: bench_maskable_ppo(args.env, args.updates, args.seed, args.hidden),
+        ),
         (
             "training.ppo.train, 8 envs",
-            lambda: bench_our_ppo(args.env, args.updates, args.seed, args.threads, args.quiet),
+            lambda: bench_our_ppo(*ours),
         ),
         (
             f"training.ppo.train, {WIDE_ENVS} envs",
-            lambda: bench_our_ppo(
-                args.env,
-                args.updates,
-                args.seed,
-                args.threads,
-                args.quiet,
-                WIDE_ENVS,
-                NUM_ENVS * NUM_STEPS // WIDE_ENVS,
-            ),
+            lambda: bench_our_ppo(*ours, WIDE_ENVS, NUM_ENVS * NUM_STEPS // WIDE_ENVS),
         ),  # fmt: skip
     ):
         print(f"  running {name} for {args.updates} updates ...", flush=True)

@@ -15,6 +15,7 @@ import numpy as np
 import torch
 
 from .artifact import load_checkpoint, policy_network
+from .network import to_host, to_network
 
 
 class PolicyBot:
@@ -98,7 +99,8 @@ class PolicyBot:
 class PolicyBatch:
     """A checkpoint's policy (or a network) for many games at once: the batched bot interface
     (``reset(i)``, ``act(slots, obs, mask)``) of ``reborn_env.bots.batched``, one forward pass for
-    all the rows; sampled with its own seeded generator, or greedy."""
+    all the rows, on whatever device the network lives; sampled with its own seeded generator,
+    or greedy."""
 
     def __init__(
         self,
@@ -131,8 +133,10 @@ class PolicyBatch:
     def act(self, slots: np.ndarray, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """int64 [k]: the policy's action for each row (sampled, or its argmax if greedy)."""
         legal = torch.from_numpy(np.asarray(mask) != 0)
+        rows = torch.from_numpy(np.asarray(obs, dtype=np.float32))
         with torch.inference_mode():
-            logits, _ = self.model(torch.from_numpy(np.asarray(obs, dtype=np.float32)), legal)
+            logits, _ = self.model(to_network(self.model, rows), to_network(self.model, legal))
+        logits = to_host(logits)
         if self.greedy:
             return logits.argmax(-1).numpy()
         probs = torch.softmax(logits.double(), dim=-1)

@@ -15,9 +15,10 @@ from tests.training.toy_envs import OneLegalToyEnv
 from training.bench.evaluate import evaluate_team
 from training.bench.evaluate import main as evaluate_main
 from training.common.envs import env_sizes
+from training.common.schema import settings_of
 from training.ppo.advantages import compute_stream_gae, rollout_advantages, stream_links
 from training.ppo.config import ConfigError, TrainConfig, load_config
-from training.ppo.loss import flatten, ppo_update
+from training.ppo.loss import Hyperparameters, flatten, ppo_update
 from training.ppo.rollout import collect_rollout
 from training.ppo.train import build_trainer, train
 
@@ -187,7 +188,8 @@ def test_haven_smoke_run_config_checkpoint_resume_evaluate(tmp_path, capsys):
     rollout = collect_rollout(trainer)
     advantages, returns = rollout_advantages(rollout, cfg.gamma, cfg.gae_lambda)
     batch = flatten(rollout, advantages, returns)
-    stats = ppo_update(trainer.model, trainer.optimizer, batch, cfg, trainer.np_rng, trainer.update)
+    hp = settings_of(Hyperparameters, cfg)
+    stats = ppo_update(trainer.model, trainer.optimizer, batch, hp, trainer.np_rng, trainer.update)
     assert all(np.isfinite(v) for k, v in stats.items() if k != "explained_variance")
 
     policy = tmp_path / "ckpt" / "policy.pt"

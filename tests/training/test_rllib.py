@@ -338,3 +338,15 @@ def test_missing_folder_or_module_is_named(tmp_path):
     folder = fake_checkpoint(tmp_path / "rl", good_state([16]), [16])
     with pytest.raises(CheckpointError, match="no weights of module 'snapshot'.*learner"):
         convert(folder, tmp_path / "policy.pt", module="snapshot")
+
+
+def test_the_learner_takes_a_gpu_only_where_the_device_resolves_to_one(monkeypatch):
+    """``device``: RLlib's local learner asks for one GPU when the run's device is CUDA (auto
+    on a machine with one), none on the CPU; a missing GPU is refused naming the key."""
+    cfg = load_rllib_config(CONFIGS / "earth_reborn_rllib.yaml")
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    assert rllib_train.algorithm_config(cfg).num_gpus_per_learner == 0
+    with pytest.raises(ConfigError, match="key 'device'"):
+        rllib_train.algorithm_config(RllibConfig.from_dict({**cfg.to_dict(), "device": "cuda"}))
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    assert rllib_train.algorithm_config(cfg).num_gpus_per_learner == 1

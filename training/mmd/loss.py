@@ -25,6 +25,7 @@ import torch
 from torch import nn
 
 from reborn_env.policies.network import MaskedActorCritic
+from training.common.precision import autocast, network_precision
 from training.ppo.loss import Batch, Hyperparameters, policy_loss, value_loss
 
 
@@ -69,27 +70,33 @@ def mmd_update(
     if hp.anneal_lr:
         optimizer.param_groups[0]["lr"] = (1.0 - update / hp.num_updates) * hp.learning_rate
     alpha = hp.alpha(update)
-    with torch.no_grad():
-        old, _ = model.log_probs_and_value(batch.obs, batch.masks)
+    dtype, device_type = network_precision(model, hp.precision)
+    whole = batch.on(model, dtype)
+    if magnet is not None:
+        magnet.to(next(model.parameters()))  # where the learner is
+    with torch.no_grad(), autocast(dtype, device_type):
+        old, _ = model.log_probs_and_value(whole.obs, whole.masks)
         pull = (
-            uniform_log_probs(batch.masks)
+            uniform_log_probs(whole.masks)
             if magnet is None
-            else magnet.log_probs_and_value(batch.obs, batch.masks)[0]
+            else magnet.log_probs_and_value(whole.obs, whole.masks)[0]
         )
     order = np.arange(hp.batch_size)
     for _ in range(hp.update_epochs):
         rng.shuffle(order)
         for begin in range(0, hp.batch_size, hp.minibatch_size):
-            mb = torch.from_numpy(order[begin : begin + hp.minibatch_size])
-            mask = batch.masks[mb]
-            log_p, newvalue = model.log_probs_and_value(batch.obs[mb], mask)
-            newlogprob = log_p.gather(-1, batch.actions[mb].unsqueeze(-1)).squeeze(-1)
-            ratio = (newlogprob - batch.logprobs[mb]).exp()
-            pg_loss = policy_loss(ratio, batch.advantages[mb], hp)
-            v_loss = value_loss(newvalue, batch.values[mb], batch.returns[mb], hp)
-            kl_magnet = reverse_kl(log_p, pull[mb], mask).mean()
-            kl_prev = reverse_kl(log_p, old[mb], mask).mean()
-            loss = pg_loss + alpha * kl_magnet + hp.kl_coef * kl_prev + hp.vf_coef * v_loss
+            index = torch.from_numpy(order[begin : begin + hp.minibatch_size])
+            mb = whole.rows(index)
+            mask = mb.masks
+            with autocast(dtype, device_type):
+                log_p, newvalue = model.log_probs_and_value(mb.obs, mask)
+                newlogprob = log_p.gather(-1, mb.actions.unsqueeze(-1)).squeeze(-1)
+                ratio = (newlogprob - mb.logprobs).exp()
+                pg_loss = policy_loss(ratio, mb.advantages, hp)
+                v_loss = value_loss(newvalue, mb.values, mb.returns, hp)
+                kl_magnet = reverse_kl(log_p, pull.index_select(0, index), mask).mean()
+                kl_prev = reverse_kl(log_p, old.index_select(0, index), mask).mean()
+                loss = pg_loss + alpha * kl_magnet + hp.kl_coef * kl_prev + hp.vf_coef * v_loss
             optimizer.zero_grad()
             loss.backward()
             nn.utils.clip_grad_norm_(model.parameters(), hp.max_grad_norm)

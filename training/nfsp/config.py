@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from reborn_env.core import registry
+from training.common.device import DEVICES
 from training.common.envs import COMPETITIVE, env_mode
 from training.common.rules import (
     COUNT,
@@ -35,6 +36,7 @@ from training.common.rules import (
     TORCH_THREADS,
     UNIT_HALF_OPEN,
     VECTOR_THREADS,
+    choice,
     integer,
     non_empty,
 )
@@ -72,6 +74,9 @@ class NFSPConfig(Schema):
     average policy, each ``reborn_env.policies.network.build_model``'s MLP)"""
     torch_threads: int = setting(1, TORCH_THREADS)
     """threads torch may use"""
+    device: str = setting("auto", choice(DEVICES))
+    """where both networks compute (``training/common/device.py``): "cuda", "cpu", or "auto"
+    (the GPU where torch sees one); the policy file is device-free either way"""
     anticipatory: float = setting(0.1, UNIT_HALF_OPEN)
     """eta, in (0, 1]: the probability that a seat plays a game with its best response (its
     decisions then go into the reservoir); otherwise it plays the average policy"""

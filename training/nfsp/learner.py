@@ -26,7 +26,8 @@ import torch
 import torch.nn.functional as F
 
 from reborn_env.policies.bot import PolicyBatch
-from reborn_env.policies.network import MaskedActorCritic, build_model
+from reborn_env.policies.network import MaskedActorCritic, build_model, to_host, to_network
+from training.common.device import resolve_device
 from training.nfsp.buffers import CircularBuffer, ReservoirBuffer
 
 
@@ -70,6 +71,8 @@ class LearnerSettings:
     batch_size: int
     gamma: float
     max_grad_norm: float
+    device: str
+    """where both networks compute (``training/common/device.py``)"""
 
 
 class NFSPLearner:
@@ -78,9 +81,10 @@ class NFSPLearner:
 
     def __init__(self, settings: LearnerSettings, obs_size: int, n_actions: int) -> None:
         self.settings = settings
-        self.q = build_model(obs_size, n_actions, settings.hidden_sizes)
+        device = resolve_device(settings.device)
+        self.q = build_model(obs_size, n_actions, settings.hidden_sizes).to(device)
         self.q_target = copy.deepcopy(self.q).requires_grad_(False)
-        self.average = build_model(obs_size, n_actions, settings.hidden_sizes)
+        self.average = build_model(obs_size, n_actions, settings.hidden_sizes).to(device)
         self.q_optimizer = torch.optim.Adam(
             self.q.parameters(), lr=settings.rl_learning_rate, fused=True
         )
@@ -112,9 +116,12 @@ class NFSPLearner:
     ) -> np.ndarray:
         """The best response's actions for rows ``obs`` / bool ``mask``, epsilon-greedy; the
         rows go into the reservoir, the average policy's training data."""
+        q = self.q
         with torch.inference_mode():
-            q_values, _ = self.q(torch.from_numpy(obs), torch.from_numpy(mask))
-        actions = epsilon_greedy(q_values, mask, epsilon, rng)
+            q_values, _ = q(
+                to_network(q, torch.from_numpy(obs)), to_network(q, torch.from_numpy(mask))
+            )
+        actions = epsilon_greedy(to_host(q_values), mask, epsilon, rng)
         self.reservoir.add({"obs": obs, "mask": mask, "action": actions}, rng)
         return actions
 
@@ -140,7 +147,7 @@ class NFSPLearner:
         """Q-learning: Huber loss between Q(s, a) and r + gamma * max over legal a' of the
         target's Q(s', a') (0 after the game's end)."""
         batch = {
-            k: torch.from_numpy(v)
+            k: to_network(self.q, torch.from_numpy(v))
             for k, v in self.replay.sample(self.settings.batch_size, rng).items()
         }
         everything = torch.ones_like(batch["next_mask"])
@@ -158,9 +165,13 @@ class NFSPLearner:
     def learn_average(self, rng: np.random.Generator) -> float:
         """Supervised: cross-entropy of the average policy's masked softmax on the reservoir's
         best-response actions."""
-        batch = self.reservoir.sample(self.settings.batch_size, rng)
-        logits, _ = self.average(torch.from_numpy(batch["obs"]), torch.from_numpy(batch["mask"]))
-        loss = F.cross_entropy(logits, torch.from_numpy(batch["action"]))
+        average = self.average
+        batch = {
+            k: to_network(average, torch.from_numpy(v))
+            for k, v in self.reservoir.sample(self.settings.batch_size, rng).items()
+        }
+        logits, _ = average(batch["obs"], batch["mask"])
+        loss = F.cross_entropy(logits, batch["action"])
         _step(self.average, self.sl_optimizer, loss, self.settings.max_grad_norm)
         return loss.item()
 

@@ -46,9 +46,10 @@ import numpy as np
 import torch
 
 from reborn_env.policies.artifact import CheckpointError, save_checkpoint
-from reborn_env.policies.network import network_entry
+from reborn_env.policies.network import host_state, network_entry, to_host, to_network
 from training.bench.matches import outcome
 from training.common.cli import fail
+from training.common.device import run_device
 from training.common.driver import Driver, GameEnd, Seating, Turn, endless
 from training.common.envs import env_version, make_vector_env
 from training.common.schema import ConfigError, settings_of
@@ -181,7 +182,7 @@ def policy_payload(run: NFSPRun) -> dict[str, Any]:
     """The policy file: the average policy as ``model`` (what ``load_bot`` plays), the best
     response's Q-network beside it, the config, the history."""
     venv, learner = run.venv, run.learner
-    weights = {k: v.detach().clone() for k, v in learner.average.state_dict().items()}
+    weights = host_state(learner.average)
     return {
         "env": {
             "name": run.cfg.env,
@@ -194,7 +195,7 @@ def policy_payload(run: NFSPRun) -> dict[str, Any]:
         "algorithm": ALGORITHM,
         "model": weights,
         "network": network_entry(learner.average),
-        "best_response": {k: v.detach().clone() for k, v in learner.q.state_dict().items()},
+        "best_response": host_state(learner.q),
         "global_step": run.global_step,
         "update": run.update,
         "games": run.games,
@@ -218,9 +219,11 @@ def seed_reservoir(run: NFSPRun) -> str:
     learner.reservoir.add({**rows, "action": data["actions"].numpy()}, run.rng)
     steps = math.ceil(cfg.teacher_epochs * len(data["actions"]) / cfg.batch_size)
     losses = [learner.learn_average(run.rng) for _ in range(steps)]
+    average = learner.average
     with torch.no_grad():
-        logits, _ = learner.average(data["obs"][:4096], data["masks"][:4096])
-    agree = float((logits.argmax(-1) == data["actions"][:4096]).float().mean())
+        obs, mask = (to_network(average, data[k][:4096]) for k in ("obs", "masks"))
+        choices = to_host(average(obs, mask)[0].argmax(-1))
+    agree = float((choices == data["actions"][:4096]).float().mean())
     run.timers["teacher"] = time.perf_counter() - begun
     return (
         f"{cfg.teacher} cloned in {run.timers['teacher']:.0f} s: {len(data['actions'])} decisions "
@@ -287,6 +290,7 @@ def preflight(cfg: NFSPConfig, overwrite: bool = False) -> Path:
     from training.bench.evaluate import make_opponent
 
     cfg.check_env()
+    run_device(cfg)
     for spec in dict.fromkeys(cfg.eval_opponents):
         make_opponent(spec, cfg.env, seed=cfg.seed)
     out = Path(cfg.checkpoint_dir)

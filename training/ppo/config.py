@@ -20,7 +20,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from reborn_env.core import registry
+from training.common.device import DEVICES
 from training.common.envs import COOPERATIVE, MODES, env_mode, make_env
+from training.common.precision import PRECISIONS
 from training.common.rules import (
     COUNT,
     ENV,
@@ -110,6 +112,13 @@ class TrainConfig(Schema):
     """with the "records" torso: floats each record is encoded into"""
     torch_threads: int = setting(1, TORCH_THREADS)
     """threads torch may use"""
+    device: str = setting("auto", choice(DEVICES))
+    """where the networks compute (``training/common/device.py``): "cuda", "cpu", or "auto" (the
+    GPU where torch sees one); checkpoints and policy files are device-free either way"""
+    precision: str = setting("auto", choice(PRECISIONS))
+    """the network's arithmetic in rollouts and updates (``training/common/precision.py``):
+    "bfloat16" (torch's autocast; weights and policy files stay float32), "float32", or "auto"
+    (bfloat16 on a CPU with AMX or AVX-512 bf16 units, else float32)"""
     snapshot_every: int = setting(10, integer(0, allowed="must be an integer >= 0 (0: never)"))
     """updates between adding the current policy to the opponent pool (competitive mode); 0:
     never, so the pool holds only the snapshot taken when imitation ends (as RLlib's config)"""

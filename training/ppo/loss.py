@@ -11,12 +11,15 @@ values), and the entropy over legal actions. Gradients are clipped to ``max_grad
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
 import torch
 from torch import nn
+
+from reborn_env.policies.network import to_network
+from training.common.precision import autocast, network_precision
 
 if TYPE_CHECKING:
     from reborn_env.policies.network import MaskedActorCritic
@@ -41,6 +44,8 @@ class Hyperparameters:
     ent_coef: float
     vf_coef: float
     max_grad_norm: float
+    precision: str
+    """the network's arithmetic (``training/common/precision.py``)"""
 
 
 Update = Callable[[nn.Module, torch.optim.Optimizer, "Batch", np.random.Generator, int], dict]
@@ -59,6 +64,18 @@ class Batch:
     values: torch.Tensor
     advantages: torch.Tensor
     returns: torch.Tensor
+
+    def rows(self, index: torch.Tensor) -> Batch:
+        """The decisions at ``index``, a minibatch (``index_select``: about twice as fast as
+        indexing on a CPU)."""
+        return Batch(*(getattr(self, f.name).index_select(0, index) for f in fields(self)))
+
+    def on(self, model: nn.Module, dtype: torch.dtype) -> Batch:
+        """The batch where ``model`` computes, moved once for the whole update; its observations
+        in ``dtype`` when the products run in bfloat16 (cast once rather than in each
+        minibatch's first layer, and half the bytes each minibatch gathers)."""
+        moved = Batch(*(to_network(model, getattr(self, f.name)) for f in fields(self)))
+        return moved if dtype == torch.float32 else replace(moved, obs=moved.obs.to(dtype))
 
 
 def flatten(rollout: Rollout, advantages: torch.Tensor, returns: torch.Tensor) -> Batch:
@@ -88,22 +105,25 @@ def ppo_update(
         optimizer.param_groups[0]["lr"] = (1.0 - update / hp.num_updates) * hp.learning_rate
     order = np.arange(hp.batch_size)
     clipfracs = []
+    dtype, device_type = network_precision(model, hp.precision)
+    whole = batch.on(model, dtype)
     for _ in range(hp.update_epochs):
         rng.shuffle(order)
         for begin in range(0, hp.batch_size, hp.minibatch_size):
-            mb = torch.from_numpy(order[begin : begin + hp.minibatch_size])
-            _, newlogprob, entropy, newvalue = model.get_action_and_value(
-                batch.obs[mb], batch.masks[mb], batch.actions[mb]
-            )
-            logratio = newlogprob - batch.logprobs[mb]
-            ratio = logratio.exp()
-            with torch.no_grad():
-                approx_kl = ((ratio - 1) - logratio).mean()
-                clipfracs.append(((ratio - 1.0).abs() > hp.clip_coef).float().mean().item())
-            pg_loss = policy_loss(ratio, batch.advantages[mb], hp)
-            v_loss = value_loss(newvalue, batch.values[mb], batch.returns[mb], hp)
-            entropy_loss = entropy.mean()
-            loss = pg_loss - hp.ent_coef * entropy_loss + hp.vf_coef * v_loss
+            mb = whole.rows(torch.from_numpy(order[begin : begin + hp.minibatch_size]))
+            with autocast(dtype, device_type):
+                _, newlogprob, entropy, newvalue = model.get_action_and_value(
+                    mb.obs, mb.masks, mb.actions
+                )
+                logratio = newlogprob - mb.logprobs
+                ratio = logratio.exp()
+                with torch.no_grad():
+                    approx_kl = ((ratio - 1) - logratio).mean()
+                    clipfracs.append(((ratio - 1.0).abs() > hp.clip_coef).float().mean().item())
+                pg_loss = policy_loss(ratio, mb.advantages, hp)
+                v_loss = value_loss(newvalue, mb.values, mb.returns, hp)
+                entropy_loss = entropy.mean()
+                loss = pg_loss - hp.ent_coef * entropy_loss + hp.vf_coef * v_loss
             optimizer.zero_grad()
             loss.backward()
             nn.utils.clip_grad_norm_(model.parameters(), hp.max_grad_norm)

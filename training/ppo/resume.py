@@ -27,7 +27,7 @@ from reborn_env.policies.artifact import (
     load_checkpoint,
     save_checkpoint,
 )
-from reborn_env.policies.network import network_entry, network_options
+from reborn_env.policies.network import host_state, network_entry, network_options
 from training.common.envs import env_version
 from training.ppo.state import RECENT_RETURNS
 from training.runs.run_files import LATEST, POLICY
@@ -49,6 +49,18 @@ RESUME_KEYS = (
 """What a checkpoint needs beyond a policy's entries to continue a run (``latest.pt``)."""
 
 
+def on_host(value: Any) -> Any:
+    """``value`` (an optimiser's state: nested dicts and lists of tensors) with every tensor on
+    the CPU, so a checkpoint of a run on a GPU loads anywhere."""
+    if isinstance(value, torch.Tensor):
+        return value.cpu()
+    if isinstance(value, dict):
+        return {k: on_host(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return type(value)(on_host(v) for v in value)
+    return value
+
+
 def run_payload(trainer: Trainer, full: bool = True) -> dict[str, Any]:
     """What a checkpoint holds; ``full=False`` keeps only what a bot needs (small files)."""
     data: dict[str, Any] = {
@@ -62,7 +74,7 @@ def run_payload(trainer: Trainer, full: bool = True) -> dict[str, Any]:
             "agents": list(trainer.venv.agents),
         },
         "config": trainer.cfg.to_dict(),
-        "model": {k: v.detach().clone() for k, v in trainer.model.state_dict().items()},
+        "model": host_state(trainer.model),
         "network": network_entry(trainer.model),
         "global_step": trainer.global_step,
         "env_steps": trainer.env_steps,
@@ -71,7 +83,7 @@ def run_payload(trainer: Trainer, full: bool = True) -> dict[str, Any]:
         "wall_time": trainer.wall_time,
     }
     if full:
-        data["optimizer"] = trainer.optimizer.state_dict()
+        data["optimizer"] = on_host(trainer.optimizer.state_dict())
         data["pool"] = trainer.opponents.snapshots
         data["opponents"] = trainer.opponents.state()
         data["rng"] = {

@@ -5,7 +5,9 @@ played by the run's :class:`~training.common.driver.Driver` (the learner decidin
 opponents): each round is one ``step`` call for every slot. The slots where the learner is to move
 are batched into one forward pass (recorded); the slots where an opponent moves are grouped by
 opponent, one batched call each (``training/selfplay/opponents.py``: the current policy, a
-snapshot, or a scripted bot, not recorded); a slot that already holds its ``num_steps`` decisions
+snapshot, or a scripted bot, not recorded), every network in float32 whatever the run's
+``precision`` (at a rollout's batch sizes bfloat16 measured no faster,
+``benchmarks/bench_training.py``); a slot that already holds its ``num_steps`` decisions
 and waits at its next learner decision sits the round out (``WAIT``). Who plays which seat is the
 run's seating (``training/selfplay/seating.py``), drawn when a slot's game starts
 (:func:`start_episode`).
@@ -29,6 +31,7 @@ import numpy as np
 import torch
 
 from reborn_env.bots.batched import Views
+from reborn_env.policies.network import to_host, to_network
 from training.common.driver import Driver, GameEnd, Seating, Turn, endless
 
 if TYPE_CHECKING:
@@ -53,18 +56,23 @@ class Rollout:
     bootstrap: torch.Tensor  # at a stream's open last row, the value of its parked view; else 0
 
     @classmethod
-    def empty(cls, steps: int, n: int, obs_size: int, n_actions: int) -> Rollout:
-        """Zeros for ``steps`` decisions in each of ``n`` slots."""
+    def empty(cls, steps: int, n: int, obs_size: int, n_actions: int, pin: bool = False) -> Rollout:
+        """Zeros for ``steps`` decisions in each of ``n`` slots, on the host; in pinned memory
+        with ``pin`` (the update's network is on a GPU: the batch moves to it faster)."""
+
+        def zeros(*shape: int, dtype: torch.dtype = torch.float32) -> torch.Tensor:
+            return torch.zeros(*shape, dtype=dtype, pin_memory=pin)
+
         return cls(
-            obs=torch.zeros(steps, n, obs_size),
-            masks=torch.zeros(steps, n, n_actions, dtype=torch.bool),
-            actions=torch.zeros(steps, n, dtype=torch.long),
-            logprobs=torch.zeros(steps, n),
-            values=torch.zeros(steps, n),
-            rewards=torch.zeros(steps, n),
-            dones=torch.zeros(steps, n),
-            agents=torch.zeros(steps, n, dtype=torch.long),
-            bootstrap=torch.zeros(steps, n),
+            obs=zeros(steps, n, obs_size),
+            masks=zeros(steps, n, n_actions, dtype=torch.bool),
+            actions=zeros(steps, n, dtype=torch.long),
+            logprobs=zeros(steps, n),
+            values=zeros(steps, n),
+            rewards=zeros(steps, n),
+            dones=zeros(steps, n),
+            agents=zeros(steps, n, dtype=torch.long),
+            bootstrap=zeros(steps, n),
         )
 
 
@@ -72,7 +80,9 @@ def collect_rollout(trainer: Trainer) -> Rollout:
     """Step every slot until it holds ``num_steps`` learner decisions and waits at its next."""
     venv, slots, steps = trainer.venv, trainer.slots, trainer.cfg.num_steps
     n = venv.num_envs
-    rollout = Rollout.empty(steps, n, trainer.model.obs_size, trainer.model.n_actions)
+    model = trainer.model
+    pin = next(model.parameters()).is_cuda
+    rollout = Rollout.empty(steps, n, model.obs_size, model.n_actions, pin)
     columns = np.arange(n)
     count = np.zeros(n, dtype=np.int64)
     slots.last_row.fill(-1)
@@ -221,7 +231,8 @@ def _act(trainer: Trainer, model: MaskedActorCritic, idxs: np.ndarray) -> tuple[
     obs = torch.from_numpy(venv.obs[idxs])
     mask = torch.from_numpy(venv.mask[idxs].view(np.bool_))
     with torch.no_grad():
-        action, logprob, _, value = model.get_action_and_value(obs, mask)
+        decided = model.get_action_and_value(to_network(model, obs), to_network(model, mask))
+    action, logprob, _, value = (to_host(t) for t in decided)
     trainer.timers.inference += time.perf_counter() - start
     return obs, mask, action, logprob, value
 
@@ -260,8 +271,11 @@ def _bootstrap(trainer: Trainer, rollout: Rollout) -> None:
             for i, k in zip(slot.tolist(), seat.tolist(), strict=True)
         ]
     )
-    mask = torch.ones(len(slot), trainer.model.n_actions, dtype=torch.bool)
+    model = trainer.model
+    mask = torch.ones(len(slot), model.n_actions, dtype=torch.bool)
     with torch.no_grad():
-        _, value = trainer.model(torch.from_numpy(obs), mask)
-    rollout.bootstrap[torch.from_numpy(slots.last_row[slot, seat]), torch.from_numpy(slot)] = value
+        _, value = model(to_network(model, torch.from_numpy(obs)), to_network(model, mask))
+    rollout.bootstrap[torch.from_numpy(slots.last_row[slot, seat]), torch.from_numpy(slot)] = (
+        to_host(value)
+    )
     trainer.timers.inference += time.perf_counter() - start

@@ -44,7 +44,9 @@ import torch
 from reborn_env.policies.artifact import CheckpointError
 from reborn_env.policies.network import MaskedActorCritic, build_model, record_sets
 from training.common.cli import fail
+from training.common.device import resolve_device, run_device
 from training.common.envs import COOPERATIVE, make_vector_env, observation_layout
+from training.common.precision import resolve_precision
 from training.common.schema import ConfigError, settings_of
 from training.ppo.advantages import rollout_advantages
 from training.ppo.config import TrainConfig, load_config
@@ -82,6 +84,7 @@ def imitate_teacher(trainer: Trainer) -> None:
         team=trainer.seating.mode == COOPERATIVE,
         teacher_name=cfg.imitation_teacher,
         dagger_rounds=cfg.dagger_rounds,
+        dtype=resolve_precision(cfg.precision, resolve_device(cfg.device).type),
     )
     if trainer.seating.uses_pool:
         trainer.opponents.add_snapshot(trainer.model)
@@ -110,6 +113,7 @@ def build_trainer(cfg: TrainConfig) -> Trainer:
     model = build_model(venv.obs_size, venv.n_actions, cfg.hidden_sizes, sets, cfg.record_embed)
     if cfg.init_policy:
         model.load_state_dict(initial_weights(cfg, venv.obs_size, venv.n_actions))
+    model.to(resolve_device(cfg.device))
     optimizer = torch.optim.Adam(model.parameters(), lr=cfg.learning_rate, eps=1e-5, fused=True)
     slots = Slots.empty(venv.num_envs, len(venv.agents))
     opponents = OpponentPool(settings_of(League, cfg))
@@ -138,6 +142,7 @@ def preflight(
     from training.bench.evaluate import make_opponent
 
     obs_size, n_actions = cfg.check_env()
+    run_device(cfg)
     if cfg.init_policy:
         initial_weights(cfg, obs_size, n_actions)
     for spec in dict.fromkeys([*cfg.bot_opponents, *cfg.eval_opponents]):

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from reborn_env.core import registry
+from training.common.device import DEVICES
 from training.common.envs import COOPERATIVE, MODES, env_mode
 from training.common.rules import (
     ENV,
@@ -84,6 +85,10 @@ class RllibConfig(Schema):
     """CPUs of the Ray instance a local run starts (ignored when joining a cluster)"""
     torch_threads: int = setting(1, TORCH_THREADS)
     """threads torch may use in each process"""
+    device: str = setting("auto", choice(DEVICES))
+    """where the learner's update computes (``training/common/device.py``): "cuda" (one GPU for
+    RLlib's local learner), "cpu", or "auto" (the GPU where torch sees one); sampling stays on
+    the CPUs"""
     snapshot_every: int = setting(5, integer(0, allowed="must be an integer >= 0 (0: never)"))
     """competitive mode: iterations between copying the learner into the frozen ``snapshot``"""
     snapshot_prob: float = setting(0.5, UNIT_INTERVAL)

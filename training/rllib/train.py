@@ -42,6 +42,7 @@ from collections.abc import Sequence  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402
 
+from training.common.device import run_device  # noqa: E402
 from training.common.schema import ConfigError  # noqa: E402
 from training.rllib.config import RllibConfig, load_rllib_config  # noqa: E402
 
@@ -68,8 +69,9 @@ def check_address(address: str, timeout: float = 5.0) -> None:
         ) from exc
 
 
-def start_ray(address: str | None, num_cpus: int) -> None:
-    """Join the cluster at ``address``, or start a local instance listening on loopback only."""
+def start_ray(address: str | None, num_cpus: int, num_gpus: int = 0) -> None:
+    """Join the cluster at ``address``, or start a local instance of ``num_cpus`` CPUs and
+    ``num_gpus`` GPUs listening on loopback only."""
     import ray
 
     if ray.is_initialized():
@@ -85,6 +87,7 @@ def start_ray(address: str | None, num_cpus: int) -> None:
         ray_constants.ENABLE_RAY_CLUSTER = False
         ray.init(
             num_cpus=num_cpus,
+            num_gpus=num_gpus,
             include_dashboard=False,
             _node_ip_address=LOOPBACK,
             log_to_driver=False,
@@ -107,6 +110,12 @@ def mapping_fn(agents: Sequence[str], snapshot_prob: float, cooperative: bool) -
 
 def build_algorithm(cfg: RllibConfig) -> Any:
     """The PPO algorithm of ``cfg`` (Ray must be started)."""
+    return algorithm_config(cfg).build_algo()
+
+
+def algorithm_config(cfg: RllibConfig) -> Any:
+    """RLlib's ``PPOConfig`` for ``cfg``: the learner on the run's device (``device``: one GPU
+    for the local learner where it resolves to one), sampling on the CPUs."""
     from ray.rllib.algorithms.ppo import PPOConfig
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
@@ -134,7 +143,7 @@ def build_algorithm(cfg: RllibConfig) -> Any:
             num_envs_per_env_runner=cfg.envs_per_runner,
             num_cpus_per_env_runner=1,
         )
-        .learners(num_learners=0)
+        .learners(num_learners=0, num_gpus_per_learner=int(run_device(cfg).type == "cuda"))
         .multi_agent(
             policies=set(modules),
             policy_mapping_fn=mapping_fn(agents, cfg.snapshot_prob, cfg.cooperative),
@@ -160,7 +169,7 @@ def build_algorithm(cfg: RllibConfig) -> Any:
             extra_python_environs_for_worker={"OMP_NUM_THREADS": str(cfg.torch_threads)}
         )
     )
-    return config.build_algo()
+    return config
 
 
 def refresh_snapshot(algo: Any) -> None:
@@ -234,13 +243,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"--iterations must be >= 1, got {args.iterations}")
     try:
         cfg = load_rllib_config(args.config)
+        run_device(cfg)
         if args.address:
             check_address(args.address)
     except (ConfigError, ValueError) as exc:
         return fail(exc)
     import ray
 
-    start_ray(args.address, cfg.num_cpus)
+    start_ray(args.address, cfg.num_cpus, int(run_device(cfg).type == "cuda"))
     try:
         train(cfg, args.iterations)
     finally:

@@ -29,7 +29,13 @@ import numpy as np
 import torch
 
 from reborn_env.bots.batched import KeepsRngState, Views, act_batch
-from reborn_env.policies.network import MaskedActorCritic, build_model
+from reborn_env.policies.network import (
+    MaskedActorCritic,
+    build_model,
+    host_state,
+    to_host,
+    to_network,
+)
 from training.bench.matches import outcome, player
 
 if TYPE_CHECKING:
@@ -183,11 +189,11 @@ class OpponentPool:
         if key.startswith(BOT):
             return act_batch(self.bots(key), slots, obs, mask, views)  # type: ignore[arg-type]
         net = self.model(key, current)
+        obs_t = to_network(net, torch.from_numpy(obs))
         with torch.no_grad():
-            action = net.get_action_and_value(
-                torch.from_numpy(obs), torch.from_numpy(mask.view(np.bool_))
-            )[0]
-        return action.numpy()
+            legal = to_network(net, torch.from_numpy(mask.view(np.bool_)))
+            action = net.get_action_and_value(obs_t, legal)[0]
+        return to_host(action).numpy()
 
     def bots(self, key: str) -> BatchedBot:
         """The bots of opponent ``key`` (``bot:<name>``) for every slot, slot ``i``'s seeded
@@ -215,7 +221,7 @@ class OpponentPool:
                 current.record_embed,
             )
             net.load_state_dict(self.snapshots[index])
-            self._models[index] = net
+            self._models[index] = net.to(next(current.parameters()))  # where the learner is
         return self._models[index]
 
     # --- the pool ----------------------------------------------------------------------------
@@ -223,7 +229,7 @@ class OpponentPool:
     def add_snapshot(self, model: MaskedActorCritic) -> None:
         """Keep a copy of ``model``'s weights, and only the latest ``pool_size`` snapshots; the
         new one starts with the learner's score against itself."""
-        self.snapshots.append({k: v.detach().clone() for k, v in model.state_dict().items()})
+        self.snapshots.append(host_state(model))
         self.ids.append(self.taken)
         if SELF in self.scores:
             self.scores[f"{POOL}{self.taken}"] = list(self.scores[SELF])

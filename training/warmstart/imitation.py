@@ -19,10 +19,11 @@ import numpy as np
 import torch
 from torch import nn
 
-from reborn_env.policies.network import MaskedActorCritic
+from reborn_env.policies.network import MaskedActorCritic, to_host, to_network
 from training.common.compact_rows import CompactRows, RowRecorder
 from training.common.driver import Driver, Seating, Turn, first_come
 from training.common.envs import make_vector_env
+from training.common.precision import autocast
 from training.common.progress_bar import ProgressBar
 
 Demonstrations = dict[str, torch.Tensor | CompactRows]  # "obs": CompactRows
@@ -145,18 +146,25 @@ def clone(
     vf_coef: float,
     rng: np.random.Generator,
     batch_size: int = 256,
+    dtype: torch.dtype = torch.float32,
 ) -> dict[str, float]:
-    """Fit the policy to the teacher's actions and the value head to the returns."""
+    """Fit the policy to the teacher's actions and the value head to the returns, the network's
+    forward in ``dtype`` (``training/common/precision.py``; the step itself in float32)."""
     optimizer = torch.optim.Adam(model.parameters(), lr=learning_rate, eps=1e-5, fused=True)
+    device_type = next(model.parameters()).device.type
     n = data["actions"].shape[0]
     order = np.arange(n)
     for _ in range(epochs):
         rng.shuffle(order)
         for begin in range(0, n, batch_size):
             mb = torch.from_numpy(order[begin : begin + batch_size])
-            logits, value = model(data["obs"][mb], data["masks"][mb])
-            policy_loss = nn.functional.cross_entropy(logits, data["actions"][mb])
-            value_loss = 0.5 * ((value - data["returns"][mb]) ** 2).mean()
+            obs, mask, actions, returns = (
+                to_network(model, data[key][mb]) for key in ("obs", "masks", "actions", "returns")
+            )
+            with autocast(dtype, device_type):
+                logits, value = model(obs, mask)
+                policy_loss = nn.functional.cross_entropy(logits.float(), actions)
+                value_loss = 0.5 * ((value.float() - returns) ** 2).mean()
             optimizer.zero_grad()
             (policy_loss + vf_coef * value_loss).backward()
             nn.utils.clip_grad_norm_(model.parameters(), 0.5)
@@ -165,8 +173,9 @@ def clone(
         hits = 0
         for begin in range(0, n, 8192):
             rows = slice(begin, begin + 8192)
-            logits, _ = model(data["obs"][rows], data["masks"][rows])
-            hits += int((logits.argmax(-1) == data["actions"][rows]).sum())
+            obs, mask = to_network(model, data["obs"][rows]), to_network(model, data["masks"][rows])
+            logits, _ = model(obs, mask)
+            hits += int((to_host(logits.argmax(-1)) == data["actions"][rows]).sum())
         accuracy = hits / max(n, 1)
     return {
         "policy_loss": policy_loss.item(),
@@ -190,17 +199,19 @@ def warm_start(
     team: bool = False,
     teacher_name: str = "heuristic",
     dagger_rounds: int = 0,
+    dtype: torch.dtype = torch.float32,
 ) -> None:
     """Record and clone ``chunk`` games at a time, so memory stays bounded; a progress bar and
     a line per chunk. ``team`` and ``teacher_name``: see :func:`record_games`. Then
-    ``dagger_rounds`` rounds of :func:`dagger_round`."""
+    ``dagger_rounds`` rounds of :func:`dagger_round`. ``dtype``: the fits' forward passes
+    (:func:`clone`)."""
     bar = ProgressBar("imitation", games)
     for first in range(0, games, chunk):
         count = min(chunk, games - first)
         data = record_games(
             env_name, env_kwargs, count, seed + first, gamma, team, teacher_name=teacher_name
         )
-        stats = clone(model, data, epochs, learning_rate, vf_coef, rng)
+        stats = clone(model, data, epochs, learning_rate, vf_coef, rng, dtype=dtype)
         bar.update(first + count)
         print(
             f"imitation: {first + count}/{games} teacher games, {len(data['actions'])} decisions, "
@@ -213,7 +224,7 @@ def warm_start(
         start = seed + games + r * chunk
         stats = dagger_round(
             model, labelled, env_name, env_kwargs, chunk, start, gamma, team, teacher_name,
-            epochs, learning_rate, vf_coef, rng,
+            epochs, learning_rate, vf_coef, rng, dtype,
         )  # fmt: skip
         print(
             f"dagger: round {r + 1}/{dagger_rounds}, {chunk} games played by the policy, "
@@ -238,6 +249,7 @@ def dagger_round(
     learning_rate: float,
     vf_coef: float,
     rng: np.random.Generator,
+    dtype: torch.dtype = torch.float32,
 ) -> dict[str, float]:
     """One round of DAgger (Ross, Gordon and Bagnell 2011): the policy plays ``games`` games
     in the recorded seats (sampled), the teacher labels every decision it met, the labels join
@@ -258,7 +270,7 @@ def dagger_round(
         key: torch.cat([d[key] for d in labelled]) for key in data if key != "obs"
     }
     merged["obs"] = CompactRows.cat([d["obs"] for d in labelled])
-    stats = clone(model, merged, epochs, learning_rate, vf_coef, rng)
+    stats = clone(model, merged, epochs, learning_rate, vf_coef, rng, dtype=dtype)
     return {
         "labelled": float(len(data["actions"])),
         "agreed": agreed,

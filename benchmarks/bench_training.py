@@ -1,0 +1,273 @@
+"""Training throughput by precision and torch threads, measured in one run: what the
+``precision`` and ``torch_threads`` defaults rest on.
+
+Run: ``python benchmarks/bench_training.py --config FILE [--updates 4] [--rounds 2] [--busy]``
+
+Three tables.
+
+* **The trainer**: short runs of ``training.ppo.train`` with the config's game, network, vector
+  and batch (no imitation, no evaluation, one checkpoint at the end into a temporary folder), for
+  each precision (float32, bfloat16) and torch threads (1, 2). The rows run in turn, round after
+  round, and each keeps its best round: learner decisions per second of the run's own clock, the
+  seconds per update spent in simulation, inference and learning, and the ratio to float32 on one
+  thread. ``--busy`` keeps a second process training (the same config, float32, one thread)
+  throughout, as when two jobs share the machine.
+* **The network alone**: one forward pass (sampling included) at the batch sizes a rollout meets,
+  and one minibatch step (forward, backward, Adam) at the config's minibatch, in float32 and under
+  bfloat16 autocast, in milliseconds, best of 5 repeats. Rollouts play in float32 because bfloat16
+  is no faster at their batch sizes (``training/ppo/rollout.py``).
+* **The first layer, dense or sparse**: the first layer's forward and backward at the config's
+  minibatch on observations of the game's own sparsity (random play's), as a dense product in
+  float32 and in bfloat16, and as an embedding bag over the non-zero inputs only (index lists
+  and values, the layout a core could hand over; finding them from a dense row is timed apart).
+  The dense bfloat16 product is what the trainer uses.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import torch
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from reborn_env.policies.network import build_model  # noqa: E402
+from training.common.envs import make_env  # noqa: E402
+from training.common.precision import autocast, cpu_has_bf16_units  # noqa: E402
+from training.ppo.config import TrainConfig, load_config  # noqa: E402
+from training.ppo.train import train  # noqa: E402
+
+PRECISIONS = ("float32", "bfloat16")
+THREADS = (1, 2)
+INFERENCE_BATCHES = (8, 64, 256)
+
+
+@dataclass
+class Measured:
+    """One run's rate and where its time went, per update."""
+
+    rate: float
+    simulation: float
+    inference: float
+    learning: float
+
+
+def run_trainer(base: TrainConfig, precision: str, threads: int, updates: int) -> Measured:
+    """A short run of the config's trainer in ``precision`` on ``threads`` torch threads."""
+    with tempfile.TemporaryDirectory(prefix="bench_training_") as tmp:
+        cfg = TrainConfig.from_dict(
+            {
+                **base.to_dict(),
+                "precision": precision,
+                "torch_threads": threads,
+                "total_steps": updates * base.batch_size,
+                "imitation_games": 0,
+                "dagger_rounds": 0,
+                "init_policy": "",
+                "max_minutes": 0.0,
+                "eval_opponents": [],
+                "checkpoint_dir": str(Path(tmp) / "checkpoints"),
+                "checkpoint_every": 10**6,
+                "run_name": "bench_training",
+            },
+            source="bench_training",
+        )
+        with contextlib.redirect_stdout(io.StringIO()):
+            trainer = train(cfg, log_dir=str(Path(tmp) / "runs"))
+    timers = trainer.timers
+    return Measured(
+        trainer.global_step / trainer.wall_time,
+        timers.simulation / updates,
+        timers.inference / updates,
+        timers.learning / updates,
+    )
+
+
+def companion(config: str) -> subprocess.Popen:
+    """A second process training the same config in float32 on one thread until killed."""
+    return subprocess.Popen(
+        [sys.executable, __file__, "--config", config, "--as-companion"],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+def best_ms(step, repeats: int = 5, calls: int = 20) -> float:
+    """The best of ``repeats`` timings of ``calls`` calls of ``step``, in ms per call."""
+    step()
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        for _ in range(calls):
+            step()
+        times.append((time.perf_counter() - start) / calls * 1e3)
+    return min(times)
+
+
+def network_rows(cfg: TrainConfig) -> list[tuple[str, float, float]]:
+    """(what, float32 ms, bfloat16 ms) of the config's network alone."""
+    env = make_env(cfg.env, **cfg.env_kwargs)
+    agent = env.possible_agents[0]
+    obs_size = env.observation_space(agent)["observation"].shape[0]
+    n_actions = env.action_space(agent).n
+    torch.set_num_threads(1)
+    torch.manual_seed(0)
+    model = build_model(obs_size, n_actions, cfg.hidden_sizes)
+    optimizer = torch.optim.Adam(model.parameters(), lr=1e-4, eps=1e-5, fused=True)
+
+    def inputs(rows: int) -> tuple[torch.Tensor, torch.Tensor]:
+        obs = (torch.rand(rows, obs_size) < 0.135).float()
+        mask = torch.rand(rows, n_actions) < 0.1
+        mask[:, 0] = True
+        return obs, mask
+
+    rows = []
+    for batch in INFERENCE_BATCHES:
+        obs, mask = inputs(batch)
+        timed = []
+        for dtype in (torch.float32, torch.bfloat16):
+            with torch.no_grad(), autocast(dtype):
+                timed.append(
+                    best_ms(lambda obs=obs, mask=mask: model.get_action_and_value(obs, mask))
+                )
+        rows.append((f"inference, {batch} rows", *timed))
+    obs, mask = inputs(cfg.minibatch_size)
+    actions = model.get_action_and_value(obs, mask)[0]
+    timed = []
+    for dtype in (torch.float32, torch.bfloat16):
+
+        def step(dtype: torch.dtype = dtype) -> None:
+            with autocast(dtype):
+                _, logprob, entropy, value = model.get_action_and_value(obs, mask, actions)
+                loss = -logprob.mean() - 0.01 * entropy.mean() + value.pow(2).mean()
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+
+        timed.append(best_ms(step, calls=5))
+    rows.append((f"update minibatch, {cfg.minibatch_size} rows", *timed))
+    return rows
+
+
+def observed_rows(cfg: TrainConfig, rows: int) -> torch.Tensor:
+    """``rows`` observations of random play in the config's game (float32)."""
+    import numpy as np
+
+    env = make_env(cfg.env, **cfg.env_kwargs)
+    rng = np.random.default_rng(0)
+    seen = []
+    env.reset(seed=0)
+    while len(seen) < rows:
+        obs, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.reset(seed=len(seen))
+            continue
+        seen.append(obs["observation"].astype(np.float32))
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    return torch.from_numpy(np.stack(seen))
+
+
+def first_layer_rows(cfg: TrainConfig) -> list[tuple[str, float, float]]:
+    """(variant, forward + backward ms, share of non-zero inputs) of the first layer."""
+    import torch.nn.functional as F
+
+    torch.set_num_threads(1)
+    obs = observed_rows(cfg, cfg.minibatch_size)
+    width = cfg.hidden_sizes[0]
+    weight = torch.randn(width, obs.shape[1], requires_grad=True)
+    bias = torch.zeros(width, requires_grad=True)
+    table = weight.detach().t().contiguous().requires_grad_()
+    rows, cols = obs.nonzero(as_tuple=True)
+    values = obs[rows, cols]
+    offsets = torch.searchsorted(rows, torch.arange(obs.shape[0]))
+    density = float((obs != 0).float().mean())
+
+    def dense(dtype: torch.dtype) -> None:
+        with autocast(dtype):
+            out = F.linear(obs, weight, bias)
+        out.float().sum().backward()
+
+    def bag() -> None:
+        out = F.embedding_bag(cols, table, offsets, mode="sum", per_sample_weights=values) + bias
+        out.sum().backward()
+
+    return [
+        ("dense, float32", best_ms(lambda: dense(torch.float32), calls=10), density),
+        ("dense, bfloat16 autocast", best_ms(lambda: dense(torch.bfloat16), calls=10), density),
+        ("embedding bag over the non-zero inputs", best_ms(bag, calls=10), density),
+        ("(finding the non-zero inputs of dense rows)",
+         best_ms(lambda: obs.nonzero(as_tuple=True), calls=10), density),
+    ]  # fmt: skip
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--config", required=True, help="a PPO config, e.g. a shipped recipe")
+    parser.add_argument("--updates", type=int, default=4, help="PPO updates a run (default 4)")
+    parser.add_argument("--rounds", type=int, default=2, help="rounds of every row (default 2)")
+    parser.add_argument(
+        "--busy", action="store_true", help="keep a second training process running throughout"
+    )
+    parser.add_argument("--as-companion", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    base = load_config(args.config)
+    if args.as_companion:
+        run_trainer(base, "float32", 1, 10**4)
+        return
+    units = "has" if cpu_has_bf16_units() else "has no"
+    shape = f"{base.num_envs} games x {base.num_steps} decisions an update"
+    print(f"{args.config}: {base.env}, network {base.hidden_sizes}, {shape}; this CPU {units} "
+          "bf16 units", flush=True)  # fmt: skip
+    busy = companion(args.config) if args.busy else None
+    try:
+        results: dict[tuple[str, int], Measured] = {}
+        for r in range(args.rounds):
+            for precision in PRECISIONS:
+                for threads in THREADS:
+                    m = run_trainer(base, precision, threads, args.updates)
+                    print(f"  round {r + 1}: {precision}, {threads} thread(s): "
+                          f"{m.rate:,.0f} learner decisions/s", flush=True)  # fmt: skip
+                    key = (precision, threads)
+                    if key not in results or m.rate > results[key].rate:
+                        results[key] = m
+        network = network_rows(base)
+        first = first_layer_rows(base)
+    finally:
+        if busy is not None:
+            busy.kill()
+            busy.wait()
+    peer = results[("float32", 1)].rate
+    load = "a second training process on the machine" if args.busy else "nothing else started"
+    print(f"\nThe trainer ({args.updates} updates a run, best of {args.rounds} rounds; {load})\n")
+    print("| precision | torch threads | learner dec./s | sim s/update | infer s/update "
+          "| learn s/update | vs float32, 1 thread |")  # fmt: skip
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for (precision, threads), m in results.items():
+        print(f"| {precision} | {threads} | {m.rate:,.0f} | {m.simulation:.2f} | "
+              f"{m.inference:.2f} | {m.learning:.2f} | {m.rate / peer:.2f}x |")  # fmt: skip
+    print("\nThe network alone (one thread, best of 5)\n")
+    print("| what | float32 ms | bfloat16 ms | speed-up |")
+    print("| --- | ---: | ---: | ---: |")
+    for what, fp32, bf16 in network:
+        print(f"| {what} | {fp32:.2f} | {bf16:.2f} | {fp32 / bf16:.2f}x |")
+    density = first[0][2]
+    print(f"\nThe first layer, forward and backward, {base.minibatch_size} observations of random "
+          f"play ({density:.1%} of inputs non-zero; one thread, best of 5)\n")  # fmt: skip
+    print("| variant | ms | vs dense float32 |")
+    print("| --- | ---: | ---: |")
+    for what, ms, _ in first:
+        print(f"| {what} | {ms:.2f} | {first[0][1] / ms:.2f}x |")
+
+
+if __name__ == "__main__":
+    main()
