@@ -32,14 +32,11 @@ opponent's moves. The table's last column is each row's rate divided by Maskable
 from __future__ import annotations
 
 import argparse
-import contextlib
-import io
 import sys
-import tempfile
 import time
-from pathlib import Path
 
 import gymnasium
+from short_runs import short_run
 
 from reborn_env.core import registry
 from training.common.precision import PRECISIONS
@@ -115,36 +112,22 @@ def bench_our_ppo(
 ) -> tuple[int, int, float]:
     """(learner decisions, all decisions, seconds) of ``training.ppo.train.train`` (its own clock),
     with ``num_envs`` games in its vector, ``num_steps`` learner decisions each per update."""
-    from training.ppo.config import TrainConfig
-    from training.ppo.train import train
-
-    with tempfile.TemporaryDirectory(prefix="bench_sb3_") as tmp:
-        cfg = TrainConfig.from_dict(
-            {
-                "env": game,
-                "seed": seed,
-                "total_steps": updates * num_envs * num_steps,
-                "num_envs": num_envs,
-                "num_steps": num_steps,
-                "learning_rate": LEARNING_RATE,
-                "num_minibatches": MINIBATCHES,
-                "update_epochs": EPOCHS,
-                "hidden_sizes": hidden,
-                "precision": precision,
-                "torch_threads": threads,
-                "bot_opponents": ["random"],
-                "bot_opponent_prob": 1.0,
-                "imitation_games": 0,
-                "eval_opponents": [],
-                "checkpoint_dir": str(Path(tmp) / "checkpoints"),
-                "checkpoint_every": 10**6,
-                "run_name": "bench_sb3",
-            },
-            source="bench_sb3",
-        )
-        log = io.StringIO() if quiet else sys.stdout
-        with contextlib.redirect_stdout(log):
-            trainer = train(cfg, log_dir=str(Path(tmp) / "runs"))
+    settings = {
+        "env": game,
+        "seed": seed,
+        "total_steps": updates * num_envs * num_steps,
+        "num_envs": num_envs,
+        "num_steps": num_steps,
+        "learning_rate": LEARNING_RATE,
+        "num_minibatches": MINIBATCHES,
+        "update_epochs": EPOCHS,
+        "hidden_sizes": hidden,
+        "precision": precision,
+        "torch_threads": threads,
+        "bot_opponents": ["random"],
+        "bot_opponent_prob": 1.0,
+    }
+    trainer = short_run(settings, "bench_sb3", quiet)
     return trainer.global_step, trainer.env_steps, trainer.wall_time
 
 

@@ -26,11 +26,8 @@ Three tables.
 from __future__ import annotations
 
 import argparse
-import contextlib
-import io
 import subprocess
 import sys
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,11 +37,12 @@ import torch
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from short_runs import short_run  # noqa: E402
+
 from reborn_env.policies.network import build_model  # noqa: E402
 from training.common.envs import make_env  # noqa: E402
 from training.common.precision import autocast, cpu_has_bf16_units  # noqa: E402
 from training.ppo.config import TrainConfig, load_config  # noqa: E402
-from training.ppo.train import train  # noqa: E402
 
 PRECISIONS = ("float32", "bfloat16")
 THREADS = (1, 2)
@@ -63,26 +61,13 @@ class Measured:
 
 def run_trainer(base: TrainConfig, precision: str, threads: int, updates: int) -> Measured:
     """A short run of the config's trainer in ``precision`` on ``threads`` torch threads."""
-    with tempfile.TemporaryDirectory(prefix="bench_training_") as tmp:
-        cfg = TrainConfig.from_dict(
-            {
-                **base.to_dict(),
-                "precision": precision,
-                "torch_threads": threads,
-                "total_steps": updates * base.batch_size,
-                "imitation_games": 0,
-                "dagger_rounds": 0,
-                "init_policy": "",
-                "max_minutes": 0.0,
-                "eval_opponents": [],
-                "checkpoint_dir": str(Path(tmp) / "checkpoints"),
-                "checkpoint_every": 10**6,
-                "run_name": "bench_training",
-            },
-            source="bench_training",
-        )
-        with contextlib.redirect_stdout(io.StringIO()):
-            trainer = train(cfg, log_dir=str(Path(tmp) / "runs"))
+    settings = {
+        **base.to_dict(),
+        "precision": precision,
+        "torch_threads": threads,
+        "total_steps": updates * base.batch_size,
+    }
+    trainer = short_run(settings, "bench_training")
     timers = trainer.timers
     return Measured(
         trainer.global_step / trainer.wall_time,
