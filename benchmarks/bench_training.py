@@ -11,7 +11,9 @@ Three tables.
   round, and each keeps its best round: learner decisions per second of the run's own clock, the
   seconds per update spent in simulation, inference and learning, and the ratio to float32 on one
   thread. ``--busy`` keeps a second process training (the same config, float32, one thread)
-  throughout, as when two jobs share the machine.
+  throughout, as when two jobs share the machine. The runs use the config's ``device`` (``auto``:
+  a GPU where torch sees one), so where a GPU is lent this table is a GPU run's; the header
+  names the device.
 * **The network alone**: one forward pass (sampling included) at the batch sizes a rollout meets,
   and one minibatch step (forward, backward, Adam) at the config's minibatch, in float32 and under
   bfloat16 autocast, in milliseconds, best of 5 repeats. Rollouts play in float32 because bfloat16
@@ -40,6 +42,7 @@ sys.path.insert(0, str(ROOT))
 from short_runs import short_run  # noqa: E402
 
 from reborn_env.policies.network import build_model  # noqa: E402
+from training.common.device import resolve_device  # noqa: E402
 from training.common.envs import make_env  # noqa: E402
 from training.common.precision import autocast, cpu_has_bf16_units  # noqa: E402
 from training.ppo.config import TrainConfig, load_config  # noqa: E402
@@ -219,8 +222,13 @@ def main() -> None:
         return
     units = "has" if cpu_has_bf16_units() else "has no"
     shape = f"{base.num_envs} games x {base.num_steps} decisions an update"
+    device = resolve_device(base.device)
+    gpu = (
+        torch.cuda.get_device_name(device) if device.type == "cuda" else "none (not seen by torch)"
+    )
     print(f"{args.config}: {base.env}, network {base.hidden_sizes}, {shape}; this CPU {units} "
-          "bf16 units", flush=True)  # fmt: skip
+          f"bf16 units; the trainer's device: {device} (config 'device: {base.device}'); GPU: "
+          f"{gpu}", flush=True)  # fmt: skip
     busy = companion(args.config) if args.busy else None
     try:
         results: dict[tuple[str, int], Measured] = {}
@@ -248,7 +256,7 @@ def main() -> None:
     for (precision, threads), m in results.items():
         print(f"| {precision} | {threads} | {m.rate:,.0f} | {m.simulation:.2f} | "
               f"{m.inference:.2f} | {m.learning:.2f} | {m.rate / peer:.2f}x |")  # fmt: skip
-    print("\nThe network alone (one thread, best of 5)\n")
+    print("\nThe network alone, on the CPU (one thread, best of 5)\n")
     print("| what | float32 ms | bfloat16 ms | speed-up |")
     print("| --- | ---: | ---: | ---: |")
     for what, fp32, bf16 in network:
