@@ -6,7 +6,9 @@ the batch with the run's generator and takes ``num_minibatches`` optimiser steps
 ``policy - ent_coef * entropy + vf_coef * value``: the clipped surrogate objective with
 (optionally) normalised advantages, the value loss (optionally clipped around the rollout's
 values), and the entropy over legal actions. Gradients are clipped to ``max_grad_norm``; with
-``anneal_lr`` the learning rate falls linearly to 0 over the run."""
+``anneal_lr`` the learning rate falls linearly to 0 over the run. The batch moves to the
+network's device once; each minibatch's forward pass and loss run in the run's ``precision``
+(``training/common/precision.py``), the backward pass and the step outside it."""
 
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ opponents): each round is one ``step`` call for every slot. The slots where the 
 are batched into one forward pass (recorded); the slots where an opponent moves are grouped by
 opponent, one batched call each (``training/selfplay/opponents.py``: the current policy, a
 snapshot, or a scripted bot, not recorded), every network in float32 whatever the run's
-``precision`` (at a rollout's batch sizes bfloat16 measured no faster,
+``precision`` (entered per call, autocast measured slower at a rollout's usual batch sizes,
 ``benchmarks/bench_training.py``); a slot that already holds its ``num_steps`` decisions
 and waits at its next learner decision sits the round out (``WAIT``). Who plays which seat is the
 run's seating (``training/selfplay/seating.py``), drawn when a slot's game starts
