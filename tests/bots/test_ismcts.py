@@ -14,6 +14,7 @@ import time
 
 import numpy as np
 import pytest
+import torch
 
 from reborn_env.bots import decide
 from reborn_env.bots.arena import play_match
@@ -168,6 +169,8 @@ def test_spec_options_parse() -> None:
         ("prior=policy", "heuristic, none or a policy file"),
         ("prior=missing.onnx", "missing.onnx"),
         ("sims=2,sims=3", "twice"),
+        ("value=policy.onnx", "a policy checkpoint"),
+        ("value=policy.pt,rollout=random", "judged by one of them"),
     ],
 )
 def test_a_bad_spec_names_what_is_allowed(options: str, words: str) -> None:
@@ -183,6 +186,28 @@ def test_a_policy_file_can_be_the_prior() -> None:
     match = next(mid_game_matches(rules, seed=8))
     visits = bot.search(view_of(rules, match.to_position(), int(match.to_move())))
     assert sum(visits.values()) == 6 and set(visits) <= set(match.legal_actions())
+
+
+def test_a_value_head_judges_the_leaves_instead_of_rollouts(monkeypatch) -> None:
+    """``value=FILE``: no rollout is played; a new leaf's result is the checkpoint's value of
+    the position for the seat to move there, clipped to [-1, 1], and its negation for the
+    other seat."""
+    shipped = registry.get(GAME).policy
+    bot = load_bot(f"ismcts:sims=12,value={shipped}", GAME, seed=0)
+    monkeypatch.setattr(bot, "_play_out", lambda match: pytest.fail("a rollout was played"))
+    rules = EarthRebornRules()
+    match = next(mid_game_matches(rules, seed=8))
+    visits = bot.search(view_of(rules, match.to_position(), int(match.to_move())))
+    assert sum(visits.values()) == 12 and set(visits) <= set(match.legal_actions())
+    seat = int(match.to_move())
+    net = load_bot(shipped, GAME).model
+    obs = torch.from_numpy(np.asarray(match.observe(seat), dtype=np.float32)[None])
+    mask = torch.from_numpy(mask_of(match, net.n_actions)[None] != 0)
+    with torch.inference_mode():
+        _, value = net(obs, mask)
+    judged = bot._judge(match)
+    expected = max(-1.0, min(1.0, float(value[0])))
+    assert judged[seat] == pytest.approx(expected, abs=1e-6) and judged[1 - seat] == -judged[seat]
 
 
 def test_a_game_without_public_views_is_refused() -> None:
