@@ -89,10 +89,10 @@ def test_a_clone_in_bfloat16_fits_the_teacher_as_well_as_in_float32():
     data = record_games(game, {}, 40, 7, 0.99, False)
     obs_size, n_actions = data["obs"][0:1].shape[1], data["masks"].shape[1]
     accuracy = {}
-    for dtype in (torch.float32, torch.bfloat16):
+    for precision, dtype in (("float32", torch.float32), ("bfloat16", torch.bfloat16)):
         torch.manual_seed(1)
         model = build_model(obs_size, n_actions, [128, 128])
-        stats = clone(model, data, 3, 8e-4, 0.5, np.random.default_rng(0), dtype=dtype)
+        stats = clone(model, data, 3, 8e-4, 0.5, np.random.default_rng(0), precision=precision)
         accuracy[dtype] = stats["accuracy"]
         assert all(p.dtype == torch.float32 for p in model.parameters())
     assert accuracy[torch.float32] > 0.6

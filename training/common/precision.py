@@ -6,8 +6,8 @@ policy file holds stay float32): on a CPU with AMX or AVX-512 bf16 units the upd
 twice as fast (``benchmarks/bench_training.py``). ``float32`` is the reference path. ``auto``
 takes bfloat16 where the hardware has it (those CPU units, or a GPU that supports bfloat16) and
 float32 elsewhere. Rollouts, evaluation and every bot play in float32 whatever the run's
-precision: at a rollout's batch sizes bfloat16 measured no faster, and what is measured is the
-policy file a front-end loads.
+precision: entered per call, autocast measured slower at a rollout's usual batch sizes, and what
+is measured is the policy file a front-end loads.
 """
 
 from __future__ import annotations

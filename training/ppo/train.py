@@ -46,7 +46,6 @@ from reborn_env.policies.network import MaskedActorCritic, build_model, record_s
 from training.common.cli import fail
 from training.common.device import resolve_device, run_device
 from training.common.envs import COOPERATIVE, make_vector_env, observation_layout
-from training.common.precision import resolve_precision
 from training.common.schema import ConfigError, settings_of
 from training.ppo.advantages import rollout_advantages
 from training.ppo.config import TrainConfig, load_config
@@ -84,7 +83,7 @@ def imitate_teacher(trainer: Trainer) -> None:
         team=trainer.seating.mode == COOPERATIVE,
         teacher_name=cfg.imitation_teacher,
         dagger_rounds=cfg.dagger_rounds,
-        dtype=resolve_precision(cfg.precision, resolve_device(cfg.device).type),
+        precision=cfg.precision,
     )
     if trainer.seating.uses_pool:
         trainer.opponents.add_snapshot(trainer.model)

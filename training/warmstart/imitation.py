@@ -23,7 +23,7 @@ from reborn_env.policies.network import MaskedActorCritic, to_host, to_network
 from training.common.compact_rows import CompactRows, RowRecorder
 from training.common.driver import Driver, Seating, Turn, first_come
 from training.common.envs import make_vector_env
-from training.common.precision import autocast
+from training.common.precision import autocast, network_precision
 from training.common.progress_bar import ProgressBar
 
 Demonstrations = dict[str, torch.Tensor | CompactRows]  # "obs": CompactRows
@@ -146,12 +146,12 @@ def clone(
     vf_coef: float,
     rng: np.random.Generator,
     batch_size: int = 256,
-    dtype: torch.dtype = torch.float32,
+    precision: str = "float32",
 ) -> dict[str, float]:
     """Fit the policy to the teacher's actions and the value head to the returns, the network's
-    forward in ``dtype`` (``training/common/precision.py``; the step itself in float32)."""
+    forward in ``precision`` (``training/common/precision.py``; the step itself in float32)."""
     optimizer = torch.optim.Adam(model.parameters(), lr=learning_rate, eps=1e-5, fused=True)
-    device_type = next(model.parameters()).device.type
+    dtype, device_type = network_precision(model, precision)
     n = data["actions"].shape[0]
     order = np.arange(n)
     for _ in range(epochs):
@@ -199,11 +199,11 @@ def warm_start(
     team: bool = False,
     teacher_name: str = "heuristic",
     dagger_rounds: int = 0,
-    dtype: torch.dtype = torch.float32,
+    precision: str = "float32",
 ) -> None:
     """Record and clone ``chunk`` games at a time, so memory stays bounded; a progress bar and
     a line per chunk. ``team`` and ``teacher_name``: see :func:`record_games`. Then
-    ``dagger_rounds`` rounds of :func:`dagger_round`. ``dtype``: the fits' forward passes
+    ``dagger_rounds`` rounds of :func:`dagger_round`. ``precision``: the fits' forward passes
     (:func:`clone`)."""
     bar = ProgressBar("imitation", games)
     for first in range(0, games, chunk):
@@ -211,7 +211,7 @@ def warm_start(
         data = record_games(
             env_name, env_kwargs, count, seed + first, gamma, team, teacher_name=teacher_name
         )
-        stats = clone(model, data, epochs, learning_rate, vf_coef, rng, dtype=dtype)
+        stats = clone(model, data, epochs, learning_rate, vf_coef, rng, precision=precision)
         bar.update(first + count)
         print(
             f"imitation: {first + count}/{games} teacher games, {len(data['actions'])} decisions, "
@@ -224,7 +224,7 @@ def warm_start(
         start = seed + games + r * chunk
         stats = dagger_round(
             model, labelled, env_name, env_kwargs, chunk, start, gamma, team, teacher_name,
-            epochs, learning_rate, vf_coef, rng, dtype,
+            epochs, learning_rate, vf_coef, rng, precision,
         )  # fmt: skip
         print(
             f"dagger: round {r + 1}/{dagger_rounds}, {chunk} games played by the policy, "
@@ -249,7 +249,7 @@ def dagger_round(
     learning_rate: float,
     vf_coef: float,
     rng: np.random.Generator,
-    dtype: torch.dtype = torch.float32,
+    precision: str = "float32",
 ) -> dict[str, float]:
     """One round of DAgger (Ross, Gordon and Bagnell 2011): the policy plays ``games`` games
     in the recorded seats (sampled), the teacher labels every decision it met, the labels join
@@ -270,7 +270,7 @@ def dagger_round(
         key: torch.cat([d[key] for d in labelled]) for key in data if key != "obs"
     }
     merged["obs"] = CompactRows.cat([d["obs"] for d in labelled])
-    stats = clone(model, merged, epochs, learning_rate, vf_coef, rng, dtype=dtype)
+    stats = clone(model, merged, epochs, learning_rate, vf_coef, rng, precision=precision)
     return {
         "labelled": float(len(data["actions"])),
         "agreed": agreed,
