@@ -46,6 +46,7 @@ from training.common.device import resolve_device  # noqa: E402
 from training.common.envs import make_env  # noqa: E402
 from training.common.precision import autocast, cpu_has_bf16_units  # noqa: E402
 from training.ppo.config import TrainConfig, load_config  # noqa: E402
+from training.warmstart.imitation import record_games  # noqa: E402
 
 PRECISIONS = ("float32", "bfloat16")
 THREADS = (1, 2)
@@ -150,21 +151,14 @@ def network_rows(cfg: TrainConfig) -> list[tuple[str, float, float]]:
 
 
 def observed_rows(cfg: TrainConfig, rows: int) -> torch.Tensor:
-    """``rows`` observations of random play in the config's game (float32)."""
-    import numpy as np
-
-    env = make_env(cfg.env, **cfg.env_kwargs)
-    rng = np.random.default_rng(0)
-    seen = []
-    env.reset(seed=0)
-    while len(seen) < rows:
-        obs, _, terminated, truncated, _ = env.last()
-        if terminated or truncated:
-            env.reset(seed=len(seen))
-            continue
-        seen.append(obs["observation"].astype(np.float32))
-        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-    return torch.from_numpy(np.stack(seen))
+    """``rows`` observations of random play in the config's game (float32), recorded as the
+    warm start records a teacher's games."""
+    games = 16
+    while True:
+        data = record_games(cfg.env, cfg.env_kwargs, games, 0, cfg.gamma, teacher_name="random")
+        if len(data["actions"]) >= rows:
+            return data["obs"][:rows]
+        games *= 2
 
 
 def first_layer_rows(cfg: TrainConfig) -> list[tuple[str, float, float]]:
