@@ -20,7 +20,10 @@ register(
             "heuristic": f"{__name__}.bots:EarthRebornHeuristicBot",
             "saw_hunter": f"{__name__}.saw_hunter:EarthRebornSawHunterBot",
         },
-        batched_bots={"heuristic": f"{__name__}.fast.heuristic:compiled_batch"},
+        batched_bots={
+            "heuristic": f"{__name__}.fast.heuristic:compiled_batch",
+            "saw_hunter": f"{__name__}.fast.heuristic:compiled_saw_hunter_batch",
+        },
         seat="norad",
         colours=f"{__name__}.render:FACTION_COLOURS",
         check_step=f"{__name__}.fuzz_policies:check_step",

@@ -1,4 +1,5 @@
-"""The compiled heuristic bot (issue 12) takes EarthRebornHeuristicBot's decisions, every one.
+"""The compiled heuristic bot takes EarthRebornHeuristicBot's decisions, every one, and with
+``saw_hunt`` the saw hunter's (EarthRebornSawHunterBot).
 
 Side by side over seeded games (both seats, heuristic play and play where one seat moves at
 random so unusual positions appear), the Python bot and the compiled one are fed the same
@@ -26,6 +27,7 @@ from reborn_env.games.earth_reborn.fast.heuristic import (
     generator_words,
 )
 from reborn_env.games.earth_reborn.observation import observer_for
+from reborn_env.games.earth_reborn.saw_hunter import EarthRebornSawHunterBot
 from reborn_env.games.earth_reborn.scenario.loader import load_scenario
 
 GAME = "earth_reborn_v0"
@@ -51,29 +53,38 @@ class Table:
         return decider
 
 
-def play_side_by_side(core: Any, game: int, random_seat: int | None) -> int:
+def play_side_by_side(
+    core: Any, game: int, random_seat: int | None, saw_hunt: bool = False
+) -> tuple[int, int]:
     """One seeded game; at every decision both bots of the seat to move see the same (obs, mask)
-    and must agree; ``random_seat`` then plays a random legal action 70% of the time."""
+    and must agree; ``random_seat`` then plays a random legal action 70% of the time. The saw
+    hunter's pair with ``saw_hunt``. (decisions, those where the heuristic would differ)."""
     table = Table(core)
     table.games.new_game(0, 5000 + game)
-    python = [EarthRebornHeuristicBot(seed=31 * game + seat) for seat in (0, 1)]
-    fast = [FastHeuristicBot(seed=31 * game + seat) for seat in (0, 1)]
+    bot = EarthRebornSawHunterBot if saw_hunt else EarthRebornHeuristicBot
+    python = [bot(seed=31 * game + seat) for seat in (0, 1)]
+    fast = [FastHeuristicBot(seed=31 * game + seat, saw_hunt=saw_hunt) for seat in (0, 1)]
+    plain = [EarthRebornHeuristicBot(seed=31 * game + seat) for seat in (0, 1)]
     rng = np.random.default_rng(game)
-    decisions = 0
+    decisions = differ = 0
     while (seat := table.decision(0)) is not None:
         obs, mask = table.obs[0], table.mask[0]
+        tie_breaker = python[seat].rng.bit_generator.state
         expected = python[seat].act(obs, mask)
         got = fast[seat].act(obs, mask)
         assert got == expected, (
             f"game {game}, decision {decisions}: the Python bot plays "
             f"{codec_for(SCN).name(expected)}, the compiled one {codec_for(SCN).name(got)}"
         )
+        if saw_hunt:  # the heuristic from the same tie-break state, to see the hunt matter
+            plain[seat].rng.bit_generator.state = tie_breaker
+            differ += plain[seat].act(obs, mask) != expected
         decisions += 1
         action = expected
         if seat == random_seat and rng.random() < 0.7:
             action = int(rng.choice(np.flatnonzero(mask)))
         assert table.games.apply(0, action)
-    return decisions
+    return decisions, differ
 
 
 @pytest.mark.parametrize("chunk", range(4))
@@ -84,8 +95,26 @@ def test_the_compiled_bot_takes_every_decision_of_the_python_bot(core: Any, chun
     for game in range(50 * chunk, 50 * chunk + 50):
         decisions += play_side_by_side(
             core, game, random_seat=(game // 2) % 2 if game % 2 else None
-        )
+        )[0]
     assert decisions > 50 * 100  # whole games were played, not a few openings
+
+
+@pytest.mark.parametrize("chunk", range(2))
+def test_the_compiled_saw_hunter_takes_every_decision_of_the_python_one(
+    core: Any, chunk: int
+) -> None:
+    """ER-ABIL-1, ER-DOOR-3, ER-HID-1: 100 games of the saw hunter in both seats, side by side
+    with its compiled port; in many decisions the plain heuristic would have played otherwise,
+    so the Salemites' saw hunt and their waiting beside the locked door are exercised."""
+    decisions = differ = 0
+    for game in range(50 * chunk, 50 * chunk + 50):
+        d, x = play_side_by_side(
+            core, game, random_seat=(game // 2) % 2 if game % 2 else None, saw_hunt=True
+        )
+        decisions += d
+        differ += x
+    assert decisions > 50 * 100
+    assert differ > 20
 
 
 def test_a_batch_of_slots_equals_separate_python_bots_across_resets(core: Any) -> None:

@@ -1,13 +1,16 @@
-"""The heuristic bot at the speed of the compiled core: EarthRebornHeuristicBot's decisions, in C.
+"""The heuristic bots at the speed of the compiled core: EarthRebornHeuristicBot's decisions, and
+the saw hunter's, in C.
 
 What: :class:`HeuristicBatch` takes the decisions of many heuristic bots (one per slot, each with
 its own tie-break generator) in one C call; :class:`FastHeuristicBot` is one slot behind the
-ordinary Bot API. Why: the heuristic is the trainer's opponent, and the Python bot's reading of
-the observation and its routes cost ~300 us a decision. Both play exactly as
-:class:`~reborn_env.games.earth_reborn.bots.EarthRebornHeuristicBot` with the same seed (a test
-plays them side by side): from the seat's observation and action mask only (ER-HID-1), ties
-broken by a bit-exact copy of numpy's ``default_rng(seed)``. Without the compiled core both fall
-back to the Python bot itself: the same decisions, slowly.
+ordinary Bot API. With ``saw_hunt=True`` both play
+:class:`~reborn_env.games.earth_reborn.saw_hunter.EarthRebornSawHunterBot` instead, which differs
+only in the Salemites' plans. Why: these bots are the trainer's opponents and the exploitability
+protocol's adversaries, and the Python bot's reading of the observation and its routes cost
+~300 us a decision. Both play exactly as the Python bot with the same seed (a test plays them side
+by side): from the seat's observation and action mask only (ER-HID-1), ties broken by a bit-exact
+copy of numpy's ``default_rng(seed)``. Without the compiled core both fall back to the Python bot
+itself: the same decisions, slowly.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import numpy as np
 from ..actions import codec_for
 from ..bots import EarthRebornHeuristicBot
 from ..observation import observer_for
+from ..saw_hunter import EarthRebornSawHunterBot
 from ..scenario.loader import load_scenario
 from . import AVAILABLE, core
 
@@ -36,9 +40,15 @@ def generator_words(seed: int | None) -> tuple[int, int, int, int, int, int]:
 
 class HeuristicBatch:
     """``len(seeds)`` heuristic bots for one scenario; slot i plays as
-    ``EarthRebornHeuristicBot(scenario, seed=seeds[i])`` after its reset."""
+    ``EarthRebornHeuristicBot(scenario, seed=seeds[i])`` after its reset, or as
+    ``EarthRebornSawHunterBot`` with ``saw_hunt``."""
 
-    def __init__(self, scenario: str = "vault_raid", seeds: Sequence[int | None] = (None,)) -> None:
+    def __init__(
+        self,
+        scenario: str = "vault_raid",
+        seeds: Sequence[int | None] = (None,),
+        saw_hunt: bool = False,
+    ) -> None:
         self.seeds = list(seeds)
         if not self.seeds:
             raise ValueError("HeuristicBatch needs at least one seed (one slot per seed)")
@@ -49,12 +59,13 @@ class HeuristicBatch:
         self.compiled = AVAILABLE
         if AVAILABLE:
             self._core = core.Heuristic(
-                scn, codec_for(scn), observer_for(scn).layout, len(self.seeds)
+                scn, codec_for(scn), observer_for(scn).layout, len(self.seeds), saw_hunt=saw_hunt
             )
             for i in range(len(self.seeds)):
                 self.reset(i)
         else:
-            self._bots = [EarthRebornHeuristicBot(scenario, seed=s) for s in self.seeds]
+            bot = EarthRebornSawHunterBot if saw_hunt else EarthRebornHeuristicBot
+            self._bots = [bot(scenario, seed=s) for s in self.seeds]
 
     def __len__(self) -> int:
         return len(self.seeds)
@@ -129,11 +140,14 @@ class HeuristicBatch:
 
 
 class FastHeuristicBot:
-    """EarthRebornHeuristicBot's Bot API on one compiled slot: the same decisions, same seed."""
+    """EarthRebornHeuristicBot's Bot API on one compiled slot (the saw hunter's with
+    ``saw_hunt``): the same decisions, same seed."""
 
-    def __init__(self, scenario: str = "vault_raid", seed: int | None = None) -> None:
+    def __init__(
+        self, scenario: str = "vault_raid", seed: int | None = None, saw_hunt: bool = False
+    ) -> None:
         self.seed = seed
-        self.batch = HeuristicBatch(scenario, [seed])
+        self.batch = HeuristicBatch(scenario, [seed], saw_hunt=saw_hunt)
         self._slot = np.zeros(1, dtype=np.int64)
 
     def reset(self) -> None:
@@ -150,3 +164,8 @@ def compiled_batch(scenario: str, seeds: Sequence[int | None]) -> HeuristicBatch
     """The registry's batched heuristic (GameSpec.batched_bots): the compiled batch, or None
     without the compiled core (batched_bot then loops over Python bots)."""
     return HeuristicBatch(scenario, seeds) if AVAILABLE else None
+
+
+def compiled_saw_hunter_batch(scenario: str, seeds: Sequence[int | None]) -> HeuristicBatch | None:
+    """The registry's batched saw hunter, as :func:`compiled_batch` gives the heuristic."""
+    return HeuristicBatch(scenario, seeds, saw_hunt=True) if AVAILABLE else None

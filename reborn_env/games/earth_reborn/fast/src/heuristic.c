@@ -204,6 +204,7 @@ typedef struct {
 typedef struct {
     Scn scn;
     int hacker;                                       /* scenario.mission.hacker_faction */
+    int saw_hunt; /* EarthRebornSawHunterBot: its guards' plans (saw_hunter.py) */
     double weights[2][ER_N_ORDER_TYPES];              /* _type_weights(player) */
     uint8_t in_room[ER_MAX_TERMINALS][ER_MAX_SQUARES]; /* self.rooms (membership) */
     Goals posts[ER_MAX_TERMINALS];                    /* self.posts, iteration order */
@@ -954,6 +955,100 @@ static void guard_plans(Ctx *c, const int *mine, int m)
     }
 }
 
+static const HPlan *plan_of(Ctx *c, const HFig *f);
+
+/* saw_hunter.py _saw_hunt: the index of the first of mine who can saw (ER-ABIL-1) and whose
+ * cheapest way to the prey crosses a door he must saw, his attack squares in goals; -1 if none. */
+static int saw_hunter(Ctx *c, const int *mine, int m, Goals *goals)
+{
+    const Scn *s = c->s;
+    int enemies[ER_MAX_CHARS], inside[ER_MAX_CHARS], ni = 0;
+    int ne = living(c, 0, enemies);
+    for (int k = 0; k < ne; k++) {
+        int in = 0;
+        for (int t = 0; t < s->n_terminals; t++)
+            in |= c->b->in_room[t][c->v.fig[enemies[k]].square];
+        if (in)
+            inside[ni++] = enemies[k];
+    }
+    const int *prey = ni ? inside : enemies;
+    int np = ni ? ni : ne;
+    for (int k = 0; k < m; k++) {
+        const HFig *f = &c->v.fig[mine[k]];
+        if (!can_saw(c, f) || np == 0)
+            continue;
+        attack_squares(c, f, prey, np, goals);
+        const HRoutes *r = routes(c, f);
+        int goal = nearest(r, goals);
+        if (goal < 0)
+            continue;
+        int ps[ER_MAX_SQUARES], pd[ER_MAX_SQUARES];
+        int n = path(c, r, goal, ps, pd);
+        for (int j = 0; j < n; j++)
+            if (edge_cost(c, f, ps[j], pd[j]) == SAW_COST)
+                return f->index;
+    }
+    return -1;
+}
+
+/* saw_hunter.py _beside_locked_door: the squares joined by open edges (ER-MOV-3) to the last
+ * square before the first door f cannot open on its way to its plan (ER-DOOR-3), in frozenset
+ * order; none (n = 0) when its way has no such door. */
+static void beside_locked_door(Ctx *c, const HFig *f, const HPlan *p, Goals *out)
+{
+    const Scn *s = c->s;
+    const HRoutes *r = routes(c, f);
+    out->n = 0;
+    int goal = nearest(r, &p->goals);
+    if (goal < 0)
+        return;
+    int ps[ER_MAX_SQUARES], pd[ER_MAX_SQUARES];
+    int n = path(c, r, goal, ps, pd);
+    for (int j = 0; j < n; j++) {
+        if (edge_cost(c, f, ps[j], pd[j]) != LOCKED_COST)
+            continue;
+        set_init(&c->set_a);
+        for (int d = 0; d < 4; d++)
+            if (s->edge[ps[j]][d] == ER_OPEN_EDGE && set_add(&c->set_a, s->neighbor[ps[j]][d]) < 0)
+                fail(c, "too many squares for the set model");
+        for (size_t i = 0; i <= c->set_a.mask; i++)
+            if (c->set_a.tab[i] >= 0)
+                out->sq[out->n++] = c->set_a.tab[i];
+        return;
+    }
+}
+
+/* saw_hunter.py _guard_plans: the heuristic's guards and hunters, except that Jack Saw hunts prey
+ * only a saw reaches (ER-ABIL-1, no guard then) and friends locked out wait beside the door. */
+static void saw_guard_plans(Ctx *c, const int *mine, int m)
+{
+    Goals hunt;
+    int hunter = saw_hunter(c, mine, m, &hunt);
+    if (hunter < 0) {
+        guard_plans(c, mine, m);
+        return;
+    }
+    int others[ER_MAX_CHARS], no = 0;
+    for (int k = 0; k < m; k++)
+        if (mine[k] != hunter)
+            others[no++] = mine[k];
+    guard_plans(c, others, no);
+    HPlan *hp = &c->plans[hunter];
+    hp->goals = hunt;
+    hp->door = hp->terminal = -1;
+    hp->set = 1;
+    for (int k = 0; k < no; k++) {
+        const HFig *f = &c->v.fig[others[k]];
+        Goals beside;
+        beside_locked_door(c, f, plan_of(c, f), &beside);
+        if (beside.n) {
+            HPlan *p = &c->plans[f->index];
+            p->goals = beside;
+            p->door = p->terminal = -1;
+        }
+    }
+}
+
 /* _plans: routes of every living figure of mine, then the faction's plans */
 static void plans(Ctx *c)
 {
@@ -965,6 +1060,8 @@ static void plans(Ctx *c)
         routes(c, &c->v.fig[mine[k]]);
     if (c->v.me == c->b->hacker)
         hacker_plans(c, mine, m);
+    else if (c->b->saw_hunt)
+        saw_guard_plans(c, mine, m);
     else
         guard_plans(c, mine, m);
 }
@@ -1801,11 +1898,12 @@ static void Heuristic_dealloc(HeuristicObject *self)
 
 static PyObject *Heuristic_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"scenario", "codec", "layout", "n", NULL};
+    static char *kwlist[] = {"scenario", "codec", "layout", "n", "saw_hunt", NULL};
     PyObject *scenario, *codec, *layout;
     Py_ssize_t n;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOn:Heuristic", kwlist, &scenario, &codec,
-                                     &layout, &n))
+    int saw_hunt = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOn|p:Heuristic", kwlist, &scenario, &codec,
+                                     &layout, &n, &saw_hunt))
         return NULL;
     if (n < 1 || n > (1 << 24)) {
         PyErr_Format(PyExc_ValueError, "n must be 1 to %d slots, got %zd", 1 << 24, n);
@@ -1829,6 +1927,7 @@ static PyObject *Heuristic_new(PyTypeObject *type, PyObject *args, PyObject *kwd
     }
     const Scn *s = &b->scn;
     b->hacker = s->mission.hacker_faction;
+    b->saw_hunt = saw_hunt;
     for (int i = 0; i < s->n_chars; i++)
         if (s->chars[i].healthy.mov <= 0 || s->chars[i].wounded.mov <= 0) {
             PyErr_Format(PyExc_ValueError,
