@@ -70,3 +70,20 @@ def test_each_round_trains_exploiters_then_the_main_policy_against_them(tmp_path
 def test_a_league_needs_a_main_policy_to_start_from(tmp_path):
     with pytest.raises(ConfigError, match="key 'init_policy': a league starts from a main policy"):
         _league(tmp_path)
+
+
+def test_exploiters_counted_in_updates_train_in_several_processes(tmp_path, monkeypatch):
+    """``exploiter_updates``: every learned exploiter of a round makes exactly that many PPO
+    updates (the protocol's ``--updates``); ``exploiter_workers`` measures the round's
+    exploiters in that many processes, merged into the report one process would write."""
+    monkeypatch.chdir(tmp_path)
+    cfg = _league(
+        tmp_path, init_policy=_start(tmp_path), rounds=1, exploiter_updates=3,
+        exploiter_workers=2, exploiter_ppo=SMALL,
+    )  # fmt: skip
+    rounds = train(cfg, log=lambda line: None)
+    report = json.loads((tmp_path / "league" / "round-0" / "exploit" / "exploit.json").read_text())
+    assert report["complete"] and len(report["parts"]) == 2 * len(report["exploiters"])
+    rows = [r for seat in report["seats"].values() for r in seat["exploiters"].values()]
+    assert rows and all(r["updates"] == 3 for r in rows)
+    assert len(rounds[0]["exploiters"]) == len(report["exploiters"]) * 2  # a run a seat

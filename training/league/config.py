@@ -8,7 +8,7 @@ import os
 from dataclasses import dataclass, fields
 from typing import Any
 
-from training.common.rules import POSITIVE, POSITIVE_NUMBER, Rule
+from training.common.rules import COUNT, POSITIVE, POSITIVE_NUMBER, Rule
 from training.common.schema import ConfigError, setting
 from training.exploit.exploiters import FAMILIES
 from training.mmd.config import MMDConfig
@@ -28,6 +28,12 @@ class LeagueConfig(MMDConfig):
     against the field and them)"""
     exploiter_minutes: float = setting(3.0, POSITIVE_NUMBER)
     """PPO training of each learned exploiter, a round and a seat"""
+    exploiter_updates: int = setting(0, COUNT)
+    """if > 0, each learned exploiter's PPO updates instead of ``exploiter_minutes``: the same
+    adversary on any machine, as the protocol's ``--updates``"""
+    exploiter_workers: int = setting(1, POSITIVE)
+    """processes that train and measure the exploiters at once, as the protocol's
+    ``--workers`` (the main policy trains after them, so a round can give them every core)"""
     exploiter_games: int = setting(200, POSITIVE)
     """games a seat in which each exploiter is measured against the main policy"""
     exploiter_imitation_games: int = setting(500, POSITIVE)

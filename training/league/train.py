@@ -6,7 +6,8 @@ Round ``r`` (in ``<checkpoint_dir>/round-<r>/``):
 
 1. ``exploit/``: the exploitability protocol (``training.exploit``) against the main policy:
    its scripted bots, and PPO best responses warm-started from each bot's clone and from the
-   main policy itself, in each seat at the config's budget (``exploiter_*`` keys). Its report
+   main policy itself, in each seat at the config's budget (``exploiter_*`` keys), in
+   ``exploiter_workers`` processes at once. Its report
    (``exploit.json``) is the main policy's approximate exploitability at the round's start.
 2. ``main/``: the main policy trains by MMD (``training.mmd``: every MMD and PPO key of the
    config) from its last weights, its opponents drawn by PFSP from ``bot_opponents`` and every
@@ -34,6 +35,7 @@ from reborn_env.policies.artifact import CheckpointError
 from training.common.cli import fail
 from training.common.schema import ConfigError
 from training.exploit.exploiters import Budget
+from training.exploit.parallel import measure_at_once
 from training.exploit.protocol import measure
 from training.league.config import LeagueConfig, load_league_config
 from training.mmd.train import train as train_mmd
@@ -46,6 +48,7 @@ def budget_of(cfg: LeagueConfig) -> Budget:
     """The exploiters' budget of every round."""
     return Budget(
         minutes=cfg.exploiter_minutes,
+        updates=cfg.exploiter_updates,
         games=cfg.exploiter_games,
         imitation_games=cfg.exploiter_imitation_games,
         ppo=dict(cfg.exploiter_ppo),
@@ -65,9 +68,11 @@ def play_round(
     rounds in the field; the round's record (its own exploiters under ``exploiters``)."""
     folder = Path(cfg.checkpoint_dir) / f"round-{r}"
     log(f"league round {r}: exploiters against {main}")
-    report = measure(
-        main, cfg.env, budget_of(cfg), cfg.seed + r, folder / "exploit", overwrite, log
-    )
+    args = (main, cfg.env, budget_of(cfg), cfg.seed + r, folder / "exploit")
+    if cfg.exploiter_workers > 1:
+        report = measure_at_once(*args, cfg.exploiter_workers, overwrite, log)
+    else:
+        report = measure(*args, overwrite, log)
     learned = sorted(str(p) for p in (folder / "exploit").glob(f"vs-*/*/checkpoints/{POLICY}"))
     exploiters = [*earlier, *learned]
     round_cfg = cfg.main_config(
