@@ -47,7 +47,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -261,20 +261,23 @@ class ISMCTSBot:
 
     def _descend_puct(self, node: _Node, match: Match) -> list[_Node]:
         """PUCT (Silver et al. 2017) with availability counts for ``N``; an unvisited action
-        counts as a draw (0). Down to the first node not visited before."""
+        is worth the mean of the visited ones (first-play urgency: with a fixed 0, in a losing
+        position every untried action outranks the prior's choice until all were tried). Down to
+        the first node not visited before."""
         path, c = [], self.settings.c
         writes = _writes_arrays(match)
         while match.status() == RUNNING:
             legal = match.legal_actions()
             children, seat = node.children, int(match.to_move())
             priors = self._priors(match, legal, writes)
+            untried = _mean_value(children.get(a) for a in legal)
             best, best_score = None, -math.inf
             for a, p in zip(legal, priors, strict=True):
                 child = children.get(a)
                 if child is None:
                     child = children[a] = _Node(seat)
                 child.available += 1
-                q = child.total / child.visits if child.visits else 0.0
+                q = child.total / child.visits if child.visits else untried
                 score = q + c * p * math.sqrt(child.available) / (1 + child.visits)
                 if score > best_score:
                     best, best_score = child, score
@@ -383,6 +386,17 @@ def _writes_arrays(match: Match) -> bool:
     """Whether ``match`` writes its observation and mask (``contract.WritesArrays``), read as
     the attribute: ``isinstance`` of the runtime Protocol costs ~30 us."""
     return callable(getattr(match, "observe_into", None))
+
+
+def _mean_value(children: Iterable[_Node | None]) -> float:
+    """The mean result of the visited ones among ``children`` for the seat choosing between
+    them; 0 (a draw) when none was visited."""
+    total = visits = 0.0
+    for child in children:
+        if child is not None:
+            total += child.total
+            visits += child.visits
+    return total / visits if visits else 0.0
 
 
 def _ucb(node: _Node, c: float) -> float:

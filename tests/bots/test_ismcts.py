@@ -188,6 +188,23 @@ def test_a_policy_file_can_be_the_prior() -> None:
     assert sum(visits.values()) == 6 and set(visits) <= set(match.legal_actions())
 
 
+def test_in_a_lost_position_the_prior_still_steers_the_visits(monkeypatch) -> None:
+    """First-play urgency: an untried action is worth what the tried ones are worth, so when
+    every playout is lost for the seat to move the search keeps to the prior's choice instead
+    of trying every other legal action first (an untried action counted as a draw, 0, outranked
+    each lost one, and the visits spread over all of them)."""
+    bot = load_bot("ismcts:sims=12,prior=heuristic", GAME, seed=0)
+    rules = EarthRebornRules()
+    match = next(m for m in mid_game_matches(rules, seed=8, every=3) if len(m.legal_actions()) > 8)
+    seat = int(match.to_move())
+    lost = [1.0, 1.0]
+    lost[seat] = -1.0
+    monkeypatch.setattr(bot, "_play_out", lambda match: lost)
+    visits = bot.search(view_of(rules, match.to_position(), seat))
+    assert sum(visits.values()) == 12
+    assert max(visits.values()) >= 10, visits  # the prior's 0.75 keeps the visits together
+
+
 def test_a_value_head_judges_the_leaves_instead_of_rollouts(monkeypatch) -> None:
     """``value=FILE``: no rollout is played; a new leaf's result is the checkpoint's value of
     the position for the seat to move there, clipped to [-1, 1], and its negation for the
