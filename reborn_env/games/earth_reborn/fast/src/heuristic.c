@@ -904,6 +904,25 @@ static int guard_cost(Ctx *c, const HFig *f, const Goals *post)
     return best + (can_shoot(c, f) ? 4 : 0);
 }
 
+/* The guards' prey: the living enemies inside a terminal's room, else all living enemies, into
+ * prey; their count. */
+static int prey_of(Ctx *c, int *prey)
+{
+    int enemies[ER_MAX_CHARS], n = 0;
+    int ne = living(c, 0, enemies);
+    for (int k = 0; k < ne; k++) {
+        int in = 0;
+        for (int t = 0; t < c->s->n_terminals; t++)
+            in |= c->b->in_room[t][c->v.fig[enemies[k]].square];
+        if (in)
+            prey[n++] = enemies[k];
+    }
+    if (n)
+        return n;
+    memcpy(prey, enemies, (size_t)ne * sizeof enemies[0]);
+    return ne;
+}
+
 static void guard_plans(Ctx *c, const int *mine, int m)
 {
     const Scn *s = c->s;
@@ -934,16 +953,8 @@ static void guard_plans(Ctx *c, const int *mine, int m)
         p->door = p->terminal = -1;
         p->set = 1;
     }
-    int inside[ER_MAX_CHARS], ni = 0;
-    for (int k = 0; k < ne; k++) {
-        int in = 0;
-        for (int t = 0; t < s->n_terminals; t++)
-            in |= b->in_room[t][c->v.fig[enemies[k]].square];
-        if (in)
-            inside[ni++] = enemies[k];
-    }
-    const int *prey = ni ? inside : enemies;
-    int np = ni ? ni : ne;
+    int prey[ER_MAX_CHARS];
+    int np = prey_of(c, prey);
     for (int k = 0; k < m; k++) {
         const HFig *f = &c->v.fig[mine[k]];
         HPlan *p = &c->plans[f->index];
@@ -961,18 +972,8 @@ static const HPlan *plan_of(Ctx *c, const HFig *f);
  * cheapest way to the prey crosses a door he must saw, his attack squares in goals; -1 if none. */
 static int saw_hunter(Ctx *c, const int *mine, int m, Goals *goals)
 {
-    const Scn *s = c->s;
-    int enemies[ER_MAX_CHARS], inside[ER_MAX_CHARS], ni = 0;
-    int ne = living(c, 0, enemies);
-    for (int k = 0; k < ne; k++) {
-        int in = 0;
-        for (int t = 0; t < s->n_terminals; t++)
-            in |= c->b->in_room[t][c->v.fig[enemies[k]].square];
-        if (in)
-            inside[ni++] = enemies[k];
-    }
-    const int *prey = ni ? inside : enemies;
-    int np = ni ? ni : ne;
+    int prey[ER_MAX_CHARS];
+    int np = prey_of(c, prey);
     for (int k = 0; k < m; k++) {
         const HFig *f = &c->v.fig[mine[k]];
         if (!can_saw(c, f) || np == 0)
