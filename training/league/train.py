@@ -36,7 +36,6 @@ from training.common.cli import fail
 from training.common.schema import ConfigError
 from training.exploit.exploiters import Budget
 from training.exploit.parallel import measure_at_once
-from training.exploit.protocol import measure
 from training.league.config import LeagueConfig, load_league_config
 from training.mmd.train import train as train_mmd
 from training.runs.run_files import POLICY, RunDirError, prepare_run_dirs
@@ -68,11 +67,10 @@ def play_round(
     rounds in the field; the round's record (its own exploiters under ``exploiters``)."""
     folder = Path(cfg.checkpoint_dir) / f"round-{r}"
     log(f"league round {r}: exploiters against {main}")
-    args = (main, cfg.env, budget_of(cfg), cfg.seed + r, folder / "exploit")
-    if cfg.exploiter_workers > 1:
-        report = measure_at_once(*args, cfg.exploiter_workers, overwrite, log)
-    else:
-        report = measure(*args, overwrite, log)
+    report = measure_at_once(
+        main, cfg.env, budget_of(cfg), cfg.seed + r, folder / "exploit",
+        cfg.exploiter_workers, overwrite, log,
+    )  # fmt: skip
     learned = sorted(str(p) for p in (folder / "exploit").glob(f"vs-*/*/checkpoints/{POLICY}"))
     exploiters = [*earlier, *learned]
     round_cfg = cfg.main_config(
