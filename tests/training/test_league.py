@@ -87,3 +87,59 @@ def test_exploiters_counted_in_updates_train_in_several_processes(tmp_path, monk
     rows = [r for seat in report["seats"].values() for r in seat["exploiters"].values()]
     assert rows and all(r["updates"] == 3 for r in rows)
     assert len(rounds[0]["exploiters"]) == len(report["exploiters"]) * 2  # a run a seat
+
+
+def _continuous(tmp_path, start: str, **over) -> LeagueConfig:
+    """A continuous league of three main updates, one a phase, each seat's main exploiter
+    warming up for two updates and snapshotted every second phase."""
+    keys = dict(
+        init_policy=start, schedule="continuous", total_steps=3 * 64,
+        phase_updates=1, exploiter_phase_updates=1, exploiter_warmup_updates=2,
+        exploiter_snapshot_every=2, exploiter_workers=2, exploiter_ppo=SMALL,
+    )  # fmt: skip
+    return _league(tmp_path, **{**keys, **over})
+
+
+def test_main_exploiters_keep_learning_against_the_main_policy_as_it_learns(tmp_path, monkeypatch):
+    """``schedule: continuous``: each phase the main policy meets the exploiters' latest
+    weights and their frozen copies, and each exploiter meets the main policy's latest; the
+    league's policy is the main policy's last."""
+    monkeypatch.chdir(tmp_path)
+    start = _start(tmp_path)
+    phases = train(_continuous(tmp_path, start), log=lambda line: None)
+    out = tmp_path / "league"
+    assert [p["phase"] for p in phases] == [0, 1, 2, 3]
+    assert [p["main"]["updates"] for p in phases[1:]] == [1, 2, 3]
+    keys = sorted(phases[0]["exploiters"])
+    assert len(keys) == 2  # one a seat: clone:target, as no seat is named
+    for p in phases:
+        assert [p["exploiters"][k]["updates"] for k in keys] == [2 + p["phase"]] * 2
+    main = torch.load(out / "main" / "checkpoints" / "policy.pt", weights_only=True)
+    met = main["config"]["bot_opponents"]
+    for key in keys:
+        assert str(out / "opponents" / f"{key}.pt") in met
+        assert str(out / "opponents" / f"{key}-phase2.pt") in met  # frozen at phase 2
+        exploiter = out / "exploiters" / key / "checkpoints" / "policy.pt"
+        stored = torch.load(exploiter, weights_only=True)
+        assert stored["config"]["bot_opponents"] == [str(out / "opponents" / "main.pt")]
+        assert (out / "opponents" / f"{key}.pt").read_bytes() == exploiter.read_bytes()
+        assert not torch.equal(  # it learned from the target's weights
+            stored["model"]["policy.weight"],
+            torch.load(start, weights_only=True)["model"]["policy.weight"],
+        )
+    final = (out / "policy.pt").read_bytes()
+    assert final == (out / "opponents" / "main.pt").read_bytes()
+    assert final == (out / "main" / "checkpoints" / "policy.pt").read_bytes()
+    report = json.loads((out / "league.json").read_text())
+    assert report["schedule"] == "continuous" and len(report["phases"]) == 4
+
+
+def test_main_exploiters_must_be_seats_and_learned_exploiters_of_the_protocol(tmp_path):
+    from training.league.continuous import main_exploiters
+
+    start = _start(tmp_path)
+    with pytest.raises(ConfigError, match="'nobody' is not a seat of"):
+        main_exploiters(_continuous(tmp_path, start, main_exploiters={"nobody": ["clone:target"]}))
+    seat = main_exploiters(_continuous(tmp_path, start))[0].target_seat
+    with pytest.raises(ConfigError, match="'scripted:random' is not a learned exploiter"):
+        main_exploiters(_continuous(tmp_path, start, main_exploiters={seat: ["scripted:random"]}))

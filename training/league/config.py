@@ -8,7 +8,7 @@ import os
 from dataclasses import dataclass, fields
 from typing import Any
 
-from training.common.rules import COUNT, POSITIVE, POSITIVE_NUMBER, Rule
+from training.common.rules import COUNT, POSITIVE, POSITIVE_NUMBER, Rule, choice
 from training.common.schema import ConfigError, setting
 from training.exploit.exploiters import FAMILIES
 from training.mmd.config import MMDConfig
@@ -16,6 +16,13 @@ from training.mmd.config import MMDConfig
 SKIPPABLE = Rule(
     lambda v: isinstance(v, list) and all(x in FAMILIES for x in v),
     f"must be a list of exploiter families ({', '.join(FAMILIES)})",
+)
+ROUNDS = "rounds"
+CONTINUOUS = "continuous"
+SEATS_TO_EXPLOITERS = Rule(
+    lambda v: all(isinstance(x, list) and all(isinstance(n, str) for n in x) for x in v.values()),
+    "must map a seat of the main policy to a list of learned exploiter names of the "
+    "exploitability protocol (clone:<bot>, clone:target)",
 )
 
 
@@ -43,6 +50,26 @@ class LeagueConfig(MMDConfig):
     exploiter_ppo: dict[str, Any] = setting({})
     """overrides of the learned exploiters' PPO keys (``training/exploit/best_response.py``'s
     ``SETTINGS``), as the protocol's ``--ppo KEY=VALUE``"""
+
+    schedule: str = setting(ROUNDS, choice((ROUNDS, CONTINUOUS)))
+    """``rounds``: each round's exploiters learn against that round's main policy, then the main
+    policy learns against them, frozen; ``continuous``: ``main_exploiters`` keep learning
+    against the current main policy while it learns against them and their past selves, the
+    two exchanging weights every ``phase_updates`` (AlphaStar's main exploiters)"""
+    main_exploiters: dict[str, Any] = setting({}, SEATS_TO_EXPLOITERS)
+    """continuous: for a seat of the main policy, the protocol's learned exploiters that attack
+    it from the other seat (``clone:<bot>``: the bot's clone; ``clone:target``: from the main
+    policy's starting weights); a seat not named is attacked by ``clone:target``"""
+    phase_updates: int = setting(16, POSITIVE)
+    """continuous: the main policy's MMD updates between two exchanges of weights"""
+    exploiter_phase_updates: int = setting(16, POSITIVE)
+    """continuous: each main exploiter's PPO updates between two exchanges"""
+    exploiter_warmup_updates: int = setting(64, POSITIVE)
+    """continuous: each main exploiter's PPO updates against the starting main policy before
+    the main policy starts learning, so that its first opponents already attack it"""
+    exploiter_snapshot_every: int = setting(8, COUNT)
+    """continuous: every this many phases, a frozen copy of each main exploiter joins the main
+    policy's opponents for good (0: never), so that what an exploiter found stays met"""
 
     def check_together(self) -> None:
         """MMD's cross-key rules, and a main policy to start from."""

@@ -1,5 +1,7 @@
 """A league with exploiters, as AlphaStar's: each round, exploiters learn to beat the main policy,
-then the main policy learns against the field and every exploiter so far.
+then the main policy learns against the field and every exploiter so far (``schedule:
+continuous``: exploiters that keep learning as the main policy does, in
+``training/league/continuous.py``).
 
 Run: ``python -m training.league --config configs/earth_reborn_league.yaml [--overwrite]``.
 Round ``r`` (in ``<checkpoint_dir>/round-<r>/``):
@@ -36,7 +38,8 @@ from training.common.cli import fail
 from training.common.schema import ConfigError
 from training.exploit.exploiters import Budget
 from training.exploit.parallel import measure_at_once
-from training.league.config import LeagueConfig, load_league_config
+from training.league.config import CONTINUOUS, LeagueConfig, load_league_config
+from training.league.continuous import train_continuous
 from training.mmd.train import train as train_mmd
 from training.runs.run_files import POLICY, RunDirError, prepare_run_dirs
 
@@ -96,7 +99,10 @@ def play_round(
 def train(
     cfg: LeagueConfig, overwrite: bool = False, log: Callable[[str], None] = print
 ) -> list[dict[str, Any]]:
-    """Every round; the rounds' records (also in ``<checkpoint_dir>/league.json``)."""
+    """Every round; the rounds' records (also in ``<checkpoint_dir>/league.json``). A
+    continuous league (``schedule: continuous``) is :func:`~.continuous.train_continuous`'s."""
+    if cfg.schedule == CONTINUOUS:
+        return train_continuous(cfg, overwrite, log)
     prepare_run_dirs(cfg, overwrite=overwrite)
     out = Path(cfg.checkpoint_dir)
     rounds: list[dict[str, Any]] = []

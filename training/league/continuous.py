@@ -1,0 +1,284 @@
+"""A continuous league: main exploiters that keep learning against the current main policy while
+it learns against them and their past selves, as AlphaStar's main exploiters do.
+
+Frozen exploiters are beaten one by one and a fresh one finds the same weakness again (the
+rounds of ``training/league/train.py``); here the exploiters follow the main policy as it moves.
+Each phase, in ``exploiter_workers`` processes at once:
+
+- the main policy makes ``phase_updates`` MMD updates (``training.mmd``) against the field
+  (``bot_opponents``), the current main exploiters and their frozen copies, by PFSP;
+- each main exploiter makes ``exploiter_phase_updates`` PPO updates (the protocol's best
+  response, ``training/exploit/best_response.py``) against the main policy as it stood at the
+  phase's start;
+
+then each publishes its weights for the next phase. Before the first phase each exploiter
+learns ``exploiter_warmup_updates`` against the starting policy alone. Every
+``exploiter_snapshot_every`` phases a frozen copy of each exploiter joins the main policy's
+opponents for good. The league stops when the main policy has made its ``total_steps``'
+updates, or before a phase that would end past ``max_minutes`` (the league's whole clock; the
+first phase of the main policy always runs).
+
+In ``<checkpoint_dir>``: ``main/`` and ``exploiters/<seat>--<name>/`` (each run's checkpoints,
+TensorBoard events and ``train.log``), ``opponents/`` (the weights each side meets this phase,
+and the frozen copies), ``league.json`` (each phase's scores) and the last main policy,
+``policy.pt``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import multiprocessing
+import shutil
+import time
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor
+from contextlib import redirect_stdout
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from reborn_env.core.files import atomic_write
+from training.common.schema import ConfigError
+from training.exploit.best_response import best_response_config
+from training.exploit.exploiters import Budget
+from training.exploit.protocol import lineup
+from training.league.config import LeagueConfig
+from training.runs.run_files import POLICY, prepare_run_dirs
+
+REPORT = "league.json"
+MAIN = "main"
+
+
+@dataclass(frozen=True)
+class MainExploiter:
+    """One main exploiter: the protocol's learned exploiter ``name``, attacking the main
+    policy's ``target_seat`` from ``seat``."""
+
+    name: str
+    target_seat: str
+    seat: str
+    seed: int
+
+    @property
+    def key(self) -> str:
+        """Its folder's and its published weights' name."""
+        return f"{self.target_seat}--{self.name.replace(':', '-')}"
+
+
+def main_exploiters(cfg: LeagueConfig) -> list[MainExploiter]:
+    """The league's main exploiters; ConfigError for a seat or a name the game does not have."""
+    agents, found = lineup(cfg.init_policy, cfg.env, Budget(), cfg.seed)
+    learned = [e.name for e in found if e.learned]
+    for seat in cfg.main_exploiters:
+        if seat not in agents:
+            raise ConfigError(
+                f"{cfg.origin}: key 'main_exploiters': {seat!r} is not a seat of {cfg.env}; "
+                f"the seats: {', '.join(agents)}"
+            )
+    chosen = []
+    for t, target_seat in enumerate(agents):
+        for name in cfg.main_exploiters.get(target_seat, ["clone:target"]):
+            if name not in learned:
+                raise ConfigError(
+                    f"{cfg.origin}: key 'main_exploiters': {name!r} is not a learned exploiter "
+                    f"of the protocol; they are: {', '.join(learned)}"
+                )
+            seed = cfg.seed + 1000 * t + learned.index(name)
+            chosen.append(MainExploiter(name, target_seat, agents[1 - t], seed))
+    return chosen
+
+
+def exploiter_keys(cfg: LeagueConfig, exploiter: MainExploiter, out: Path) -> dict[str, Any]:
+    """The PPO config (as a dict) of ``exploiter``'s whole run against the published main."""
+    phases = math.ceil(cfg.main_config().num_updates / cfg.phase_updates)
+    budget = Budget(
+        updates=cfg.exploiter_warmup_updates + phases * cfg.exploiter_phase_updates,
+        imitation_games=cfg.exploiter_imitation_games,
+        ppo=dict(cfg.exploiter_ppo),
+    )
+    _, found = lineup(cfg.init_policy, cfg.env, budget, cfg.seed)
+    protocol_exploiter = next(e for e in found if e.name == exploiter.name)
+    folder = out / "exploiters" / exploiter.key
+    train_cfg = best_response_config(
+        protocol_exploiter, str(published(out, MAIN)), cfg.env, exploiter.seat, budget,
+        exploiter.seed, folder,
+    )  # fmt: skip
+    return train_cfg.to_dict()
+
+
+def main_keys(cfg: LeagueConfig, out: Path, opponents: list[str]) -> dict[str, Any]:
+    """The MMD config (as a dict) of the main policy's run, meeting ``opponents`` too."""
+    return cfg.main_config(
+        bot_opponents=[*cfg.bot_opponents, *opponents],
+        checkpoint_dir=str(out / MAIN / "checkpoints"),
+        run_name=f"{cfg.run_name}-main",
+        max_minutes=0.0,  # the league keeps the clock
+    ).to_dict()
+
+
+def published(out: Path, key: str) -> Path:
+    """Where a run's weights are published for the other side to meet."""
+    return out / "opponents" / f"{key}.pt"
+
+
+def publish(source: Path, target: Path) -> None:
+    """Copy a policy file atomically: the other side never reads half of one."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with atomic_write(target) as f, open(source, "rb") as policy:
+        shutil.copyfileobj(policy, f)
+
+
+def run_leg(
+    kind: str, keys: dict[str, Any], resume: bool, updates: int, folder: str
+) -> dict[str, Any]:
+    """``updates`` more updates of one run (``kind``: the main policy's MMD, or an exploiter's
+    PPO), in a worker; its update count and its scores against its opponents."""
+    from training.mmd.config import MMDConfig
+    from training.mmd.train import train as train_mmd
+    from training.ppo.config import TrainConfig
+    from training.ppo.resume import save_run
+    from training.ppo.train import train as train_ppo
+
+    config, train = (MMDConfig, train_mmd) if kind == MAIN else (TrainConfig, train_ppo)
+    cfg = config.from_dict(keys, source=f"training.league ({kind})")
+    with open(Path(folder) / "train.log", "a") as log, redirect_stdout(log):
+        trainer = train(
+            cfg, resume=resume, overwrite=not resume, stop_after=updates,
+            log_dir=str(Path(folder) / "runs"),
+        )  # fmt: skip
+        save_run(trainer, Path(cfg.checkpoint_dir))  # the phase ends on a checkpoint
+    return {"update": trainer.update, "scores": trainer.opponents.scores}
+
+
+def score_of(scores: dict[str, list[float]], opponent: Path, seat: int) -> float | None:
+    """A run's moving-average score against the policy file ``opponent`` in ``seat``."""
+    found = scores.get(f"bot:{opponent}")
+    return None if found is None else round(found[seat], 3)
+
+
+class League:
+    """The state of a continuous league between phases."""
+
+    def __init__(self, cfg: LeagueConfig, log: Callable[[str], None]) -> None:
+        self.cfg, self.log = cfg, log
+        self.out = Path(cfg.checkpoint_dir)
+        self.agents = list(lineup(cfg.init_policy, cfg.env, Budget(), cfg.seed)[0])
+        self.exploiters = main_exploiters(cfg)
+        publish(Path(cfg.init_policy), published(self.out, MAIN))  # what the exploiters meet
+        self.exploiter_cfgs = {e.key: exploiter_keys(cfg, e, self.out) for e in self.exploiters}
+        self.frozen: list[str] = []
+        self.phases: list[dict[str, Any]] = []
+        self.started: set[str] = set()
+
+    def leg(
+        self, pool: ProcessPoolExecutor, kind: str, keys: dict[str, Any], updates: int
+    ) -> Future[dict[str, Any]]:
+        """Submit ``updates`` more updates of the run ``kind`` (resumed after its first leg)."""
+        folder = self.out / (MAIN if kind == MAIN else f"exploiters/{kind}")
+        folder.mkdir(parents=True, exist_ok=True)
+        future = pool.submit(run_leg, kind, keys, kind in self.started, updates, str(folder))
+        self.started.add(kind)
+        return future
+
+    def play_phase(self, pool: ProcessPoolExecutor, phase: int) -> dict[str, Any]:
+        """One phase (0: the exploiters' warm-up alone); its record."""
+        began = time.perf_counter()
+        cfg = self.cfg
+        opponents = [str(published(self.out, e.key)) for e in self.exploiters] + self.frozen
+        main = None
+        if phase > 0:
+            main = self.leg(pool, MAIN, main_keys(cfg, self.out, opponents), cfg.phase_updates)
+        updates = cfg.exploiter_phase_updates if phase > 0 else cfg.exploiter_warmup_updates
+        legs = {e.key: self.leg(pool, e.key, self.exploiter_cfgs[e.key], updates)
+                for e in self.exploiters}  # fmt: skip
+        record: dict[str, Any] = {"phase": phase, "exploiters": {}}
+        for e in self.exploiters:
+            done = legs[e.key].result()
+            publish(self.out / "exploiters" / e.key / "checkpoints" / POLICY,
+                    published(self.out, e.key))  # fmt: skip
+            main_file = published(self.out, MAIN)
+            record["exploiters"][e.key] = {
+                "updates": done["update"],
+                "score_vs_main": score_of(done["scores"], main_file, self.agents.index(e.seat)),
+            }
+        if main is not None:
+            done = main.result()
+            publish(self.out / MAIN / "checkpoints" / POLICY, published(self.out, MAIN))
+            record["main"] = {
+                "updates": done["update"],
+                "score_vs_exploiters": {
+                    e.key: score_of(
+                        done["scores"], published(self.out, e.key), self.agents.index(e.target_seat)
+                    )  # fmt: skip
+                    for e in self.exploiters
+                },
+            }
+            self.freeze(phase)
+        record["wall_s"] = round(time.perf_counter() - began, 1)
+        self.phases.append(record)
+        self.log(phase_line(record))
+        return record
+
+    def freeze(self, phase: int) -> None:
+        """Every ``exploiter_snapshot_every`` phases, keep each exploiter's weights as they are
+        in the main policy's field."""
+        every = self.cfg.exploiter_snapshot_every
+        if every and phase % every == 0:
+            for e in self.exploiters:
+                copy = self.out / "opponents" / f"{e.key}-phase{phase}.pt"
+                publish(published(self.out, e.key), copy)
+                self.frozen.append(str(copy))
+
+    def write(self) -> None:
+        """``league.json``, atomically."""
+        report = {"config": self.cfg.to_dict(), "schedule": "continuous",
+                  "exploiters": [vars(e) for e in self.exploiters], "frozen": self.frozen,
+                  "phases": self.phases}  # fmt: skip
+        with atomic_write(self.out / REPORT) as f:
+            f.write(json.dumps(report, indent=1).encode())
+
+
+def phase_line(record: dict[str, Any]) -> str:
+    """A phase's progress line: what each side scores against the other now."""
+    shown = lambda v: "-" if v is None else f"{v:.2f}"  # noqa: E731
+    line = f"league phase {record['phase']} ({record['wall_s']:.0f} s):"
+    if "main" in record:
+        main = record["main"]
+        against = ", ".join(f"{k} {shown(v)}" for k, v in main["score_vs_exploiters"].items())
+        line += f" main update {main['updates']}, its score vs {against};"
+    mains = ", ".join(
+        f"{k} {shown(v['score_vs_main'])} ({v['updates']} updates)"
+        for k, v in record["exploiters"].items()
+    )
+    return f"{line} exploiters' score vs main: {mains}"
+
+
+def train_continuous(
+    cfg: LeagueConfig, overwrite: bool = False, log: Callable[[str], None] = print
+) -> list[dict[str, Any]]:
+    """The whole continuous league; its phases' records (also in ``league.json``)."""
+    prepare_run_dirs(cfg, overwrite=overwrite)
+    league = League(cfg, log)
+    out = league.out
+    start = time.perf_counter()
+    target = cfg.main_config().num_updates
+    context = multiprocessing.get_context("spawn")  # no copy of a parent's torch threads
+    with ProcessPoolExecutor(cfg.exploiter_workers, mp_context=context) as pool:
+        league.play_phase(pool, 0)
+        phase, main_updates = 1, 0
+        while main_updates < target:
+            elapsed = time.perf_counter() - start
+            last = league.phases[-1]["wall_s"]
+            if phase > 1 and 0 < cfg.max_minutes * 60 < elapsed + last:
+                log(f"league: stopped before phase {phase}: max_minutes ({cfg.max_minutes}) "
+                    f"would pass ({elapsed:.0f} s so far)")  # fmt: skip
+                break
+            main_updates = league.play_phase(pool, phase)["main"]["updates"]
+            league.write()
+            phase += 1
+    league.write()
+    publish(out / MAIN / "checkpoints" / POLICY, out / POLICY)
+    log(f"league done in {time.perf_counter() - start:.0f} s: {out / POLICY}, "
+        f"{main_updates} main updates over {phase - 1} phases")  # fmt: skip
+    return league.phases
