@@ -239,9 +239,13 @@ class League:
             f.write(json.dumps(report, indent=1).encode())
 
 
+def shown(score: float | None) -> str:
+    """A score as a progress line shows it ("-": no game finished against that one yet)."""
+    return "-" if score is None else f"{score:.2f}"
+
+
 def phase_line(record: dict[str, Any]) -> str:
     """A phase's progress line: what each side scores against the other now."""
-    shown = lambda v: "-" if v is None else f"{v:.2f}"  # noqa: E731
     line = f"league phase {record['phase']} ({record['wall_s']:.0f} s):"
     if "main" in record:
         main = record["main"]
