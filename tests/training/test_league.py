@@ -134,6 +134,29 @@ def test_main_exploiters_keep_learning_against_the_main_policy_as_it_learns(tmp_
     assert report["schedule"] == "continuous" and len(report["phases"]) == 4
 
 
+def test_main_exploiters_start_again_from_their_warm_starts_every_few_phases(tmp_path, monkeypatch):
+    """``exploiter_reset_every``: after phase 2 each exploiter, frozen first, starts a new run;
+    the one warm-started from the main policy's weights takes the main policy's of phase 2."""
+    monkeypatch.chdir(tmp_path)
+    cfg = _continuous(
+        tmp_path, _start(tmp_path), exploiter_snapshot_every=0, exploiter_reset_every=2
+    )
+    phases = train(cfg, log=lambda line: None)
+    out = tmp_path / "league"
+    assert [p.get("reset", False) for p in phases] == [False, False, True, False]
+    for key in phases[0]["exploiters"]:
+        assert [p["exploiters"][key]["updates"] for p in phases] == [2, 3, 4, 1]
+        stored = torch.load(
+            out / "exploiters" / key / "checkpoints" / "policy.pt", weights_only=True
+        )
+        assert stored["config"]["init_policy"] == str(out / "opponents" / "main-phase2.pt")
+    met = torch.load(out / "main" / "checkpoints" / "policy.pt", weights_only=True)
+    frozen = [f for f in met["config"]["bot_opponents"] if "-phase" in f]
+    assert sorted(frozen) == sorted(
+        str(out / "opponents" / f"{k}-phase2.pt") for k in phases[0]["exploiters"]
+    )
+
+
 def test_main_exploiters_must_be_seats_and_learned_exploiters_of_the_protocol(tmp_path):
     from training.league.continuous import main_exploiters
 

@@ -70,6 +70,9 @@ class LeagueConfig(MMDConfig):
     exploiter_snapshot_every: int = setting(8, COUNT)
     """continuous: every this many phases, a frozen copy of each main exploiter joins the main
     policy's opponents for good (0: never), so that what an exploiter found stays met"""
+    exploiter_reset_every: int = setting(0, COUNT)
+    """continuous: every this many phases, each main exploiter (frozen into the field first)
+    starts again from its warm start (0: never), as AlphaStar resets its main exploiters"""
 
     def check_together(self) -> None:
         """MMD's cross-key rules, and a main policy to start from."""

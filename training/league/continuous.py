@@ -14,9 +14,12 @@ Each phase, in ``exploiter_workers`` processes at once:
 then each publishes its weights for the next phase. Before the first phase each exploiter
 learns ``exploiter_warmup_updates`` against the starting policy alone. Every
 ``exploiter_snapshot_every`` phases a frozen copy of each exploiter joins the main policy's
-opponents for good. The league stops when the main policy has made its ``total_steps``'
-updates, or before a phase that would end past ``max_minutes`` (the league's whole clock; the
-first phase of the main policy always runs).
+opponents for good. Every ``exploiter_reset_every`` phases the exploiters, frozen first, start
+again from their warm starts (``clone:target`` from the main policy's weights of the moment), as
+AlphaStar resets its main exploiters: an exploiter that has stopped finding anything is
+replaced by a fresh one, as the protocol's own exploiters are fresh. The league stops when the
+main policy has made its ``total_steps``' updates, or before a phase that would end past
+``max_minutes`` (the league's whole clock; the main policy's first phase always runs).
 
 In ``<checkpoint_dir>``: ``main/`` and ``exploiters/<seat>--<name>/`` (each run's checkpoints,
 TensorBoard events and ``train.log``), ``opponents/`` (the weights each side meets this phase,
@@ -215,20 +218,41 @@ class League:
                 },
             }
             self.freeze(phase)
+            record["reset"] = self.resets(phase)
         record["wall_s"] = round(time.perf_counter() - began, 1)
         self.phases.append(record)
         self.log(phase_line(record))
         return record
 
     def freeze(self, phase: int) -> None:
-        """Every ``exploiter_snapshot_every`` phases, keep each exploiter's weights as they are
-        in the main policy's field."""
-        every = self.cfg.exploiter_snapshot_every
-        if every and phase % every == 0:
+        """Every ``exploiter_snapshot_every`` phases, and before a reset, keep each exploiter's
+        weights as they are in the main policy's field."""
+        every, reset = self.cfg.exploiter_snapshot_every, self.resets(phase)
+        if reset or (every and phase % every == 0):
             for e in self.exploiters:
                 copy = self.out / "opponents" / f"{e.key}-phase{phase}.pt"
                 publish(published(self.out, e.key), copy)
                 self.frozen.append(str(copy))
+        if reset:
+            self.reset(phase)
+
+    def resets(self, phase: int) -> bool:
+        """Whether the exploiters start again after ``phase``."""
+        every = self.cfg.exploiter_reset_every
+        return bool(every) and phase % every == 0
+
+    def reset(self, phase: int) -> None:
+        """Each exploiter starts its run again from its warm start, a clone by imitating its bot
+        again and ``clone:target`` from the main policy's current weights (the protocol's fresh
+        best responses, met by the main policy from the next phase on)."""
+        main_now = self.out / "opponents" / f"{MAIN}-phase{phase}.pt"
+        publish(published(self.out, MAIN), main_now)
+        for e in self.exploiters:
+            keys = self.exploiter_cfgs[e.key]
+            if keys.get("init_policy"):
+                keys["init_policy"] = str(main_now)
+            keys["seed"] = e.seed + phase  # a new run, not the first one's again
+            self.started.discard(e.key)
 
     def write(self) -> None:
         """``league.json``, atomically."""
@@ -255,7 +279,8 @@ def phase_line(record: dict[str, Any]) -> str:
         f"{k} {shown(v['score_vs_main'])} ({v['updates']} updates)"
         for k, v in record["exploiters"].items()
     )
-    return f"{line} exploiters' score vs main: {mains}"
+    reset = "; the exploiters start again" if record.get("reset") else ""
+    return f"{line} exploiters' score vs main: {mains}{reset}"
 
 
 def train_continuous(
