@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import shutil
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -50,6 +51,13 @@ def atomic_write(
         tmp.unlink(missing_ok=True)
         raise
     _fsync_dir(path.parent)
+
+
+def atomic_copy(source: str | os.PathLike[str], path: str | os.PathLike[str]) -> None:
+    """Copy ``source`` to ``path`` by :func:`atomic_write`: a reader of ``path`` sees the old
+    file or the whole copy, never half of it."""
+    with atomic_write(path) as f, open(source, "rb") as original:
+        shutil.copyfileobj(original, f)
 
 
 def stale_temp_files(path: str | os.PathLike[str]) -> list[Path]:

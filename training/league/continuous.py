@@ -32,7 +32,6 @@ from __future__ import annotations
 import json
 import math
 import multiprocessing
-import shutil
 import time
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -41,10 +40,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from reborn_env.core.files import atomic_write
+from reborn_env.core.files import atomic_copy, atomic_write
 from training.common.schema import ConfigError
 from training.exploit.best_response import best_response_config
-from training.exploit.exploiters import Budget
+from training.exploit.exploiters import Budget, Exploiter
 from training.exploit.protocol import lineup
 from training.league.config import LeagueConfig
 from training.runs.run_files import POLICY, prepare_run_dirs
@@ -55,24 +54,26 @@ MAIN = "main"
 
 @dataclass(frozen=True)
 class MainExploiter:
-    """One main exploiter: the protocol's learned exploiter ``name``, attacking the main
-    policy's ``target_seat`` from ``seat``."""
+    """One main exploiter: the protocol's learned ``exploiter``, attacking the main policy's
+    seat ``target_seat`` (at index ``target`` of the game's seats) from ``seat`` (at ``index``)."""
 
-    name: str
+    exploiter: Exploiter
     target_seat: str
     seat: str
+    index: int
+    target: int
     seed: int
 
     @property
     def key(self) -> str:
         """Its folder's and its published weights' name."""
-        return f"{self.target_seat}--{self.name.replace(':', '-')}"
+        return f"{self.target_seat}--{self.exploiter.name.replace(':', '-')}"
 
 
 def main_exploiters(cfg: LeagueConfig) -> list[MainExploiter]:
     """The league's main exploiters; ConfigError for a seat or a name the game does not have."""
     agents, found = lineup(cfg.init_policy, cfg.env, Budget(), cfg.seed)
-    learned = [e.name for e in found if e.learned]
+    learned = {e.name: e for e in found if e.learned}
     for seat in cfg.main_exploiters:
         if seat not in agents:
             raise ConfigError(
@@ -87,8 +88,8 @@ def main_exploiters(cfg: LeagueConfig) -> list[MainExploiter]:
                     f"{cfg.origin}: key 'main_exploiters': {name!r} is not a learned exploiter "
                     f"of the protocol; they are: {', '.join(learned)}"
                 )
-            seed = cfg.seed + 1000 * t + learned.index(name)
-            chosen.append(MainExploiter(name, target_seat, agents[1 - t], seed))
+            seed = cfg.seed + 1000 * t + list(learned).index(name)
+            chosen.append(MainExploiter(learned[name], target_seat, agents[1 - t], 1 - t, t, seed))
     return chosen
 
 
@@ -100,12 +101,9 @@ def exploiter_keys(cfg: LeagueConfig, exploiter: MainExploiter, out: Path) -> di
         imitation_games=cfg.exploiter_imitation_games,
         ppo=dict(cfg.exploiter_ppo),
     )
-    _, found = lineup(cfg.init_policy, cfg.env, budget, cfg.seed)
-    protocol_exploiter = next(e for e in found if e.name == exploiter.name)
-    folder = out / "exploiters" / exploiter.key
     train_cfg = best_response_config(
-        protocol_exploiter, str(published(out, MAIN)), cfg.env, exploiter.seat, budget,
-        exploiter.seed, folder,
+        exploiter.exploiter, str(published(out, MAIN)), cfg.env, exploiter.seat, budget,
+        exploiter.seed, out / "exploiters" / exploiter.key,
     )  # fmt: skip
     return train_cfg.to_dict()
 
@@ -123,13 +121,6 @@ def main_keys(cfg: LeagueConfig, out: Path, opponents: list[str]) -> dict[str, A
 def published(out: Path, key: str) -> Path:
     """Where a run's weights are published for the other side to meet."""
     return out / "opponents" / f"{key}.pt"
-
-
-def publish(source: Path, target: Path) -> None:
-    """Copy a policy file atomically: the other side never reads half of one."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with atomic_write(target) as f, open(source, "rb") as policy:
-        shutil.copyfileobj(policy, f)
 
 
 def run_leg(
@@ -166,9 +157,8 @@ class League:
     def __init__(self, cfg: LeagueConfig, log: Callable[[str], None]) -> None:
         self.cfg, self.log = cfg, log
         self.out = Path(cfg.checkpoint_dir)
-        self.agents = list(lineup(cfg.init_policy, cfg.env, Budget(), cfg.seed)[0])
         self.exploiters = main_exploiters(cfg)
-        publish(Path(cfg.init_policy), published(self.out, MAIN))  # what the exploiters meet
+        atomic_copy(Path(cfg.init_policy), published(self.out, MAIN))  # what the exploiters meet
         self.exploiter_cfgs = {e.key: exploiter_keys(cfg, e, self.out) for e in self.exploiters}
         self.frozen: list[str] = []
         self.phases: list[dict[str, Any]] = []
@@ -196,24 +186,22 @@ class League:
         legs = {e.key: self.leg(pool, e.key, self.exploiter_cfgs[e.key], updates)
                 for e in self.exploiters}  # fmt: skip
         record: dict[str, Any] = {"phase": phase, "exploiters": {}}
+        main_file = published(self.out, MAIN)
         for e in self.exploiters:
             done = legs[e.key].result()
-            publish(self.out / "exploiters" / e.key / "checkpoints" / POLICY,
-                    published(self.out, e.key))  # fmt: skip
-            main_file = published(self.out, MAIN)
+            run = self.out / "exploiters" / e.key / "checkpoints"
+            atomic_copy(run / POLICY, published(self.out, e.key))
             record["exploiters"][e.key] = {
                 "updates": done["update"],
-                "score_vs_main": score_of(done["scores"], main_file, self.agents.index(e.seat)),
+                "score_vs_main": score_of(done["scores"], main_file, e.index),
             }
         if main is not None:
             done = main.result()
-            publish(self.out / MAIN / "checkpoints" / POLICY, published(self.out, MAIN))
+            atomic_copy(self.out / MAIN / "checkpoints" / POLICY, main_file)
             record["main"] = {
                 "updates": done["update"],
                 "score_vs_exploiters": {
-                    e.key: score_of(
-                        done["scores"], published(self.out, e.key), self.agents.index(e.target_seat)
-                    )  # fmt: skip
+                    e.key: score_of(done["scores"], published(self.out, e.key), e.target)
                     for e in self.exploiters
                 },
             }
@@ -231,7 +219,7 @@ class League:
         if reset or (every and phase % every == 0):
             for e in self.exploiters:
                 copy = self.out / "opponents" / f"{e.key}-phase{phase}.pt"
-                publish(published(self.out, e.key), copy)
+                atomic_copy(published(self.out, e.key), copy)
                 self.frozen.append(str(copy))
         if reset:
             self.reset(phase)
@@ -246,7 +234,7 @@ class League:
         again and ``clone:target`` from the main policy's current weights (the protocol's fresh
         best responses, met by the main policy from the next phase on)."""
         main_now = self.out / "opponents" / f"{MAIN}-phase{phase}.pt"
-        publish(published(self.out, MAIN), main_now)
+        atomic_copy(published(self.out, MAIN), main_now)
         for e in self.exploiters:
             keys = self.exploiter_cfgs[e.key]
             if keys.get("init_policy"):
@@ -257,7 +245,8 @@ class League:
     def write(self) -> None:
         """``league.json``, atomically."""
         report = {"config": self.cfg.to_dict(), "schedule": "continuous",
-                  "exploiters": [vars(e) for e in self.exploiters], "frozen": self.frozen,
+                  "exploiters": [{"name": e.exploiter.name, "target_seat": e.target_seat,
+                                  "seed": e.seed} for e in self.exploiters], "frozen": self.frozen,
                   "phases": self.phases}  # fmt: skip
         with atomic_write(self.out / REPORT) as f:
             f.write(json.dumps(report, indent=1).encode())
@@ -307,7 +296,7 @@ def train_continuous(
             league.write()
             phase += 1
     league.write()
-    publish(out / MAIN / "checkpoints" / POLICY, out / POLICY)
+    atomic_copy(out / MAIN / "checkpoints" / POLICY, out / POLICY)
     log(f"league done in {time.perf_counter() - start:.0f} s: {out / POLICY}, "
         f"{main_updates} main updates over {phase - 1} phases")  # fmt: skip
     return league.phases

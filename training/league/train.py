@@ -26,13 +26,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from reborn_env.core.files import atomic_write
+from reborn_env.core.files import atomic_copy, atomic_write
 from reborn_env.policies.artifact import CheckpointError
 from training.common.cli import fail
 from training.common.schema import ConfigError
@@ -113,8 +112,7 @@ def train(
         main = rounds[-1]["main_after"]
         with atomic_write(out / REPORT) as f:
             f.write(json.dumps({"config": cfg.to_dict(), "rounds": rounds}, indent=1).encode())
-    with atomic_write(out / POLICY) as f, open(main, "rb") as source:
-        shutil.copyfileobj(source, f)
+    atomic_copy(main, out / POLICY)
     shown = ", ".join(f"round {x['round']}: {x['exploitability_before']:.3f}" for x in rounds)
     log(f"league done: {out / POLICY}; main policy's exploitability at each round's start: {shown}")
     return rounds
