@@ -1,4 +1,4 @@
-"""Build of the games' compiled cores (issues 11 and 16); the metadata lives in pyproject.toml.
+"""Build of the games' compiled cores; the metadata lives in pyproject.toml.
 
 Each game whose package holds C sources in ``fast/src/`` gets one extension,
 ``reborn_env.games.<game>.fast._core``, compiled from every ``*.c`` of that folder found at build

@@ -1,4 +1,4 @@
-"""A game's compiled core, measured against its peers in one run, and proved at scale (issue 11).
+"""A game's compiled core, measured against its peers in one run, and proved at scale.
 
 The games with a compiled core are the registered games whose package has a ``fast`` subpackage
 (Earth Reborn's: ``_core``, ``vector_env``); the game is found through the registry, as every
@@ -405,7 +405,7 @@ def _bytes(value: float | str) -> str:
 def _print_targets(
     game: Compiled, results: list[tuple[str, int | None, float | None, str]], peer: float
 ) -> None:
-    """Issue 11's targets, each met or not in this run."""
+    """The compiled core's targets, each met or not in this run."""
     rate = {name: r for name, _, r, _ in results}
     env_fast = rate.get(f'{game.name} env(backend="fast")')
     vector = max(

@@ -6,7 +6,7 @@ budget) plays ``--games`` seeded games in each seat against the opponent through
 ``arena.play_match`` (game ``i`` from ``seed + i``, the same deals in both seats), then prints
 its W/D/L per seat and overall with 95% Wilson intervals, the wall time, its decisions a second
 (searched ones and forced ones apart: a decision with one legal action is played at once) and its
-simulations a second. Why: issue 13's target is stated at a budget a move (>= 80% against the
+simulations a second. Why: the search bot's target is stated at a budget a move (>= 80% against the
 heuristic at 1 s), and that figure needs both numbers beside it.
 """
 

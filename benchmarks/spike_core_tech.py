@@ -1,4 +1,4 @@
-"""The measured spike behind the compiled core's technology (issue 11): one kernel, six ways.
+"""The measured spike behind the compiled core's technology: one kernel, six ways.
 
 Run: ``python benchmarks/spike_core_tech.py [--repeats 5]`` builds, checks and times ONE small
 kernel representative of the Earth Reborn core's hot path (benchmarks/spike/kernel.h: SplitMix64

@@ -51,9 +51,9 @@ def mask_of(match, n_actions: int) -> np.ndarray:
 
 @pytest.mark.parametrize("prior", ["heuristic", "none"])
 def test_it_cannot_see_what_is_hidden_from_it(prior: str) -> None:
-    """Issue 13's test (ER-HID-12, ER-HID-13): the same seed gives the same root visits and
-    the same move in a game and in its hidden variant (other opponent tiles, other bag order,
-    other generator), at several decisions and seeds."""
+    """Hidden information stays hidden (ER-HID-12, ER-HID-13): the same seed gives the same
+    root visits and the same move in a game and in its hidden variant (other opponent tiles,
+    other bag order, other generator), at several decisions and seeds."""
     rules = EarthRebornRules()
     rng = np.random.default_rng(0)
     compared = 0

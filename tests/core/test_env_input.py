@@ -1,4 +1,4 @@
-"""Bad input to step() and set_state() of both environments (issue 9, defect 6).
+"""Bad input to step() and set_state() of both environments.
 
 Rule ids: ER-ENV-8 and HV-API-5 (an illegal action is refused naming the decision and the legal
 choices, and changes nothing: not the state, not the rewards still to be collected), ER-ENV-9

@@ -1,4 +1,4 @@
-"""Golden games: seeded games of both rulesets and every bot hash to fixed values (issue 10).
+"""Golden games: seeded games of both rulesets and every bot hash to fixed values.
 
 Why: the game contract and the new layout are a redesign with behaviour unchanged. This test was
 written before the move and must pass unchanged after it: every observation and mask of every
@@ -7,12 +7,12 @@ hashed, and the hashes are those recorded in ``golden_games.json`` when the test
 Bots: uniform random and the scripted (heuristic) bots; and the shipped policies, played
 greedily (argmax, so the hash does not hang on sampling), whose games are in
 ``golden_policy_games.json`` with the checksum of the checkpoint they were recorded with: a new
-shipped policy (issue 12) plays other games, so its hashes are recorded again, deliberately, with
+shipped policy plays other games, so its hashes are recorded again, deliberately, with
 ``python -m tests.core.test_golden_games record-policies``. The rules' and bots' games stay as
-written, except where an issue changes a rule on purpose: then that game's are recorded again with
+written, except where a change alters a rule on purpose: then that game's are recorded again with
 ``python -m tests.core.test_golden_games record-rules NAME`` in the commit that changes the rule,
-and the rule's own tests say what changed (issue 16: haven's monster movement, HV-AI-5/6).
-A game's other bundled scenarios have their own entries, ``NAME:SCENARIO`` (issue 16: haven's
+and the rule's own tests say what changed (as for haven's monster movement, HV-AI-5/6).
+A game's other bundled scenarios have their own entries, ``NAME:SCENARIO`` (haven's
 Mire Crossing, with its own shipped policy), so a future fast path is held to them too.
 """
 

@@ -1,4 +1,4 @@
-"""The base install plays without torch; training, tests and export come as extras (issue 10).
+"""The base install plays without torch; training, tests and export come as extras.
 
 Why: the environments, the bots and ONNX play are what a front-end or another trainer needs, and
 a plain ``pip install torch`` on Linux is a multi-GB CUDA build. ``pip install reborn_env`` must
@@ -11,7 +11,7 @@ are played to the end, an exported ONNX policy plays a game and every module of 
 imports, with torch not installed at all. Likewise the base install and the ``train`` extra alone
 import every module of ``training/``. Linking the installed distributions' files keeps each venv
 a second's work without a network (a real ``pip install .`` into a fresh venv downloads them; it
-was run by hand for the issue).
+was run by hand).
 """
 
 from __future__ import annotations

@@ -5,8 +5,8 @@ policy); an unknown name is a clear error that lists the games, wherever it is g
 bot loading, the trainer, the wrapper, PettingZoo, the command lines); ``import reborn_env.envs``
 makes every game a ``pettingzoo.make`` env and one seat of it a ``gymnasium.make`` env (the
 conformance suite, tests/conformance/, runs PettingZoo's api_test and Gymnasium's check_env on
-them). And no module outside the games' packages names a game (issue
-10): front-ends, trainers, bot loading, benchmarks and the conformance suite ask here.
+them). And no module outside the games' packages names a game: front-ends, trainers, bot loading,
+benchmarks and the conformance suite ask here.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Every rule id of both specs is cited by at least one test (issues 2 and 5: done criteria).
+"""Every rule id of both specs is cited by at least one test.
 
 The specs are vendored at docs/rules/earth_reborn.md (``ER-*``) and docs/rules/haven.md
 (``HV-*``). A test cites a rule in its name, docstring or comments, singly (``ER-ACT-9``), as a

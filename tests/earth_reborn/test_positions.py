@@ -1,4 +1,4 @@
-"""Earth Reborn positions (issue 9): exact round trips, and every bad position a PositionError.
+"""Earth Reborn positions: exact round trips, and every bad position a PositionError.
 
 ``state_from_dict`` accepts exactly the states the engine can reach (docs/position_format.md,
 "Validation"); a loaded position plays on with every invariant of :mod:`invariants` holding.
@@ -97,7 +97,7 @@ def at(pos: dict[str, Any], *names: str) -> dict[str, Any]:
     return state_to_dict(state)
 
 
-# --- Defect 1: a dead character's position is refused (ER-WND-2, ER-WND-3) ------------------------
+# --- a dead character's position is refused (ER-WND-2, ER-WND-3) ----------------------------------
 
 
 def test_a_position_with_a_dead_character_round_trips():
@@ -150,7 +150,7 @@ def test_heuristic_games_round_trip_at_every_decision():
     assert hacked_in_turn_1 > 0  # and hacks of this turn
 
 
-# --- Defect 2: the last roll is saved (ER-HID-11) -------------------------------------------------
+# --- the last roll is saved (ER-HID-11) -----------------------------------------------------------
 
 
 def test_the_last_roll_is_saved_and_observed_alike():
@@ -201,7 +201,7 @@ def test_no_die_is_rolled_on_the_way_to_a_redraw_choice():
     refused(saved | {"last_roll": ["Y3"]}, "last_roll")
 
 
-# --- Defect 3: targets, injected dice, hands, unknown keys ----------------------------------------
+# --- targets, injected dice, hands, unknown keys --------------------------------------------------
 
 
 def test_a_target_needs_an_order_being_built():

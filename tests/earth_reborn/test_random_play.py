@@ -1,4 +1,4 @@
-"""Random legal play over many seeded games with invariants after every step (issue: fuzz).
+"""Random legal play over many seeded games with invariants after every step.
 
 Checks ER-TILE-11 (every tile in one place), ER-CP-7 (no negative pool), ER-MOV-5 (figures apart
 at round level), ER-ENV-10 (mask = legal set, non-empty while running, zeros for the other agent),

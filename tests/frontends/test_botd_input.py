@@ -1,4 +1,4 @@
-"""botd against hostile or mistaken input (issue 9, defect 5): every request line gets one reply and
+"""botd against hostile or mistaken input: every request line gets one reply and
 the server keeps serving; requests are bounded before they are parsed; scenarios are chosen by name,
 never by a client's path; observations must lie in the observation space; no reply echoes a
 request; and a command-line mistake is one ``error:`` line with exit status 2.

@@ -1,4 +1,4 @@
-"""Every command-line tool answers a user's mistake with one line and status 2 (issue 9, defect 7).
+"""Every command-line tool answers a user's mistake with one line and status 2.
 
 The training, evaluation, export and checkpoint tools, and play, animate and demo: a bad config,
 a missing, damaged or NaN checkpoint, a refused position, a folder that cannot be written, an
@@ -365,7 +365,7 @@ def _a_position_after_a_death() -> tuple[dict[str, Any], str]:
 
 
 def test_resume_continues_a_run_whose_game_holds_a_dead_character(tmp_path: Path, capsys) -> None:
-    """Issue 9, defect 1 (ER-WND-3): a parked game in which a character has died used to be
+    """ER-WND-3: a parked game in which a character has died used to be
     refused on --resume ("wounds: 2 is outside 0..1"), so such a run could not be resumed."""
     trained(tmp_path, capsys, env_kwargs="{max_steps: 4000}")
     latest = tmp_path / "ckpt" / "latest.pt"

@@ -1,4 +1,4 @@
-"""Issue 15's terminal items (reborn_env.frontends.play): the hand's tiles and cards explained at
+"""The terminal front-end (reborn_env.frontends.play): the hand's tiles and cards explained at
 each choice, ``--greedy`` for policy bots, and replays that page in a terminal."""
 
 from __future__ import annotations

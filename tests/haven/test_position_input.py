@@ -1,4 +1,4 @@
-"""haven positions and fixtures as input (issue 9): every bad value a PositionError naming the
+"""haven positions and fixtures as input: every bad value a PositionError naming the
 field, nothing accepted that the engine could not continue from, every saved position loads.
 
 A position (docs/haven_position_format.md) is the last quiet point plus the answers since; the
@@ -89,7 +89,7 @@ def nested(depth: int) -> list:
     return value
 
 
-# --- Defect 4: the picks, lost cards, the round bound, exhaustion ---------------------------------
+# --- the picks, lost cards, the round bound, exhaustion -------------------------------------------
 
 
 def test_picks_neither_played_nor_in_hand_are_refused():
@@ -180,7 +180,7 @@ def test_an_exhausted_character_holding_cards_is_refused():
     assert HavenGame.from_position(data).state.characters[0].exhausted
 
 
-# --- Defect 4: its own positions are all accepted -------------------------------------------------
+# --- its own positions are all accepted -----------------------------------------------------------
 
 
 def test_a_fixture_game_saves_positions_it_accepts_at_every_decision():
@@ -239,7 +239,7 @@ def test_every_decision_round_trips_with_the_same_observation_and_mask(players, 
         env.step(bots[agent].act(observation["observation"], observation["action_mask"]))
 
 
-# --- Defect 4: any JSON value anywhere is a PositionError -----------------------------------------
+# --- any JSON value anywhere is a PositionError ---------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -302,7 +302,7 @@ def test_a_position_that_is_not_an_object_is_a_position_error(data):
         HavenGame.from_position(data)
 
 
-# --- Defect 4: unknown keys -----------------------------------------------------------------------
+# --- unknown keys ---------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("path", dict_paths(rich_position()))

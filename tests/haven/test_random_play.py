@@ -1,4 +1,4 @@
-"""Random legal haven play over many seeded games, invariants after every step (issue 5).
+"""Random legal haven play over many seeded games, invariants after every step.
 
 Checks, after every decision: cards conserved across hand/played/discard/lost/active, HP within
 bounds (HV-EXH-2, HV-DMG-1), one figure per hex (HV-MAP-4), complete modifier decks (HV-AMD-1), a

@@ -1,4 +1,4 @@
-"""Checkpoint integrity (issue 9, defect 8): a checkpoint is verified before anything plays it.
+"""Checkpoint integrity: a checkpoint is verified before anything plays it.
 
 A SHA-256 checksum of the payload is stored and checked on every load (``load_checkpoint``,
 ``PolicyBot``, ``load_bot`` of a ``.pt``, the evaluation and export CLIs), so a flipped bit is

@@ -149,7 +149,7 @@ def test_from_dict_names_its_source() -> None:
         TrainConfig.from_dict({"total_steps": 10, "seed": -1}, source="latest.pt (config)")
 
 
-# --- config: every number in range, the env built once, only UTF-8 YAML text (issue 9, defect 7) --
+# --- config: every number in range, the env built once, only UTF-8 YAML text ---------------------
 
 HINTS = typing.get_type_hints(TrainConfig)
 FLOAT_KEYS = [key for key, hint in HINTS.items() if hint is float]

@@ -1,2 +1,2 @@
-"""Tests of the compiled Earth Reborn core (issue 11): the backends, the vector API, and the
+"""Tests of the compiled Earth Reborn core: the backends, the vector API, and the
 core held to the reference engine."""

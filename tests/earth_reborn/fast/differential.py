@@ -1,4 +1,4 @@
-"""The differential harness of issue 11: a backend of Earth Reborn against the reference engine.
+"""The differential harness: a backend of Earth Reborn against the reference engine.
 
 The Python engine (``rules/engine.py``) is the oracle. Each function here plays seeded games on a
 backend and on the oracle side by side and compares, at every decision, everything a caller can

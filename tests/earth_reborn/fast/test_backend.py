@@ -1,4 +1,4 @@
-"""The backends of issue 11: the build of the compiled core, choosing it (the default when built,
+"""The backends: the build of the compiled core, choosing it (the default when built,
 one warning without it, a clear error when asked for and missing), and the AEC env on it,
 byte-identical to the reference engine's: observations, masks, rewards, flags, positions and
 the words of every refusal (ER-ENV-1, -8, -9, -10, ER-WIN-3).
@@ -75,7 +75,7 @@ def no_core(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_without_the_core_the_default_is_the_reference_with_one_warning(no_core: None) -> None:
-    """Issue 11: the package still imports and runs on the reference engine, with one warning."""
+    """The package still imports and runs on the reference engine, with one warning."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         envs = [earth_reborn_v0.env(), earth_reborn_v0.env(), earth_reborn_v0.vector_env(2)]

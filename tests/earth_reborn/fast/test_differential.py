@@ -1,4 +1,4 @@
-"""The compiled core is the reference engine, decision by decision (issue 11, "Proof").
+"""The compiled core is the reference engine, decision by decision.
 
 Over 200 seeded games of random, busy and heuristic players, at the three levels the core is
 driven at (a ``Games`` slot against ``rules.engine``, ``env(backend="fast")`` against

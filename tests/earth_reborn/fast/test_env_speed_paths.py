@@ -1,4 +1,4 @@
-"""The AEC env's fast paths over the compiled core (issue 11): the contract's optional match
+"""The AEC env's fast paths over the compiled core: the contract's optional match
 methods (WritesArrays.observe_into, Plays.play, Peeks.peek) give exactly what the default path
 gives, the arrays handed out are never overwritten later, a read through ``peek`` leaves the
 core playing, and a reused one-slot Games starts every match afresh (ER-ENV-1, -8, -10,

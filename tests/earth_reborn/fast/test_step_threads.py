@@ -1,4 +1,4 @@
-"""The compiled core's threaded step (issue 11): its persistent helper threads give the results
+"""The compiled core's threaded step: its persistent helper threads give the results
 of one thread at every count, are started once and joined when the Games goes, are rebuilt in a
 forked child, and a Games stepping in one Python thread refuses the others' calls instead of
 letting them read or write slots mid-step.

@@ -1,4 +1,4 @@
-"""The vector API of issue 11, ``earth_reborn_v0.vector_env``: shapes, dtypes and arrays reused;
+"""The vector API, ``earth_reborn_v0.vector_env``: shapes, dtypes and arrays reused;
 each slot plays exactly the games of the AEC env from the slot's seeds, with its rewards, flags
 and auto-reset (ER-ENV-1, -8, -9, -10, ER-WIN-3); determinism by seed and across num_threads;
 positions in and out; bad actions, positions and options refused with nothing changed.
@@ -46,7 +46,7 @@ def random_actions(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
 
 
 def slot_seeds(seed: int, n: int) -> list[SplitMix64]:
-    """The seeds of issue 11's contract: slot i draws from SplitMix64(i-th output of seed)."""
+    """The contract's seeds: slot i draws from SplitMix64(i-th output of seed)."""
     root = SplitMix64(seed)
     return [SplitMix64(root.next64()) for _ in range(n)]
 
@@ -87,9 +87,9 @@ class Oracle:
         return rewards, terminated, truncated
 
 
-def test_arrays_have_the_issue_shapes_and_types_and_are_reused(make: Callable[..., Any]) -> None:
-    """Issue 11: float32 [N, obs], int8 [N, A], int8 [N]; rewards float32 [N, 2], flags bool [N];
-    preallocated, the same arrays at every call."""
+def test_arrays_have_the_contract_shapes_and_types_and_are_reused(make: Callable[..., Any]) -> None:
+    """The arrays are float32 [N, obs], int8 [N, A], int8 [N]; rewards float32 [N, 2], flags bool
+    [N]; preallocated, the same arrays at every call."""
     venv = make(num_envs=3, seed=5)
     obs, mask, agent = venv.reset()
     assert (obs.shape, obs.dtype) == ((3, venv.obs_size), np.float32)
@@ -194,7 +194,7 @@ def test_a_waiting_slot_stays_as_it_is_while_the_others_play(make: Callable[...,
 def test_a_slots_position_and_seed_state_continue_its_games_in_another_vector(
     make: Callable[..., Any],
 ) -> None:
-    """A resumed run (issue 12): a slot's position plus its seed state, put into another vector's
+    """A resumed run: a slot's position plus its seed state, put into another vector's
     slot, play on exactly as the first slot does, through the auto-reset of its next games."""
     a, b = make(num_envs=3, seed=5), make(num_envs=3, seed=99)
     a.reset()
@@ -222,7 +222,7 @@ def test_a_slots_position_and_seed_state_continue_its_games_in_another_vector(
 
 
 def test_results_do_not_depend_on_num_threads(make: Callable[..., Any]) -> None:
-    """Issue 11: step can use every core; the results are the same for any num_threads."""
+    """Step can use every core; the results are the same for any num_threads."""
     one, two = make(num_envs=6, seed=3, num_threads=1), make(num_envs=6, seed=3, num_threads=2)
     one.reset()
     two.reset()

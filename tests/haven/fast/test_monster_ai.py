@@ -1,4 +1,4 @@
-"""Haven's compiled single-target monster AI (issue 16): ``fast._core.ai_ranking`` and
+"""Haven's compiled single-target monster AI: ``fast._core.ai_ranking`` and
 ``ai_destination``, through :func:`monster_ai.compiled_focus_ranking` and
 :func:`monster_ai.compiled_destination`, give what the reference :func:`monster_ai.focus_ranking`
 and :func:`monster_ai.destination` give, and refuse bad input.
@@ -206,7 +206,7 @@ def test_every_single_target_call_of_random_play_is_the_reference_answer(
 def test_random_games_play_the_same_with_the_compiled_ai_and_the_reference(
     name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 16: random games give one event log with ``monster_ai.FAST`` on and off, on the
+    """Random games give one event log with ``monster_ai.FAST`` on and off, on the
     compiled graphs and on the reference's (``path_graph.FAST``)."""
     calls = Counter()
     real = fast.core.ai_destination

@@ -1,4 +1,4 @@
-"""Haven's compiled path costs (issue 16): ``fast._core.path_graph`` / ``path_costs`` give the
+"""Haven's compiled path costs: ``fast._core.path_graph`` / ``path_costs`` give the
 lists of the reference :class:`PathGraph` (rules/path_graph.py) element by element, and refuse
 bad input.
 
@@ -208,7 +208,7 @@ def test_every_graph_the_rules_build_in_play_is_the_reference_graph(
 def test_random_games_play_the_same_on_the_core_and_on_the_reference(
     name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 16: a few hundred random decisions of each scenario, with every graph compiled and
+    """A few hundred random decisions of each scenario, with every graph compiled and
     with every graph the reference's (the switch ``path_graph.FAST``), give one event log."""
     monkeypatch.setattr(path_graph, "FAST", True)
     compiled = event_log(name, range(10), 300)
