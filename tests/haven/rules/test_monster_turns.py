@@ -436,11 +436,13 @@ def test_mturn_7_stunned_monster_does_nothing():
     assert events_of(game, "ATTACK") == [] and events_of(game, "STUN_SKIP", figure="marauder#1")
 
 
-def test_ai_5_case_b_follows_a_shortest_path_to_its_hex():
+def test_ai_5_case_b_leaves_the_shortest_path_to_come_closer():
     """HV-AI-5 Case B: a Marauder (MA1: Move 3, melee) at (8,6) focuses the Conjurer at (1,6),
     whose nearest attack hex (2,6) is 6 steps away along row 6, through two Slingers (allies:
-    passable, not endable) at (6,6) and (5,6). It moves along that path as far as it can stop:
-    (7,6), not to (5,5), which is nearer to an attack hex only by another, longer way."""
+    passable, not endable) at (6,6) and (5,6). It goes where the rest of its way to (2,6) is
+    shortest, off that path: to (5,5), 3 steps away and 4 from (2,6), not to (7,6), the last
+    cell it could stop on along the path, 5 from (2,6) (the published clarification of monster
+    movement)."""
     game = new(
         {
             "sequence": ["marauder"],
@@ -454,7 +456,31 @@ def test_ai_5_case_b_follows_a_shortest_path_to_its_hex():
         }
     )
     assert [(e.data["from"], e.data["to"]) for e in events_of(game, "MOVE")] == [
-        (cell(8, 6), cell(7, 6))
+        (cell(8, 6), cell(5, 5))
+    ]
+    assert events_of(game, "ATTACK") == []
+
+
+def test_ai_5_case_b_steps_aside_when_allies_block_its_path():
+    """HV-AI-5 Case B: a Marauder (MA2: Move 2) at (8,6) whose way to its focus, the Conjurer at
+    (1,6), runs along row 6 through two Slingers (allies: passable, not endable) at (7,6) and
+    (6,6) cannot stop on that path this turn. It still comes closer by stepping aside, to
+    (6,5), 5 steps from the attack hex (2,6) instead of 6, rather than staying where it is (the
+    other cell within its Move as near to (2,6), (7,6), is a Slinger's)."""
+    game = new(
+        {
+            "sequence": ["marauder"],
+            "characters": {"bulwark": {"cell": [2, 2]}, "conjurer": {"cell": [1, 6]}},
+            "monsters": [
+                mon("marauder", 1, 8, 6),
+                mon("slinger", 1, 7, 6),
+                mon("slinger", 2, 6, 6),
+            ],
+            "monster_cards": {"marauder": "MA2"},
+        }
+    )
+    assert [(e.data["from"], e.data["to"]) for e in events_of(game, "MOVE")] == [
+        (cell(8, 6), cell(6, 5))
     ]
     assert events_of(game, "ATTACK") == []
 

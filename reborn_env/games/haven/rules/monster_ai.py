@@ -24,7 +24,7 @@ from .figures import board_for, enemies_of, has, on_map, turn_position
 from .monster_plan import UNREACHED, Plan, Rank, hex_order
 from .path_graph import PathGraph
 from .state import Figure
-from .terrain import NEGATIVE, negatives
+from .terrain import NEGATIVE, negatives, points
 
 FAST = compiled.use_core()
 """Whether a single-target :func:`focus_ranking` and :func:`destination` run in C."""
@@ -102,13 +102,13 @@ def destination(
     ranking: list[tuple[Rank, Figure]],
 ) -> int:
     """HV-AI-5: where the mover ends its Move. Its best attack hex of the focus within this
-    turn's move (Case A); otherwise, the best one with movement unlimited, and the mover stops
-    on a best path to it as near to it as it can (Case B). HV-AI-10: only the attack hexes whose
-    path has the fewest negative hexes count, in both cases."""
+    turn's move (Case A); otherwise, the best one with movement unlimited, and the mover goes
+    where the rest of its way there is shortest (Case B, :func:`toward`). HV-AI-10: only the
+    attack hexes whose path has the fewest negative hexes count, in both cases."""
     assert plan.move is not None
     if FAST and not plan.area:
         return compiled_destination(ctx, mover, plan, target, graph, ranking)
-    dist, cost, spent = graph.dist, graph.cost, graph.points
+    dist, spent = graph.dist, graph.points
     reachable = [
         c for c, d in enumerate(spent) if d is not None and d <= plan.move and graph.endable[c]
     ]
@@ -125,11 +125,25 @@ def destination(
     in_reach = [h for h in hexes if spent[h] <= plan.move] if plan.reach is not None else []  # type: ignore[operator]
     if in_reach:
         return min(in_reach, key=key)
-    goal = min(hexes, key=key)
+    return toward(graph, reachable, min(hexes, key=key))
+
+
+def toward(graph: PathGraph, reachable: list[int], goal: int) -> int:
+    """HV-AI-5 Case B: the cell of ``reachable`` from which the rest of the way to ``goal`` is
+    shortest, on a shortest path from the mover or not; among those the one that spends the
+    fewest movement points, then the lowest cell id. HV-JMP-3: a jump first avoids landing on a
+    negative hex (its landing weight); HV-AI-10: then the way through it, from the mover to
+    ``goal``, enters the fewest negative hexes."""
+    dist, cost = graph.dist, graph.cost
     remaining = graph.remaining(goal)
-    on_way = [c for c in reachable if cost[c] + remaining[c] == cost[goal]]  # type: ignore[operator]
-    # HV-JMP-2: a jump would rather not land on a negative hex (its landing weight); else as near.
-    return min(on_way, key=lambda c: (dist[c] - cost[c], remaining[c], c))  # type: ignore[operator]
+
+    def key(c: int) -> tuple[int, int, int, int, int]:
+        rest, travel = remaining[c], cost[c]
+        assert rest is not None and travel is not None and dist[c] is not None
+        landing = dist[c] - travel
+        return (landing, negatives(travel) + negatives(rest), points(rest), points(travel), c)
+
+    return min((c for c in reachable if remaining[c] is not None), key=key)
 
 
 def compiled_focus_ranking(

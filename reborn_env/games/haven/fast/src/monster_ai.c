@@ -580,7 +580,7 @@ PyObject *haven_ai_destination(PyObject *module, PyObject *const *args, Py_ssize
             goto done;
         }
     }
-    /* Case B: goal = min(hexes, key); stop on a best path to it, as near as can be */
+    /* Case B: goal = min(hexes, key); toward(graph, reachable, goal) */
     int goal = best_hex(&order, reach_none, hexes, hd, count, cur, best);
     PyObject *g = PyLong_FromLong(goal);
     remaining = g ? PyObject_CallOneArg(remaining_fn, g) : NULL;
@@ -591,13 +591,9 @@ PyObject *haven_ai_destination(PyObject *module, PyObject *const *args, Py_ssize
         view_of(args[10], n, &points, "points") < 0 ||
         view_of(args[11], n, &endable, "endable") < 0)
         goto done;
-    long long goal_cost;
-    int goal_known = opt_at(&cost, goal, &goal_cost, "cost");
-    if (goal_known < 0)
-        goto done;
     int at = -1;
-    long long bk0 = 0, bk1 = 0;
-    for (int c = 0; c < n; c++) { /* reachable, then on_way, then its min */
+    long long bk[4] = {0, 0, 0, 0};
+    for (int c = 0; c < n; c++) { /* reachable, its rest known, then toward's min */
         long long spent, cc, rc, dc;
         int got = opt_at(&points, c, &spent, "points");
         if (got < 0)
@@ -609,19 +605,27 @@ PyObject *haven_ai_destination(PyObject *module, PyObject *const *args, Py_ssize
             goto done;
         if (!e)
             continue;
-        if (opt_at(&cost, c, &cc, "cost") != 1 || opt_at(&rem, c, &rc, "remaining") != 1 ||
-            opt_at(&dist, c, &dc, "dist") != 1) {
+        got = opt_at(&rem, c, &rc, "remaining");
+        if (got < 0)
+            goto done;
+        if (!got)
+            continue;
+        if (opt_at(&cost, c, &cc, "cost") != 1 || opt_at(&dist, c, &dc, "dist") != 1) {
             if (!PyErr_Occurred())
                 PyErr_SetString(PyExc_TypeError, "a reachable cell has a cost of None");
             goto done;
         }
-        if (!goal_known || cc + rc != goal_cost)
-            continue;
-        long long k0 = dc - cc;
-        if (at < 0 || k0 < bk0 || (k0 == bk0 && rc < bk1)) {
+        /* (landing weight, negatives of the whole way, points left, points spent, cell) */
+        long long m = b->modulus;
+        long long k[4] = {dc - cc, m ? floordiv(cc, m) + floordiv(rc, m) : 0,
+                          m ? rc - floordiv(rc, m) * m : rc, m ? cc - floordiv(cc, m) * m : cc};
+        int better = at < 0;
+        for (int i = 0; !better && i < 4 && k[i] <= bk[i]; i++)
+            better = k[i] < bk[i];
+        if (better) {
             at = c;
-            bk0 = k0;
-            bk1 = rc;
+            for (int i = 0; i < 4; i++)
+                bk[i] = k[i];
         }
     }
     if (at < 0) {
