@@ -34,7 +34,9 @@ exploration constant, default 0.7 for results in [-1, 1]) and ``value`` (a polic
 whose value head judges each new leaf instead of a rollout: the value of the position for the
 seat to move there, clipped to [-1, 1], and its negation for the other seat; ``rollout`` then
 has no meaning and is refused beside it). Rollouts skip forced moves (one legal
-action) without asking the policy, which makes them ~1.5x faster on Earth Reborn.
+action) without asking the policy, which makes them ~1.5x faster on Earth Reborn. A policy
+prior is asked once a node, in the first determinization that reaches it, and kept: the
+network's forward pass is the dearest part of a simulation's step down the tree.
 
 Measured (``benchmarks/bench_ismcts.py --bot ismcts:ms=150 --games 10 --seed 20261201``, on a
 shared 2-core machine): against the heuristic, 10 wins, 5 draws, 5 losses in 20 games (50%,
@@ -142,7 +144,7 @@ class _Node:
     """An information set of the observer: its children by action, and for the action that led
     here the seat that chose it, its visits, its summed result and its availability count."""
 
-    __slots__ = ("children", "seat", "visits", "total", "available")
+    __slots__ = ("children", "seat", "visits", "total", "available", "policy")
 
     def __init__(self, seat: int) -> None:
         self.children: dict[int, _Node] = {}
@@ -150,6 +152,7 @@ class _Node:
         self.visits = 0
         self.total = 0.0
         self.available = 0
+        self.policy: np.ndarray | None = None  # prior=FILE's probabilities here, on first use
 
 
 class ISMCTSBot:
@@ -269,7 +272,7 @@ class ISMCTSBot:
         while match.status() == RUNNING:
             legal = match.legal_actions()
             children, seat = node.children, int(match.to_move())
-            priors = self._priors(match, legal, writes)
+            priors = self._priors(match, legal, writes, node)
             untried = _mean_value(children.get(a) for a in legal)
             best, best_score = None, -math.inf
             for a, p in zip(legal, priors, strict=True):
@@ -289,18 +292,23 @@ class ISMCTSBot:
             node = best
         return path
 
-    def _priors(self, match: Match, legal: Sequence[int], writes: bool) -> list[float]:
-        """``P`` of each legal action: ``PRIOR_EPS`` spread evenly, the rest on the action the
-        game's heuristic would play (``prior=heuristic``) or as a policy file's probabilities
-        (``prior=FILE``, its ``probabilities(observation, mask)``)."""
+    def _priors(self, match: Match, legal: Sequence[int], writes: bool, node: _Node) -> list[float]:
+        """``P`` of each legal action at ``node``: ``PRIOR_EPS`` spread evenly, the rest on the
+        action the game's heuristic would play (``prior=heuristic``) or as a policy file's
+        probabilities (``prior=FILE``, its ``probabilities(observation, mask)``), asked once a
+        node, in the first determinization that reaches it, and kept for the later ones (they
+        differ there in hidden tiles and chance; the kept answer is the policy's in one of
+        them)."""
         spread = PRIOR_EPS / len(legal)
         if len(legal) == 1:
             return [1.0]
         if self._prior_policy is None:
             favoured = self._choose(match, writes)
             return [spread + (1.0 - PRIOR_EPS if a == favoured else 0.0) for a in legal]
-        obs, mask = self._seen(match, writes)
-        probabilities = np.asarray(self._prior_policy.probabilities(obs[0], mask[0]))[legal]
+        if node.policy is None:
+            obs, mask = self._seen(match, writes)
+            node.policy = np.asarray(self._prior_policy.probabilities(obs[0], mask[0]))
+        probabilities = node.policy[legal]
         total = float(probabilities.sum())
         share = probabilities / total if total > 0 else np.full(len(legal), 1.0 / len(legal))
         return (spread + (1.0 - PRIOR_EPS) * share).tolist()

@@ -188,6 +188,35 @@ def test_a_policy_file_can_be_the_prior() -> None:
     assert sum(visits.values()) == 6 and set(visits) <= set(match.legal_actions())
 
 
+def test_a_policy_prior_is_asked_once_a_node(monkeypatch) -> None:
+    """``prior=FILE``: the network answers once for each node where the tree chooses (its first
+    determinization there), and every later pass through the node reuses that answer, so the
+    root is asked once although every simulation starts there."""
+    shipped = registry.get(GAME).policy
+    bot = load_bot(f"ismcts:sims=30,prior={shipped}", GAME, seed=0)
+    asked = []
+    probabilities = bot._prior_policy.probabilities
+    monkeypatch.setattr(
+        bot._prior_policy, "probabilities", lambda *a: asked.append(1) or probabilities(*a)
+    )
+    rules = EarthRebornRules()
+    match = next(m for m in mid_game_matches(rules, seed=8, every=3) if len(m.legal_actions()) > 4)
+    root = []
+    descend = type(bot)._descend_puct
+    monkeypatch.setattr(
+        type(bot),
+        "_descend_puct",
+        lambda self, node, m: root.append(node) or descend(self, node, m),
+    )
+    bot.search(view_of(rules, match.to_position(), int(match.to_move())))
+
+    def kept(node) -> int:
+        return (node.policy is not None) + sum(kept(child) for child in node.children.values())
+
+    assert root[0].policy is not None and len(set(map(id, root))) == 1 and len(root) == 30
+    assert len(asked) == kept(root[0]) < 30
+
+
 def test_in_a_lost_position_the_prior_still_steers_the_visits(monkeypatch) -> None:
     """First-play urgency: an untried action is worth what the tried ones are worth, so when
     every playout is lost for the seat to move the search keeps to the prior's choice instead
