@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from reborn_env.games.haven.rules.engine import HavenConfig, new_game
+from reborn_env.games.haven.rules.engine import HavenConfig, HavenGame, new_game
 from tests.haven.helpers import (
     BOTTOM,
     BOX,
@@ -436,6 +436,20 @@ def test_mturn_7_stunned_monster_does_nothing():
     assert events_of(game, "ATTACK") == [] and events_of(game, "STUN_SKIP", figure="marauder#1")
 
 
+def marauder_behind_slingers(card: str, *columns: int) -> HavenGame:
+    """A Marauder playing ``card`` at (8,6), focusing the Conjurer at (1,6) along row 6, with
+    two Slingers (its allies) on row 6 at ``columns``; the Bulwark at (2,2), out of the way."""
+    return new(
+        {
+            "sequence": ["marauder"],
+            "characters": {"bulwark": {"cell": [2, 2]}, "conjurer": {"cell": [1, 6]}},
+            "monsters": [mon("marauder", 1, 8, 6)]
+            + [mon("slinger", i + 1, x, 6) for i, x in enumerate(columns)],
+            "monster_cards": {"marauder": card},
+        }
+    )
+
+
 def test_ai_5_case_b_leaves_the_shortest_path_to_come_closer():
     """HV-AI-5 Case B: a Marauder (MA1: Move 3, melee) at (8,6) focuses the Conjurer at (1,6),
     whose nearest attack hex (2,6) is 6 steps away along row 6, through two Slingers (allies:
@@ -443,18 +457,7 @@ def test_ai_5_case_b_leaves_the_shortest_path_to_come_closer():
     shortest, off that path: to (5,5), 3 steps away and 4 from (2,6), not to (7,6), the last
     cell it could stop on along the path, 5 from (2,6) (the published clarification of monster
     movement)."""
-    game = new(
-        {
-            "sequence": ["marauder"],
-            "characters": {"bulwark": {"cell": [2, 2]}, "conjurer": {"cell": [1, 6]}},
-            "monsters": [
-                mon("marauder", 1, 8, 6),
-                mon("slinger", 1, 5, 6),
-                mon("slinger", 2, 6, 6),
-            ],
-            "monster_cards": {"marauder": "MA1"},
-        }
-    )
+    game = marauder_behind_slingers("MA1", 5, 6)
     assert [(e.data["from"], e.data["to"]) for e in events_of(game, "MOVE")] == [
         (cell(8, 6), cell(5, 5))
     ]
@@ -467,18 +470,7 @@ def test_ai_5_case_b_steps_aside_when_allies_block_its_path():
     (6,6) cannot stop on that path this turn. It still comes closer by stepping aside, to
     (6,5), 5 steps from the attack hex (2,6) instead of 6, rather than staying where it is (the
     other cell within its Move as near to (2,6), (7,6), is a Slinger's)."""
-    game = new(
-        {
-            "sequence": ["marauder"],
-            "characters": {"bulwark": {"cell": [2, 2]}, "conjurer": {"cell": [1, 6]}},
-            "monsters": [
-                mon("marauder", 1, 8, 6),
-                mon("slinger", 1, 7, 6),
-                mon("slinger", 2, 6, 6),
-            ],
-            "monster_cards": {"marauder": "MA2"},
-        }
-    )
+    game = marauder_behind_slingers("MA2", 7, 6)
     assert [(e.data["from"], e.data["to"]) for e in events_of(game, "MOVE")] == [
         (cell(8, 6), cell(6, 5))
     ]
