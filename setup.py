@@ -2,7 +2,8 @@
 
 Each game whose package holds C sources in ``fast/src/`` gets one extension,
 ``reborn_env.games.<game>.fast._core``, compiled from every ``*.c`` of that folder found at build
-time, with the headers of that folder as dependencies. Each is optional: without C sources
+time, with the headers of that folder and the shared binding header (``reborn_env/core/csrc``)
+as dependencies. Each is optional: without C sources
 nothing is compiled, and a failed compile (no compiler, a broken source) leaves the package
 installed on its pure-Python reference, which the game's ``fast`` module then reports.
 """
@@ -15,6 +16,8 @@ from setuptools import Extension, setup
 
 HERE = Path(__file__).resolve().parent
 GAMES = Path("reborn_env", "games")
+BINDING = Path("reborn_env", "core", "csrc")
+"""The binding header every core includes (rb_binding.h: argument and buffer checks)."""
 
 
 def core_extensions(root: Path = HERE) -> list[Extension]:
@@ -30,8 +33,11 @@ def core_extensions(root: Path = HERE) -> list[Extension]:
             Extension(
                 f"reborn_env.games.{folder.parts[2]}.fast._core",
                 sources=sources,
-                depends=sorted(p.relative_to(root).as_posix() for p in src.glob("*.h")),
-                include_dirs=[folder.as_posix()],
+                depends=sorted(
+                    p.relative_to(root).as_posix()
+                    for p in [*src.glob("*.h"), *(root / BINDING).glob("*.h")]
+                ),
+                include_dirs=[folder.as_posix(), BINDING.as_posix()],
                 extra_compile_args=["-O3", "-std=c11", "-pthread"],
                 extra_link_args=["-pthread"],
                 optional=True,

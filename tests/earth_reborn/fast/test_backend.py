@@ -42,8 +42,9 @@ def test_the_core_is_built_wherever_its_sources_and_a_compiler_are() -> None:
 
 
 def test_setup_compiles_each_games_c_sources_into_one_optional_extension(tmp_path: Path) -> None:
-    """setup.py: per game, the extension fast._core from every fast/src/*.c, its headers as
-    dependencies, -O3, C11 and threads, optional; nothing for a game whose src/ holds no C file."""
+    """setup.py: per game, the extension fast._core from every fast/src/*.c, its headers and the
+    shared binding header as dependencies and include folders, -O3, C11 and threads, optional;
+    nothing for a game whose src/ holds no C file."""
     setup = runpy.run_path(str(ROOT / "setup.py"), run_name="setup")
     games = tmp_path / "reborn_env" / "games"
     src = games / "alpha" / "fast" / "src"
@@ -52,12 +53,15 @@ def test_setup_compiles_each_games_c_sources_into_one_optional_extension(tmp_pat
     assert setup["core_extensions"](tmp_path) == []
     for name in ("b.c", "a.c", "core.h", "notes.txt"):
         (src / name).write_text("")
+    binding = tmp_path / "reborn_env" / "core" / "csrc"
+    binding.mkdir(parents=True)
+    (binding / "rb_binding.h").write_text("")
     (extension,) = setup["core_extensions"](tmp_path)
     assert extension.name == "reborn_env.games.alpha.fast._core"
     folder = "reborn_env/games/alpha/fast/src"
     assert extension.sources == [f"{folder}/a.c", f"{folder}/b.c"]
-    assert extension.depends == [f"{folder}/core.h"]
-    assert extension.include_dirs == [folder]
+    assert extension.depends == ["reborn_env/core/csrc/rb_binding.h", f"{folder}/core.h"]
+    assert extension.include_dirs == [folder, "reborn_env/core/csrc"]
     assert extension.optional
     assert {"-O3", "-std=c11", "-pthread"} <= set(extension.extra_compile_args)
     (games / "beta" / "fast" / "src" / "x.c").write_text("")

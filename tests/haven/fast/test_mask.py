@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -31,15 +33,15 @@ def test_the_compiled_mask_marks_what_the_reference_marks(legal: tuple[int, ...]
         (np.zeros(87, np.int8), (True,), ValueError, "is not an action"),
         (np.zeros(87, np.int8), ("3",), ValueError, "is not an action"),
         (np.zeros(87, np.int8), 5, TypeError, "legal must be a sequence"),
-        (np.zeros(87, np.float32), (3,), TypeError, "int8"),
-        (np.zeros((3, 29), np.int8), (3,), TypeError, "1-D int8"),
-        ([0] * 87, (3,), TypeError, "not list"),
+        (np.zeros(87, np.float32), (3,), ValueError, "mask must be a int8 array of shape (*,)"),
+        (np.zeros((3, 29), np.int8), (3,), ValueError, "of shape (*,), got int8 (3, 29)"),
+        ([0] * 87, (3,), ValueError, "got list"),
     ],
 )
 def test_bad_input_is_refused_and_leaves_the_mask_as_it_was(mask, legal, error, says) -> None:
     """A bad action anywhere in ``legal`` is refused before any byte is written."""
     before = np.array(mask, copy=True)
-    with pytest.raises(error, match=says.replace("[", r"\[").replace("]", r"\]")):
+    with pytest.raises(error, match=re.escape(says)):
         core.mark_legal(mask, legal)
     assert np.array_equal(np.asarray(mask), before)
 
@@ -47,5 +49,5 @@ def test_bad_input_is_refused_and_leaves_the_mask_as_it_was(mask, legal, error, 
 def test_a_read_only_mask_is_refused() -> None:
     mask = np.zeros(87, np.int8)
     mask.flags.writeable = False
-    with pytest.raises(TypeError, match="writable"):
+    with pytest.raises(ValueError, match="mask must be writable and C-contiguous"):
         core.mark_legal(mask, (1,))

@@ -392,14 +392,14 @@ def observed(core_needed: None, scenarios) -> tuple[FastObserver, HavenGame]:
 @pytest.mark.parametrize(
     ("make", "error", "message"),
     [
-        (lambda n: np.zeros(n, np.float64), TypeError, "float32"),
-        (lambda n: np.zeros(n, np.int32), TypeError, "float32"),
-        (lambda n: np.zeros(n + 1, np.float32), ValueError, "size"),
-        (lambda n: np.zeros(n - 1, np.float32), ValueError, "size"),
-        (lambda n: np.zeros((1, n), np.float32), ValueError, "1-D"),
+        (lambda n: np.zeros(n, np.float64), ValueError, r"out must be a float32 array.*float64"),
+        (lambda n: np.zeros(n, np.int32), ValueError, r"out must be a float32 array.*int32"),
+        (lambda n: np.zeros(n + 1, np.float32), ValueError, r"of shape \(\d+,\), got float32"),
+        (lambda n: np.zeros(n - 1, np.float32), ValueError, r"of shape \(\d+,\), got float32"),
+        (lambda n: np.zeros((1, n), np.float32), ValueError, r"got float32 \(1, \d+\)"),
         (lambda n: np.zeros(2 * n, np.float32)[::2], ValueError, "contiguous"),
-        (lambda n: np.zeros(n, np.float32).astype(">f4"), TypeError, "float32"),
-        (lambda n: [0.0] * n, TypeError, "numpy array"),
+        (lambda n: np.zeros(n, np.float32).astype(">f4"), ValueError, "out must be a float32"),
+        (lambda n: [0.0] * n, ValueError, "got list"),
     ],
     ids=["float64", "int32", "long", "short", "2-D", "strided", "big-endian", "list"],
 )

@@ -16,6 +16,7 @@
  * Function names are the Python method names (without the leading underscore).
  */
 #include "heuristic.h"
+#include "rb_binding.h"
 
 #include <math.h>
 #include <setjmp.h>
@@ -2056,38 +2057,6 @@ static PyObject *Heuristic_integers(HeuristicObject *self, PyObject *args)
     return PyLong_FromLongLong(pcg_integers(&self->rngs[i], n));
 }
 
-/* A C-contiguous buffer of `ndim` dimensions (shape checked where d0/d1 >= 0), items of `size`
- * bytes with a format among `formats`. */
-static int get_buf(PyObject *obj, Py_buffer *view, const char *name, int ndim, Py_ssize_t d0,
-                   Py_ssize_t d1, Py_ssize_t size, const char *formats, const char *dtypes,
-                   int writable)
-{
-    int flags = PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | (writable ? PyBUF_WRITABLE : 0);
-    if (PyObject_GetBuffer(obj, view, flags) < 0) {
-        PyErr_Clear();
-        PyErr_Format(PyExc_TypeError, "%s must be a C-contiguous%s %s array", name,
-                     writable ? " writable" : "", dtypes);
-        return -1;
-    }
-    const char *fmt = view->format ? view->format : "B";
-    if (fmt[0] == '<' || fmt[0] == '=' || fmt[0] == '@')
-        fmt++;
-    int ok = view->ndim == ndim && view->itemsize == size && strlen(fmt) == 1 &&
-             strchr(formats, fmt[0]) != NULL;
-    if (ok && ndim >= 1 && d0 >= 0 && view->shape[0] != d0)
-        ok = 0;
-    if (ok && ndim >= 2 && d1 >= 0 && view->shape[1] != d1)
-        ok = 0;
-    if (!ok) {
-        PyErr_Format(PyExc_ValueError,
-                     "%s must be a %s array of %d dimension(s) (%zd x %zd expected; -1: any)",
-                     name, dtypes, ndim, d0, d1);
-        PyBuffer_Release(view);
-        return -1;
-    }
-    return 0;
-}
-
 typedef struct {
     HeuristicObject *self;
     const int64_t *slots;
@@ -2131,19 +2100,19 @@ static PyObject *Heuristic_act(HeuristicObject *self, PyObject *args)
         return NULL;
     const Scn *s = &self->bot->scn;
     Py_buffer bs, bo, bm, bout;
-    if (get_buf(so, &bs, "slots", 1, -1, -1, 8, "qlL", "int64", 0) < 0)
+    if (rb_array(so, &bs, "slots", RB_INT64, 1, -1, -1, 0) < 0)
         return NULL;
     Py_ssize_t k = bs.shape[0];
-    if (get_buf(oo, &bo, "obs", 2, k, s->obs.size, 4, "f", "float32", 0) < 0) {
+    if (rb_array(oo, &bo, "obs", RB_FLOAT32, 2, k, s->obs.size, 0) < 0) {
         PyBuffer_Release(&bs);
         return NULL;
     }
-    if (get_buf(mo, &bm, "mask", 2, k, s->n_actions, 1, "b?B", "int8 or bool", 0) < 0) {
+    if (rb_array(mo, &bm, "mask", RB_INT8 | RB_BOOL | RB_UINT8, 2, k, s->n_actions, 0) < 0) {
         PyBuffer_Release(&bs);
         PyBuffer_Release(&bo);
         return NULL;
     }
-    if (get_buf(outo, &bout, "out", 1, k, -1, 8, "qlL", "int64", 1) < 0) {
+    if (rb_array(outo, &bout, "out", RB_INT64, 1, k, -1, 1) < 0) {
         PyBuffer_Release(&bs);
         PyBuffer_Release(&bo);
         PyBuffer_Release(&bm);

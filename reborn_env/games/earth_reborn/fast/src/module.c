@@ -14,6 +14,7 @@
 #include "core.h"
 #include "heuristic.h"
 #include "pool.h"
+#include "rb_binding.h"
 
 /* --- Python objects of the reference the module needs (looked up once) ---------------------- */
 
@@ -71,42 +72,10 @@ static int import_reference(void)
 
 /* --- Small readers of Python values, each failing with a message naming the value ----------- */
 
-/* An integer as the reference's checks take it: an int or numpy integer, never a bool. */
-static int is_integer(PyObject *v)
-{
-    return !PyBool_Check(v) && PyIndex_Check(v) &&
-           strcmp(Py_TYPE(v)->tp_name, "numpy.bool_") != 0 &&
-           strcmp(Py_TYPE(v)->tp_name, "numpy.bool") != 0;
-}
-
-/* value as an int in lo..hi (not a bool): TypeError / ValueError naming `what`. */
-static int as_long(PyObject *v, long long lo, long long hi, long long *out, const char *what)
-{
-    if (!v)
-        return -1;
-    PyObject *index = is_integer(v) ? PyNumber_Index(v) : NULL;
-    if (!index) {
-        PyErr_Clear();
-        PyErr_Format(PyExc_TypeError, "%s must be an integer, got %R", what, v);
-        return -1;
-    }
-    int overflow = 0;
-    long long x = PyLong_AsLongLongAndOverflow(index, &overflow);
-    Py_DECREF(index);
-    if (x == -1 && PyErr_Occurred())
-        return -1;
-    if (overflow || x < lo || x > hi) {
-        PyErr_Format(PyExc_ValueError, "%s must be in %lld..%lld, got %R", what, lo, hi, v);
-        return -1;
-    }
-    *out = x;
-    return 0;
-}
-
 /* A seed: an integer in 0..2**64-1 (TypeError / ValueError naming `what`). */
 static int as_seed(PyObject *v, uint64_t *out, const char *what)
 {
-    PyObject *index = is_integer(v) ? PyNumber_Index(v) : NULL;
+    PyObject *index = rb_is_integer(v) ? PyNumber_Index(v) : NULL;
     if (!index) {
         PyErr_Clear();
         PyErr_Format(PyExc_TypeError, "%s must be an integer, got %R", what, v);
@@ -126,7 +95,7 @@ static int as_seed(PyObject *v, uint64_t *out, const char *what)
 static int as_int(PyObject *v, long long lo, long long hi, int *out, const char *what)
 {
     long long x;
-    if (as_long(v, lo, hi, &x, what) < 0)
+    if (rb_int(v, lo, hi, &x, what) < 0)
         return -1;
     *out = (int)x;
     return 0;
@@ -696,7 +665,7 @@ static PyObject *Games_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
         return NULL;
     int n, max_steps;
     long long n_ll;
-    if (as_long(n_obj, 1, 1 << 24, &n_ll, "n") < 0 ||
+    if (rb_int(n_obj, 1, 1 << 24, &n_ll, "n") < 0 ||
         as_int(steps_obj, 1, INT32_MAX, &max_steps, "max_steps") < 0)
         return NULL;
     n = (int)n_ll;
@@ -737,7 +706,7 @@ static PyObject *Games_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 /* The slot index i (TypeError / IndexError as the reference); need_game: it must hold a game. */
 static int slot(GamesObject *self, PyObject *v, int need_game)
 {
-    if (!is_integer(v)) {
+    if (!rb_is_integer(v)) {
         PyErr_Format(PyExc_TypeError, "slot must be an integer, got %R", v);
         return -1;
     }
@@ -766,89 +735,6 @@ static int in_use(GamesObject *self)
     PyErr_SetString(PyExc_RuntimeError, "Games is in use by a step() or dump() in another thread: "
                                         "call one Games' methods from one thread at a time");
     return -1;
-}
-
-/* --- Buffers ------------------------------------------------------------------------------- */
-
-static const char *const DTYPE_NAMES[] = {"int8", "float32", "int64", "bool", "uint64",
-                                          "float64"};
-enum { B_INT8, B_FLOAT32, B_INT64, B_BOOL, B_UINT64, B_FLOAT64 };
-
-static int format_is(const char *fmt, int kind)
-{
-    if (!fmt)
-        fmt = "B";
-    if (*fmt == '@' || *fmt == '=' || *fmt == '<')
-        fmt++;
-    if (fmt[0] == 0 || fmt[1] != 0)
-        return 0;
-    switch (kind) {
-    case B_INT8: return fmt[0] == 'b';
-    case B_FLOAT32: return fmt[0] == 'f';
-    case B_INT64: return fmt[0] == 'q' || (fmt[0] == 'l' && sizeof(long) == 8);
-    case B_UINT64: return fmt[0] == 'Q' || (fmt[0] == 'L' && sizeof(long) == 8);
-    case B_FLOAT64: return fmt[0] == 'd';
-    default: return fmt[0] == '?';
-    }
-}
-
-/* numpy's name of a buffer format (struct module codes), for the messages. */
-static const char *dtype_name(const char *fmt)
-{
-    static const struct { char code; const char *name; } names[] = {
-        {'b', "int8"}, {'B', "uint8"}, {'h', "int16"}, {'H', "uint16"}, {'i', "int32"},
-        {'I', "uint32"}, {'l', "int64"}, {'L', "uint64"}, {'q', "int64"}, {'Q', "uint64"},
-        {'e', "float16"}, {'f', "float32"}, {'d', "float64"}, {'?', "bool"}};
-    if (!fmt)
-        return "uint8";
-    if (*fmt == '@' || *fmt == '=' || *fmt == '<')
-        fmt++;
-    for (size_t k = 0; fmt[0] && !fmt[1] && k < sizeof names / sizeof names[0]; k++)
-        if (names[k].code == fmt[0])
-            return names[k].name;
-    return fmt;
-}
-
-/* "(a,)" / "(a, b)" as Python writes a shape tuple. */
-static void shape_text(char *out, size_t size, int ndim, const Py_ssize_t *shape)
-{
-    size_t used = (size_t)snprintf(out, size, "(");
-    for (int k = 0; k < ndim && used < size; k++)
-        used += (size_t)snprintf(out + used, size - used, k ? ", %zd" : "%zd", shape[k]);
-    if (used < size)
-        snprintf(out + used, size - used, ndim == 1 ? ",)" : ")");
-}
-
-/* obj's buffer of dtype kind and shape (d0[, d1]), C-contiguous and (unless read_only)
- * writable; a ValueError worded as the reference's otherwise. */
-static int get_buffer(PyObject *obj, Py_buffer *view, const char *name, int kind, Py_ssize_t d0,
-                      Py_ssize_t d1, int read_only)
-{
-    if (PyObject_GetBuffer(obj, view, PyBUF_FORMAT | PyBUF_STRIDES) < 0) {
-        PyErr_Clear();
-        PyErr_Format(PyExc_ValueError, "%s must be a %s array, got %R", name, DTYPE_NAMES[kind],
-                     Py_TYPE(obj));
-        return -1;
-    }
-    int ndim = d1 >= 0 ? 2 : 1;
-    Py_ssize_t want_shape[2] = {d0, d1};
-    if (!format_is(view->format, kind) || view->ndim != ndim || !view->shape ||
-        view->shape[0] != d0 || (ndim == 2 && view->shape[1] != d1)) {
-        char want[64], got[128] = "()";
-        shape_text(want, sizeof want, ndim, want_shape);
-        if (view->shape && view->ndim > 0)
-            shape_text(got, sizeof got, view->ndim, view->shape);
-        PyErr_Format(PyExc_ValueError, "%s must be a %s array of shape %s, got %s %s", name,
-                     DTYPE_NAMES[kind], want, dtype_name(view->format), got);
-        PyBuffer_Release(view);
-        return -1;
-    }
-    if ((!read_only && view->readonly) || !PyBuffer_IsContiguous(view, 'C')) {
-        PyErr_Format(PyExc_ValueError, "%s must be writable and C-contiguous", name);
-        PyBuffer_Release(view);
-        return -1;
-    }
-    return 0;
 }
 
 /* --- One slot ------------------------------------------------------------------------------ */
@@ -905,7 +791,7 @@ static int load_int(PyObject *obj, const char *name, long long lo, long long hi,
     snprintf(label, sizeof label, "state.%s", name);
     PyObject *v = get(obj, name);
     long long x;
-    int r = v ? as_long(v, lo, hi, &x, label) : -1;
+    int r = v ? rb_int(v, lo, hi, &x, label) : -1;
     Py_XDECREF(v);
     if (r == 0)
         *out = (int32_t)x;
@@ -958,7 +844,7 @@ static int seq_ints(PyObject *seq, const char *what, long long lo, long long hi,
 {
     for (Py_ssize_t k = 0; k < PySequence_Fast_GET_SIZE(seq); k++) {
         long long x;
-        if (as_long(PySequence_Fast_GET_ITEM(seq, k), lo, hi, &x, what) < 0)
+        if (rb_int(PySequence_Fast_GET_ITEM(seq, k), lo, hi, &x, what) < 0)
             return -1;
         out[k] = (int32_t)x;
     }
@@ -1499,7 +1385,7 @@ static PyObject *Games_mask(GamesObject *self, PyObject *args)
         return NULL;
     int i = slot(self, i_obj, 1);
     Py_buffer view;
-    if (i < 0 || get_buffer(out, &view, "mask", B_INT8, self->scn->n_actions, -1, 0) < 0)
+    if (i < 0 || rb_array(out, &view, "mask", RB_INT8, 1, self->scn->n_actions, -1, 1) < 0)
         return NULL;
     if (in_use(self) < 0) {
         PyBuffer_Release(&view);
@@ -1519,7 +1405,7 @@ static PyObject *Games_apply(GamesObject *self, PyObject *args)
         return NULL;
     int i = slot(self, i_obj, 1);
     long long action;
-    if (i < 0 || as_long(a_obj, INT64_MIN, INT64_MAX, &action, "action") < 0 ||
+    if (i < 0 || rb_int(a_obj, INT64_MIN, INT64_MAX, &action, "action") < 0 ||
         in_use(self) < 0)
         return NULL;
     if (action < 0 || action >= self->scn->n_actions)
@@ -1538,7 +1424,7 @@ static PyObject *Games_observe(GamesObject *self, PyObject *args)
     int i = slot(self, i_obj, 1), seat;
     Py_buffer view;
     if (i < 0 || as_int(seat_obj, 0, 1, &seat, "seat") < 0 ||
-        get_buffer(out, &view, "obs", B_FLOAT32, self->scn->obs.size, -1, 0) < 0)
+        rb_array(out, &view, "obs", RB_FLOAT32, 1, self->scn->obs.size, -1, 1) < 0)
         return NULL;
     if (in_use(self) < 0) {
         PyBuffer_Release(&view);
@@ -1644,13 +1530,13 @@ static void step_slots(void *job, int lo, int hi)
 static int get_outputs(GamesObject *self, PyObject *obs, PyObject *mask, PyObject *agent,
                        Py_buffer views[3])
 {
-    if (get_buffer(obs, &views[0], "obs", B_FLOAT32, self->n, self->scn->obs.size, 0) < 0)
+    if (rb_array(obs, &views[0], "obs", RB_FLOAT32, 2, self->n, self->scn->obs.size, 1) < 0)
         return -1;
-    if (get_buffer(mask, &views[1], "mask", B_INT8, self->n, self->scn->n_actions, 0) < 0) {
+    if (rb_array(mask, &views[1], "mask", RB_INT8, 2, self->n, self->scn->n_actions, 1) < 0) {
         PyBuffer_Release(&views[0]);
         return -1;
     }
-    if (get_buffer(agent, &views[2], "agent", B_INT8, self->n, -1, 0) < 0) {
+    if (rb_array(agent, &views[2], "agent", RB_INT8, 1, self->n, -1, 1) < 0) {
         PyBuffer_Release(&views[0]);
         PyBuffer_Release(&views[1]);
         return -1;
@@ -1717,21 +1603,21 @@ static PyObject *Games_step(GamesObject *self, PyObject *args)
                           &terminated, &truncated, &threads_obj))
         return NULL;
     Py_buffer views[7];
-    if (get_buffer(actions, &views[0], "actions", B_INT64, self->n, -1, 1) < 0)
+    if (rb_array(actions, &views[0], "actions", RB_INT64, 1, self->n, -1, 0) < 0)
         return NULL;
     if (get_outputs(self, obs, mask, agent, views + 1) < 0) {
         release(views, 1);
         return NULL;
     }
-    if (get_buffer(rewards, &views[4], "rewards", B_FLOAT32, self->n, 2, 0) < 0) {
+    if (rb_array(rewards, &views[4], "rewards", RB_FLOAT32, 2, self->n, 2, 1) < 0) {
         release(views, 4);
         return NULL;
     }
-    if (get_buffer(terminated, &views[5], "terminated", B_BOOL, self->n, -1, 0) < 0) {
+    if (rb_array(terminated, &views[5], "terminated", RB_BOOL, 1, self->n, -1, 1) < 0) {
         release(views, 5);
         return NULL;
     }
-    if (get_buffer(truncated, &views[6], "truncated", B_BOOL, self->n, -1, 0) < 0) {
+    if (rb_array(truncated, &views[6], "truncated", RB_BOOL, 1, self->n, -1, 1) < 0) {
         release(views, 6);
         return NULL;
     }
@@ -1895,14 +1781,15 @@ static PyObject *Games_play_random(GamesObject *self, PyObject *args)
     static const char *const names[13] = {
         "streams", "obs", "mask", "agent", "rewards", "terminated", "truncated",
         "reward", "ended", "moves", "moves_at_end", "ended_terminated", "ended_truncated"};
-    static const int kinds[13] = {B_UINT64, B_FLOAT32, B_INT8,  B_INT8,  B_FLOAT32,
-                                  B_BOOL,   B_BOOL,    B_FLOAT64, B_BOOL, B_INT64,
-                                  B_INT64,  B_BOOL,    B_BOOL};
+    static const int kinds[13] = {RB_UINT64, RB_FLOAT32, RB_INT8,  RB_INT8,  RB_FLOAT32,
+                                  RB_BOOL,   RB_BOOL,    RB_FLOAT64, RB_BOOL, RB_INT64,
+                                  RB_INT64,  RB_BOOL,    RB_BOOL};
     const Py_ssize_t widths[13] = {-1, self->scn->obs.size, self->scn->n_actions, -1, 2, -1, -1,
                                    -1, -1, -1, -1, -1, -1};
     Py_buffer views[13];
     for (int k = 0; k < 13; k++)
-        if (get_buffer(objs[k], &views[k], names[k], kinds[k], self->n, widths[k], 0) < 0) {
+        if (rb_array(objs[k], &views[k], names[k], kinds[k], widths[k] >= 0 ? 2 : 1, self->n,
+                     widths[k], 1) < 0) {
             release(views, k);
             return NULL;
         }

@@ -1,35 +1,11 @@
 /* mark_legal(mask, legal): the legal actions set to 1 in an int8 mask (see mask.h). */
 #include "mask.h"
 
-#include <string.h>
-
-#include "buffers.h"
+#include "rb_binding.h"
 
 const char haven_mark_legal_doc[] =
     "mark_legal(mask, legal): set mask[a] = 1 for each action a of the sequence legal; mask is "
     "a writable, C-contiguous 1-D int8 array and every a an int in 0..len(mask)-1.";
-
-/* The mask's buffer, checked: writable, contiguous, one byte per action. */
-static int mask_buffer(PyObject *obj, Py_buffer *view)
-{
-    if (PyObject_GetBuffer(obj, view, PyBUF_RECORDS) < 0) {
-        PyErr_Clear();
-        PyErr_Format(PyExc_TypeError,
-                     "mark_legal: mask must be a writable int8 numpy array, not %.100s",
-                     Py_TYPE(obj)->tp_name);
-        return -1;
-    }
-    if (strcmp(item_format(view), "b") != 0 || view->itemsize != 1 || view->ndim != 1 ||
-        !PyBuffer_IsContiguous(view, 'C')) {
-        PyErr_Format(PyExc_TypeError,
-                     "mark_legal: mask must be a C-contiguous 1-D int8 array; got format %s, "
-                     "%d-D",
-                     view->format ? view->format : "B", view->ndim);
-        PyBuffer_Release(view);
-        return -1;
-    }
-    return 0;
-}
 
 PyObject *haven_mark_legal(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -40,7 +16,7 @@ PyObject *haven_mark_legal(PyObject *module, PyObject *const *args, Py_ssize_t n
         return NULL;
     }
     Py_buffer view;
-    if (mask_buffer(args[0], &view))
+    if (rb_array(args[0], &view, "mask", RB_INT8, 1, -1, -1, 1) < 0)
         return NULL;
     PyObject *legal = PySequence_Fast(args[1], "mark_legal: legal must be a sequence of ints");
     if (!legal) {

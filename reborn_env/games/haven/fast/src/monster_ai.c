@@ -9,6 +9,7 @@
  * is a cell id or an index, so no tie is left to the order of a loop.
  */
 #include "monster_ai.h"
+#include "rb_binding.h"
 
 #include <string.h>
 
@@ -25,35 +26,19 @@ typedef struct {
     unsigned char *sight;   /* n * n: Board.sight(a, b) */
 } AIBoard;
 
-/* v as an integer (an int, not a bool) into *out; TypeError or ValueError naming `what`. */
+/* v as an integer within +-2**40 (rb_int: TypeError or ValueError naming `what`), so that no
+ * sum of a few of them overflows. */
 static int as_ll(PyObject *v, long long *out, const char *what)
 {
-    if (!PyLong_Check(v) || PyBool_Check(v)) {
-        PyErr_Format(PyExc_TypeError, "%s must be an integer, got %R", what, v);
-        return -1;
-    }
-    int overflow = 0;
-    long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
-    if (x == -1 && PyErr_Occurred())
-        return -1;
-    if (overflow || x > (1LL << 40) || x < -(1LL << 40)) {
-        PyErr_Format(PyExc_ValueError, "%s is out of range: %R", what, v);
-        return -1;
-    }
-    *out = x;
-    return 0;
+    return rb_int(v, -(1LL << 40), 1LL << 40, out, what);
 }
 
 /* v as a cell 0..n-1. */
 static int as_cell(PyObject *v, int n, int *out, const char *what)
 {
     long long x;
-    if (as_ll(v, &x, what) < 0)
+    if (rb_int(v, 0, n - 1, &x, what) < 0)
         return -1;
-    if (x < 0 || x >= n) {
-        PyErr_Format(PyExc_ValueError, "%s must be a cell in 0..%d, got %lld", what, n - 1, x);
-        return -1;
-    }
     *out = (int)x;
     return 0;
 }

@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "buffers.h"
+#include "rb_binding.h"
 #include "observer.h"
 
 #define MAX_MODIFIER_NAMES 256 /* distinct modifier card names (counted on the stack) */
@@ -1266,38 +1266,6 @@ done:
 
 /* --- observe_into(game, me, out) ------------------------------------------------------------- */
 
-static int check_out(Observer *o, PyObject *obj, Py_buffer *view)
-{
-    if (PyObject_GetBuffer(obj, view, PyBUF_RECORDS_RO) < 0) {
-        PyErr_Clear();
-        PyErr_Format(PyExc_TypeError,
-                     "observe_into: out must be a float32 numpy array, not %.100s",
-                     Py_TYPE(obj)->tp_name);
-        return -1;
-    }
-    const char *why = NULL;
-    PyObject *type = PyExc_ValueError;
-    if (strcmp(item_format(view), "f") != 0 || view->itemsize != 4) {
-        why = "out must hold float32 values";
-        type = PyExc_TypeError;
-    } else if (view->ndim != 1 || view->shape[0] != o->size) {
-        why = "out must be a 1-D array of the observation's size";
-    } else if (!PyBuffer_IsContiguous(view, 'C')) {
-        why = "out must be C-contiguous";
-    } else if (view->readonly) {
-        why = "out must be writable";
-    }
-    if (why) {
-        PyErr_Format(type, "observe_into: %s (%zd floats); got format %s, %d-D, %zd items%s",
-                     why, o->size, view->format ? view->format : "B", view->ndim,
-                     view->len / (view->itemsize ? view->itemsize : 1),
-                     view->readonly ? ", read-only" : "");
-        PyBuffer_Release(view);
-        return -1;
-    }
-    return 0;
-}
-
 static PyObject *observer_observe_into(Observer *o, PyObject *const *args, Py_ssize_t nargs)
 {
     if (nargs != 3) {
@@ -1314,7 +1282,7 @@ static PyObject *observer_observe_into(Observer *o, PyObject *const *args, Py_ss
         return NULL;
     }
     Py_buffer view;
-    if (check_out(o, args[2], &view))
+    if (rb_array(args[2], &view, "out", RB_FLOAT32, 1, o->size, -1, 1) < 0)
         return NULL;
     Entry stack[STACK_ENTRIES];
     Out out = {stack, 0, STACK_ENTRIES, o->size, 0};

@@ -11,6 +11,7 @@
  * the lists differ from the Python's.
  */
 #include "paths.h"
+#include "rb_binding.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -41,36 +42,15 @@ static void label_of(char *label, size_t size, const char *what, Py_ssize_t i)
         snprintf(label, size, "%s", what);
 }
 
-/* value as an integer in lo..hi: an int or anything with __index__, never a bool. */
+/* value i of `what` as an integer in lo..hi (rb_int, its label built only for an error). */
 static int read_int(PyObject *v, long long lo, long long hi, long long *out, const char *what,
                     Py_ssize_t i)
 {
+    if (rb_int_fast(v, lo, hi, out))
+        return 0;
     char label[96];
-    int overflow = 0;
-    long long x;
-    if (PyLong_CheckExact(v)) {
-        x = PyLong_AsLongLongAndOverflow(v, &overflow);
-    } else {
-        if (PyBool_Check(v) || !PyIndex_Check(v)) {
-            label_of(label, sizeof label, what, i);
-            PyErr_Format(PyExc_TypeError, "%s must be an integer, got %R", label, v);
-            return -1;
-        }
-        PyObject *index = PyNumber_Index(v);
-        if (!index)
-            return -1;
-        x = PyLong_AsLongLongAndOverflow(index, &overflow);
-        Py_DECREF(index);
-    }
-    if (x == -1 && PyErr_Occurred())
-        return -1;
-    if (overflow || x < lo || x > hi) {
-        label_of(label, sizeof label, what, i);
-        PyErr_Format(PyExc_ValueError, "%s must be in %lld..%lld, got %R", label, lo, hi, v);
-        return -1;
-    }
-    *out = x;
-    return 0;
+    label_of(label, sizeof label, what, i);
+    return rb_int(v, lo, hi, out, label);
 }
 
 /* A list or tuple (or any iterable, copied) as a new reference, with a TypeError naming it. */
