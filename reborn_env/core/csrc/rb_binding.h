@@ -148,12 +148,12 @@ static inline void rb_shape_text(char *out, size_t size, int ndim, const Py_ssiz
 static inline int rb_array(PyObject *obj, Py_buffer *view, const char *name, int kinds, int ndim,
                            Py_ssize_t d0, Py_ssize_t d1, int writable)
 {
-    char want_kinds[64], want[64], got[128] = "()";
     Py_ssize_t want_shape[2] = {d0, d1};
-    rb_kinds_text(want_kinds, sizeof want_kinds, kinds);
-    rb_shape_text(want, sizeof want, ndim, want_shape);
     if (PyObject_GetBuffer(obj, view, PyBUF_FORMAT | PyBUF_STRIDES) < 0) {
         PyErr_Clear();
+        char want_kinds[64], want[64];
+        rb_kinds_text(want_kinds, sizeof want_kinds, kinds);
+        rb_shape_text(want, sizeof want, ndim, want_shape);
         PyErr_Format(PyExc_ValueError, "%s must be a %s array of shape %s, got %.100s", name,
                      want_kinds, want, Py_TYPE(obj)->tp_name);
         return -1;
@@ -162,7 +162,10 @@ static inline int rb_array(PyObject *obj, Py_buffer *view, const char *name, int
     int ok = item && (item->kind & kinds) && view->ndim == ndim && view->shape;
     for (int k = 0; ok && k < ndim; k++)
         ok = want_shape[k] < 0 || view->shape[k] == want_shape[k];
-    if (!ok) {
+    if (!ok) { /* the messages are written only here, off the hot path */
+        char want_kinds[64], want[64], got[128] = "()";
+        rb_kinds_text(want_kinds, sizeof want_kinds, kinds);
+        rb_shape_text(want, sizeof want, ndim, want_shape);
         if (view->shape && view->ndim > 0)
             rb_shape_text(got, sizeof got, view->ndim, view->shape);
         PyErr_Format(PyExc_ValueError, "%s must be a %s array of shape %s, got %s %s", name,
