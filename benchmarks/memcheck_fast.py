@@ -1,14 +1,18 @@
 """A game's compiled core under a memory checker, running a slice of its differential test.
 
 Run: ``python benchmarks/memcheck_fast.py [--games 30] [--vector-runs 2] [--tool asan|valgrind]
-[--env NAME]`` (the game with a compiled core, as ``bench_fast.py`` finds it: Earth Reborn's).
+[--env NAME] [--tests PACKAGE ...]`` (the game with a compiled core, as ``bench_fast.py`` finds
+it: Earth Reborn's).
 
 ``asan`` (the default) copies the package, the tests (where the differential harness lives) and
 the benchmarks into a scratch folder, builds every core there with
 ``-fsanitize=address,undefined`` (every undefined behaviour fatal), and runs ``bench_fast.py
 differential`` on that copy, slot-level games and then vector_env runs whose step uses 2
 threads, with the sanitizer runtime preloaded: any out-of-bounds access, use after free or
-undefined behaviour in the C code stops the run with a report. ``valgrind`` runs the same slices
+undefined behaviour in the C code stops the run with a report. ``--tests PACKAGE`` also runs
+that game package's own compiled-core tests (``tests/<PACKAGE>/fast``, pytest) over the checked
+build: the cores without a differential harness of their own are checked that way (``--tests
+haven``; ``--games 0 --vector-runs 0`` for those tests alone). ``valgrind`` runs the same slices
 on an -O1 build under valgrind's memcheck (much slower: use a few games). Prints a summary and
 exits non-zero if the checker found anything or a game did not match the reference.
 """
@@ -110,6 +114,18 @@ def valgrind(scratch: Path) -> tuple[list[str], dict[str, str]]:
     return prefix, {"PYTHONPATH": str(scratch), "PYTHONMALLOC": "malloc"}
 
 
+def tests_command(package: str) -> list[str]:
+    """pytest over ``tests/<package>/fast``, saying first which core it imported (as
+    bench_fast.py's slices do, so :func:`report` can hold it to the checked build)."""
+    run = (
+        "import importlib, sys, pytest; "
+        f"fast = importlib.import_module('reborn_env.games.{package}.fast'); "
+        "print('core:', fast.core.__file__, flush=True); "
+        f"sys.exit(pytest.main(['-p', 'no:cacheprovider', 'tests/{package}/fast']))"
+    )
+    return [sys.executable, "-c", run]
+
+
 def report(level: str, done: subprocess.CompletedProcess, scratch: Path) -> bool:
     """Print one slice's table and findings; whether it was clean."""
     output = done.stdout + done.stderr
@@ -119,7 +135,8 @@ def report(level: str, done: subprocess.CompletedProcess, scratch: Path) -> bool
         findings.append(f"the slice did not load the checked build (core: {loaded})")
     print(f"{level} slice: exit {done.returncode}, core loaded from {loaded[:1]}")
     print("\n".join(line for line in done.stdout.splitlines() if line.startswith("|")))
-    print("\n".join(line for line in done.stdout.splitlines() if re.match(r"\d+ games, ", line)))
+    summary = re.compile(r"\d+ games, |=* ?\d+ (passed|failed)")
+    print("\n".join(line for line in done.stdout.splitlines() if summary.match(line)))
     for line in findings[:20]:
         print(f"  FINDING {line}")
     if done.returncode:
@@ -136,8 +153,19 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--tool", choices=("asan", "valgrind"), default="asan")
     parser.add_argument("--env", help="the game (default: bench_fast.py's first with a core)")
+    parser.add_argument(
+        "--tests",
+        nargs="+",
+        default=[],
+        metavar="PACKAGE",
+        help="also run tests/<PACKAGE>/fast over the checked build (e.g. haven)",
+    )
     parser.add_argument("--keep", action="store_true", help="keep the scratch folder")
     args = parser.parse_args(argv)
+    for package in args.tests:
+        if not (ROOT / "tests" / package / "fast").is_dir():
+            known = sorted(p.parent.name for p in (ROOT / "tests").glob("*/fast"))
+            parser.error(f"--tests: no tests/{package}/fast; the packages: {', '.join(known)}")
     scratch = Path(tempfile.mkdtemp(prefix="memcheck_fast_"))
     start = time.perf_counter()
     clean = True
@@ -154,12 +182,22 @@ def main(argv: list[str] | None = None) -> int:
                     text=True,
                 )
                 clean &= report(level, done, scratch)
+        for package in args.tests:
+            done = subprocess.run(
+                prefix + tests_command(package),
+                cwd=scratch,
+                env={**os.environ, **env},
+                capture_output=True,
+                text=True,
+            )
+            clean &= report(f"tests/{package}/fast", done, scratch)
     finally:
         if not args.keep:
             shutil.rmtree(scratch, ignore_errors=True)
+    tests = "".join(f", tests/{package}/fast" for package in args.tests)
     print(
         f"memory check ({args.tool}) of {args.games} slot games and {args.vector_runs} vector "
-        f"runs in {time.perf_counter() - start:.0f} s: {'clean' if clean else 'NOT clean'}"
+        f"runs{tests} in {time.perf_counter() - start:.0f} s: {'clean' if clean else 'NOT clean'}"
     )
     return 0 if clean else 1
 
