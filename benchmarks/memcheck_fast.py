@@ -158,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
         nargs="+",
         default=[],
         metavar="PACKAGE",
-        help="also run tests/<PACKAGE>/fast over the checked build (e.g. haven)",
+        help="also run tests/<PACKAGE>/fast over the checked build (a game package's folder)",
     )
     parser.add_argument("--keep", action="store_true", help="keep the scratch folder")
     args = parser.parse_args(argv)
