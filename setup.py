@@ -3,9 +3,9 @@
 Each game whose package holds C sources in ``fast/src/`` gets one extension,
 ``reborn_env.games.<game>.fast._core``, compiled from every ``*.c`` of that folder found at build
 time, with the headers of that folder and the shared binding header (``reborn_env/core/csrc``)
-as dependencies. Each is optional: without C sources
-nothing is compiled, and a failed compile (no compiler, a broken source) leaves the package
-installed on its pure-Python reference, which the game's ``fast`` module then reports.
+as dependencies. Each is optional: without C sources nothing is compiled, and a failed compile
+(no compiler, a broken source) leaves the package installed on its pure-Python reference, which
+the game's ``fast`` module then reports.
 """
 
 from __future__ import annotations

@@ -28,12 +28,10 @@ static inline int rb_int_fast(PyObject *v, long long lo, long long hi, long long
 {
     if (!PyLong_CheckExact(v))
         return 0;
-    int overflow = 0;
+    int overflow = 0; /* an exact int: the conversion cannot fail, only overflow */
     long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
-    if (overflow || (x == -1 && PyErr_Occurred()) || x < lo || x > hi) {
-        PyErr_Clear();
+    if (overflow || x < lo || x > hi)
         return 0;
-    }
     *out = x;
     return 1;
 }

@@ -787,11 +787,14 @@ static PyObject *get(PyObject *obj, const char *name) { return PyObject_GetAttrS
 
 static int load_int(PyObject *obj, const char *name, long long lo, long long hi, int32_t *out)
 {
-    char label[96];
-    snprintf(label, sizeof label, "state.%s", name);
     PyObject *v = get(obj, name);
     long long x;
-    int r = v ? rb_int(v, lo, hi, &x, label) : -1;
+    int r = v && rb_int_fast(v, lo, hi, &x) ? 0 : -1;
+    if (r < 0 && v) { /* the label is written only for the error */
+        char label[96];
+        snprintf(label, sizeof label, "state.%s", name);
+        r = rb_int(v, lo, hi, &x, label);
+    }
     Py_XDECREF(v);
     if (r == 0)
         *out = (int32_t)x;
