@@ -29,15 +29,19 @@ class raw_env(GameEnv):  # noqa: N801 - PettingZoo's naming convention
         scenario: str = "raider_camp",
         illegal_action: str = "raise",
         event_feed: bool = False,
+        backend: str | None = None,
         **config: Any,
     ) -> None:
         """``event_feed``: each agent's infos carry its HV-API-8 event feed (lists of dicts,
-        which trainers' buffers refuse: off by default). ``config``: the 16.8 options by name,
-        their defaults and checks those of :class:`~.rules.config.HavenConfig` (an unknown one is
-        a TypeError listing them)."""
-        rules = HavenRules(scenario, event_feed, **config)
+        which trainers' buffers refuse: off by default). ``backend``: ``"fast"`` (the compiled
+        core), ``"python"`` (the reference) or None, the core where it is built (as for
+        earth_reborn_v0; ``$REBORN_ENV_BACKEND`` sets the default). ``config``: the 16.8 options
+        by name, their defaults and checks those of :class:`~.rules.config.HavenConfig` (an
+        unknown one is a TypeError listing them)."""
+        rules = HavenRules(scenario, event_feed, backend, **config)
         super().__init__(rules, render_mode, illegal_action)  # HV-API-5
         self.scenario, self.config, self.observer = rules.scenario, rules.config, rules.observer
+        self.backend = rules.backend  # "fast" (the compiled core) or "python"
 
 
 def env(**kwargs: Any) -> raw_env:

@@ -29,7 +29,7 @@ def hidden_variant(match: HavenMatch, seat: int, rng: np.random.Generator) -> Ha
         return None
     position = game.to_position()  # the round's start (a quiet point) and the picks since
     answers = position["answers"]
-    original = HavenGame.from_position({**position, "answers": []}, game.scenario)
+    original = HavenGame.from_position({**position, "answers": []}, game.scenario, game.kernels)
     variant = original.clone()
     done = 0
     while done < len(answers):

@@ -18,9 +18,12 @@ from ...core.contract import RUNNING, TERMINATED, TRUNCATED
 from ...core.errors import IllegalActionError
 from . import actions, render
 from .event_feed import EventFeed
-from .fast.mask import mark_legal
+from .fast import resolve_backend
+from .fast.kernels import COMPILED
+from .fast.mask import mark_legal_for
 from .fast.observer import best_observer_for
 from .rules.engine import HavenConfig, HavenGame, new_game
+from .rules.kernels import REFERENCE
 from .scenario.loader import load_scenario
 
 ENV_NAME = "haven_v0"
@@ -45,42 +48,63 @@ class HavenRules:
 
     ``event_feed``: whether each seat's infos carry its HV-API-8 event feed, a list of dicts.
     Off by default, so that every value in ``infos`` is one a trainer's buffer can store (TorchRL
-    and Tianshou refuse lists of dicts); front-ends and tests that read the feed ask for it."""
+    and Tianshou refuse lists of dicts); front-ends and tests that read the feed ask for it.
+
+    ``backend``: ``"fast"`` (the compiled core's observer, mask and rules kernels), ``"python"``
+    (the reference of each) or None, the core where it is built (``$REBORN_ENV_BACKEND`` if set),
+    as for Earth Reborn; the games give the same results on both."""
 
     name = ENV_NAME
 
     def __init__(
-        self, scenario: str = "raider_camp", event_feed: bool = False, **config: Any
+        self,
+        scenario: str = "raider_camp",
+        event_feed: bool = False,
+        backend: str | None = None,
+        **config: Any,
     ) -> None:
         if not isinstance(event_feed, bool):
             raise ValueError(f"event_feed must be True or False, got {event_feed!r}")
         self.event_feed = event_feed
+        self.backend = resolve_backend(backend)
         self.config = make_config(**config)
         self.scenario = load_scenario(scenario)
-        self.observer = best_observer_for(self.scenario)  # the compiled one where it is built
+        self._take_backend()
         # HV-API-1, 16.3, 16.5: the characters; Discrete(87); the observation and its mask
         self.agents = tuple(c.id for c in self.scenario.characters)
         self.n_actions = actions.N_ACTIONS
         self.obs_size = self.observer.size
 
+    def _take_backend(self) -> None:
+        """The one place the backend is applied: the observer (16.5), the mask writer (16.4) and
+        the kernels every game of these rules calls (HV-AI-2..10, HV-TER-7)."""
+        self.observer = best_observer_for(self.scenario, self.backend)
+        self.mark_legal = mark_legal_for(self.backend)
+        self.kernels = COMPILED if self.backend == "fast" else REFERENCE
+
     def __deepcopy__(self, memo: dict[int, object]) -> HavenRules:
-        """Itself: a scenario, options and that scenario's observer, which no game changes, so
-        a copied match plays by the same rules object."""
+        """Itself: a scenario, options, a backend and that scenario's observer, which no game
+        changes, so a copied match plays by the same rules object."""
         return self
 
     def __getstate__(self) -> dict[str, Any]:
-        """Pickled without its observer, which :meth:`__setstate__` takes again for the
-        scenario (the compiled one where it is built)."""
-        return {key: value for key, value in self.__dict__.items() if key != "observer"}
+        """Pickled with its backend as resolved here; :meth:`__setstate__` takes that backend's
+        observer (the compiled one's C encoder is built again), mask writer and kernels."""
+        taken = ("observer", "mark_legal", "kernels")
+        return {key: value for key, value in self.__dict__.items() if key not in taken}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
-        self.observer = best_observer_for(self.scenario)
+        self._take_backend()
 
     def new_match(self, seed: int, options: Mapping[str, Any]) -> HavenMatch:
         """HV-API-9/10: a new game from ``seed``, or the fixture ``options["fixture"]``."""
         game = new_game(
-            scenario=self.scenario, seed=seed, config=self.config, fixture=options.get("fixture")
+            scenario=self.scenario,
+            seed=seed,
+            config=self.config,
+            fixture=options.get("fixture"),
+            kernels=self.kernels,
         )
         return HavenMatch(self, game)
 
@@ -88,7 +112,8 @@ class HavenRules:
         """The game ``position`` holds (docs/haven_position_format.md), validated."""
         if options and options.get("fixture") is not None:
             raise ValueError("reset options 'fixture' and 'position' exclude each other")
-        return HavenMatch(self, HavenGame.from_position(position, scenario=self.scenario))
+        game = HavenGame.from_position(position, self.scenario, self.kernels)
+        return HavenMatch(self, game)
 
     def action_name(self, action: int) -> str:
         return actions.name(action)
@@ -173,7 +198,7 @@ class HavenMatch:
         ``mask`` when ``seat`` is to answer."""
         self.rules.observer.observe_into(self.state, seat, observation)
         if self.to_move() == seat:
-            mark_legal(mask, self.state.legal_actions())
+            self.rules.mark_legal(mask, self.state.legal_actions())
 
     def infos(self, seat: int) -> Mapping[str, Any]:
         """HV-API-8: ``{"events": [...]}``, what ``seat`` may see since its previous step, when

@@ -1,7 +1,7 @@
 """Haven's compiled single-target monster AI: ``fast._core.ai_ranking`` and
-``ai_destination``, through :func:`monster_ai.compiled_focus_ranking` and
-:func:`monster_ai.compiled_destination`, give what the reference :func:`monster_ai.focus_ranking`
-and :func:`monster_ai.destination` give, and refuse bad input.
+``ai_destination``, through :func:`fast_kernels.compiled_focus_ranking` and
+:func:`fast_kernels.compiled_destination`, give what the reference
+:func:`monster_ai.focus_ranking` and :func:`monster_ai.destination` give, and refuse bad input.
 
 Rule ids: HV-AI-1 (candidates: enemies on the map, not invisible), HV-AI-3 (attack hexes:
 endable cells in range and sight; no attack or disarmed: as melee), HV-AI-4 (the focus key:
@@ -30,10 +30,14 @@ from typing import Any
 import pytest
 
 from reborn_env.games.haven import fast
-from reborn_env.games.haven.rules import monster_ai, monster_turn, path_graph
+from reborn_env.games.haven.fast import kernels as fast_kernels
+from reborn_env.games.haven.fast.kernels import COMPILED, CompiledPathGraph
+from reborn_env.games.haven.match import HavenRules
+from reborn_env.games.haven.rules import monster_ai
 from reborn_env.games.haven.rules.context import RuleContext
 from reborn_env.games.haven.rules.engine import new_game
 from reborn_env.games.haven.rules.figures import board_for
+from reborn_env.games.haven.rules.kernels import REFERENCE
 from reborn_env.games.haven.rules.monster_plan import UNREACHED, Plan
 from reborn_env.games.haven.rules.path_graph import PathGraph
 from reborn_env.games.haven.rules.state import Figure
@@ -45,13 +49,17 @@ SCENARIOS = {"raider_camp": load_scenario(), "mire_crossing": load_scenario("mir
 KINDS = (WALK, JUMP, FLY)
 
 
-def test_the_core_is_built_and_the_switch_follows_the_backend() -> None:
-    """Where the core should be built it is, with the AI's functions; the flag follows
-    ``fast.use_core()`` as ``path_graph.FAST`` does."""
+def test_the_core_is_built_and_the_backend_picks_the_ai() -> None:
+    """Where the core should be built it is, with the AI's functions; the backend gives the
+    compiled AI with the compiled graphs, the reference with the reference's."""
     if fast.build_expected():
         assert fast.AVAILABLE, f"the compiled core was not built: {fast.IMPORT_ERROR}"
         assert hasattr(fast.core, "ai_ranking") and hasattr(fast.core, "AIBoard")
-    assert monster_ai.FAST is path_graph.FAST is fast.use_core()
+    compiled, python = HavenRules(backend="fast").kernels, HavenRules(backend="python").kernels
+    assert compiled.focus_ranking is fast_kernels.focus_ranking
+    assert compiled.destination is fast_kernels.destination
+    assert python.focus_ranking is monster_ai.focus_ranking
+    assert python.destination is monster_ai.destination
 
 
 def same(a: Any, b: Any) -> bool:
@@ -59,30 +67,14 @@ def same(a: Any, b: Any) -> bool:
     return repr(a) == repr(b)
 
 
-def reference_ranking(ctx: RuleContext, mover: Figure, plan: Plan, graph: PathGraph) -> Any:
-    """:func:`monster_ai.focus_ranking` with the compiled path switched off."""
-    saved, monster_ai.FAST = monster_ai.FAST, False
-    try:
-        return monster_ai.focus_ranking(ctx, mover, plan, graph)
-    finally:
-        monster_ai.FAST = saved
-
-
-def reference_destination(
-    ctx: RuleContext, mover: Figure, plan: Plan, target: Figure, graph: PathGraph, ranking: Any
-) -> int:
-    """:func:`monster_ai.destination` with the compiled path switched off."""
-    saved, monster_ai.FAST = monster_ai.FAST, False
-    try:
-        return monster_ai.destination(ctx, mover, plan, target, graph, ranking)
-    finally:
-        monster_ai.FAST = saved
+reference_ranking = monster_ai.focus_ranking
+reference_destination = monster_ai.destination
 
 
 def compare_ranking(ctx: RuleContext, mover: Figure, plan: Plan, graph: PathGraph, seen: Counter):
     """The compiled ranking is the reference's: same keys, same figures (the very objects)."""
     want = reference_ranking(ctx, mover, plan, graph)
-    got = monster_ai.compiled_focus_ranking(ctx, mover, plan, graph)
+    got = fast_kernels.compiled_focus_ranking(ctx, mover, plan, graph)
     assert same(got, want), (plan, mover)
     assert [f for _, f in got] == [f for _, f in want]
     assert all(g is w for (_, g), (_, w) in zip(got, want, strict=True))
@@ -108,10 +100,10 @@ def compare_destination(
         want = reference_destination(ctx, mover, plan, target, graph, ranking)
     except (ValueError, TypeError) as error:
         with pytest.raises(type(error)):
-            monster_ai.compiled_destination(ctx, mover, plan, target, graph, ranking)
+            fast_kernels.compiled_destination(ctx, mover, plan, target, graph, ranking)
         seen["refused"] += 1
         return mover.cell
-    got = monster_ai.compiled_destination(ctx, mover, plan, target, graph, ranking)
+    got = fast_kernels.compiled_destination(ctx, mover, plan, target, graph, ranking)
     assert type(got) is int and got == want, (plan, mover, target, graph.kind)
     seen["destinations"] += 1
     seen["moved"] += want != mover.cell
@@ -136,7 +128,7 @@ def variants(plan: Plan, rng: random.Random) -> list[Plan]:
 
 
 def checked(seen: Counter, rng: random.Random) -> tuple[Callable, Callable]:
-    """Stand-ins for monster_turn's focus_ranking and destination that play the reference and,
+    """Stand-ins for the kernels' focus_ranking and destination that play the reference and,
     at each single-target call, compare the compiled answers of it and of its variants."""
 
     def ranking_at(ctx: RuleContext, mover: Figure, plan: Plan, graph: PathGraph) -> Any:
@@ -155,7 +147,8 @@ def checked(seen: Counter, rng: random.Random) -> tuple[Callable, Callable]:
             seen["area"] += 1
             return reference_destination(ctx, mover, plan, target, graph, ranking)
         want = compare_destination(ctx, mover, plan, target, graph, ranking, seen)
-        graphs = [graph, *(PathGraph(ctx, mover, kind) for kind in KINDS if kind != graph.kind)]
+        others = (kind for kind in KINDS if kind != graph.kind)
+        graphs = [graph, *(ctx.kernels.path_graph(ctx, mover, kind) for kind in others)]
         for other in variants(plan, rng):
             if other.move is None:
                 continue
@@ -177,19 +170,17 @@ def checked(seen: Counter, rng: random.Random) -> tuple[Callable, Callable]:
 
 
 @pytest.mark.parametrize("name", sorted(SCENARIOS))
-def test_every_single_target_call_of_random_play_is_the_reference_answer(
-    name: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_every_single_target_call_of_random_play_is_the_reference_answer(name: str) -> None:
     """HV-AI-1..6, HV-AI-10, HV-COND-7, HV-JMP-2, HV-FLY-2: on every monster and summon turn of
     random games, each single-target ranking and destination the rules ask for, and those of its
     variants (:func:`checked`), are the reference's."""
     seen: Counter = Counter()
     rng = random.Random(name)
     ranking_at, destination_at = checked(seen, rng)
-    monkeypatch.setattr(monster_turn, "focus_ranking", ranking_at)
-    monkeypatch.setattr(monster_turn, "destination", destination_at)
+    kernels = COMPILED._replace(focus_ranking=ranking_at, destination=destination_at)
     for seed in range(30):
-        game, play = new_game(SCENARIOS[name], seed=seed), random.Random(seed)
+        game = new_game(SCENARIOS[name], seed=seed, kernels=kernels)
+        play = random.Random(seed)
         for _ in range(400):
             if game.prompt is None:
                 break
@@ -206,8 +197,8 @@ def test_every_single_target_call_of_random_play_is_the_reference_answer(
 def test_random_games_play_the_same_with_the_compiled_ai_and_the_reference(
     name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Random games give one event log with ``monster_ai.FAST`` on and off, on the
-    compiled graphs and on the reference's (``path_graph.FAST``)."""
+    """Random games give one event log with the compiled AI kernels and the reference's, on
+    the compiled graphs and on the reference's (the kernels' ``path_graph``)."""
     calls = Counter()
     real = fast.core.ai_destination
 
@@ -216,17 +207,15 @@ def test_random_games_play_the_same_with_the_compiled_ai_and_the_reference(
         return real(*args)
 
     monkeypatch.setattr(fast.core, "ai_destination", counted)
-    monkeypatch.setattr(monster_ai, "FAST", True)
-    compiled = event_log(name, range(12), 300)
+    compiled = event_log(name, range(12), 300, COMPILED)
     assert calls["compiled"] > 100, calls
     before = calls["compiled"]
-    monkeypatch.setattr(monster_ai, "FAST", False)
-    assert event_log(name, range(12), 300) == compiled
-    monkeypatch.setattr(path_graph, "FAST", False)
-    assert event_log(name, range(12), 300) == compiled
+    reference_ai = REFERENCE._replace(path_graph=CompiledPathGraph)
+    assert event_log(name, range(12), 300, reference_ai) == compiled
+    assert event_log(name, range(12), 300, REFERENCE) == compiled
     assert calls["compiled"] == before  # the reference runs made no compiled call
-    monkeypatch.setattr(monster_ai, "FAST", True)  # the compiled AI on the reference graphs
-    assert event_log(name, range(12), 300) == compiled
+    compiled_ai = COMPILED._replace(path_graph=PathGraph)  # the compiled AI, reference graphs
+    assert event_log(name, range(12), 300, compiled_ai) == compiled
     assert calls["compiled"] > before
 
 
@@ -240,11 +229,11 @@ def a_call() -> tuple[Any, list[Any], list[Any]]:
     game = new_game(scenario, seed=1)
     ctx = game.context
     mover = game.state.monsters[0]
-    graph = PathGraph(ctx, mover)
+    graph = CompiledPathGraph(ctx, mover)
     plan = Plan(3, 1, False, 1)
-    ranking = monster_ai.compiled_focus_ranking(ctx, mover, plan, graph)
+    ranking = fast_kernels.compiled_focus_ranking(ctx, mover, plan, graph)
     found = monster_ai.candidates(ctx, mover)
-    board = monster_ai.ai_board(scenario)
+    board = fast_kernels.ai_board(scenario)
     rank_args = [
         board,
         graph.dist,
@@ -338,4 +327,4 @@ def test_bad_input_is_refused_by_name() -> None:
     with pytest.raises(TypeError):
         fast.core.AIBoard(1, [None], [True], 0)
     with pytest.raises(ValueError):
-        monster_ai.compiled_focus_ranking(None, None, Plan(1, 1, False, 1, ((0, 0),)), None)  # type: ignore[arg-type]
+        fast_kernels.compiled_focus_ranking(None, None, Plan(1, 1, False, 1, ((0, 0),)), None)  # type: ignore[arg-type]

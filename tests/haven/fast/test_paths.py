@@ -1,6 +1,6 @@
-"""Haven's compiled path costs: ``fast._core.path_graph`` / ``path_costs`` give the
-lists of the reference :class:`PathGraph` (rules/path_graph.py) element by element, and refuse
-bad input.
+"""Haven's compiled path costs: ``fast._core.path_graph`` / ``path_costs``, through
+:class:`CompiledPathGraph` (fast/kernels.py), give the lists of the reference :class:`PathGraph`
+(rules/path_graph.py) element by element, and refuse bad input; the env's ``backend`` picks them.
 
 Rule ids: HV-AI-2 (passable and endable cells, steps), HV-AI-10 (costs with negative hexes
 first, then points), HV-JMP-2 (a jump passes any non-wall cell; its last hex adds), HV-FLY-2 (a
@@ -13,8 +13,11 @@ A missing core fails these tests, never skips them (as for Earth Reborn's core).
 
 from __future__ import annotations
 
+import copy
 import os
+import pickle
 import random
+import re
 import subprocess
 import sys
 from collections import Counter
@@ -26,11 +29,16 @@ from typing import Any
 
 import pytest
 
+from reborn_env import haven_v0
 from reborn_env.games.haven import fast
-from reborn_env.games.haven.rules import character_turn, monster_turn, path_graph
-from reborn_env.games.haven.rules.context import RuleContext
+from reborn_env.games.haven.fast import kernels as fast_kernels
+from reborn_env.games.haven.fast.kernels import COMPILED, CompiledPathGraph
+from reborn_env.games.haven.fast.mask import mark_legal_reference
+from reborn_env.games.haven.match import HavenRules
+from reborn_env.games.haven.rules.context import Kernels, RuleContext
 from reborn_env.games.haven.rules.engine import HavenGame, new_game
 from reborn_env.games.haven.rules.figures import all_figures, board_for
+from reborn_env.games.haven.rules.kernels import REFERENCE
 from reborn_env.games.haven.rules.path_graph import PathGraph, character_path
 from reborn_env.games.haven.rules.state import Figure, SummonState
 from reborn_env.games.haven.rules.terrain import FLY, JUMP, NEGATIVE, WALK
@@ -45,13 +53,14 @@ LISTS = ("passable", "endable", "cost", "dist", "points", "weights")
 
 def test_the_core_is_built_wherever_its_sources_and_a_compiler_are() -> None:
     """setup.py's build is optional, so a failed compile only warns: this is where it fails. The
-    graphs use it by default then, unless ``$REBORN_ENV_BACKEND`` is ``python``."""
+    env's graphs use it by default then, unless ``$REBORN_ENV_BACKEND`` is ``python``."""
     if fast.build_expected():
         assert fast.AVAILABLE, f"the compiled core was not built: {fast.IMPORT_ERROR}"
         assert hasattr(fast.core, "path_graph") and hasattr(fast.core, "PathBoard")
     assert (fast.core is None) == (fast.IMPORT_ERROR is not None) == (not fast.AVAILABLE)
     forced = os.environ.get(fast.BACKEND_VARIABLE) == "python"
-    assert path_graph.FAST is (fast.AVAILABLE and not forced)
+    default = HavenRules().kernels.path_graph
+    assert default is (CompiledPathGraph if fast.AVAILABLE and not forced else PathGraph)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -72,11 +81,14 @@ def assert_same_graph(got: PathGraph, want: PathGraph, where: str) -> None:
     assert (got.points is got.dist) == (want.points is want.dist), where
 
 
-def decisions(name: str, seeds: range, steps: int) -> Iterator[tuple[HavenGame, int]]:
+def decisions(
+    name: str, seeds: range, steps: int, kernels: Kernels = COMPILED
+) -> Iterator[tuple[HavenGame, int]]:
     """The live game at each decision of uniformly random play (before its answer is given),
-    with the decision's number."""
+    with the decision's number, its rules calling ``kernels``."""
     for seed in seeds:
-        game, rng = new_game(SCENARIOS[name], seed=seed), random.Random(seed)
+        game = new_game(SCENARIOS[name], seed=seed, kernels=kernels)
+        rng = random.Random(seed)
         for n in range(steps):
             if game.prompt is None:
                 break
@@ -119,9 +131,9 @@ def check_every_mover(ctx: RuleContext, where: str, rng: random.Random, seen: Co
         for kind in KINDS:
             for price in (True, False):
                 at = f"{where} {type(mover).__name__} at {mover.cell} {kind} {price}"
-                want = PathGraph(ctx, mover, kind, price, fast=False)
-                got = PathGraph(ctx, mover, kind, price, fast=True)
-                assert got.fast and not want.fast
+                want = PathGraph(ctx, mover, kind, price)
+                got = CompiledPathGraph(ctx, mover, kind, price)
+                assert type(got) is CompiledPathGraph and type(want) is PathGraph
                 assert_same_graph(got, want, at)
                 seen["graphs"] += 1
                 seen["weighted"] += want.weights is not None
@@ -160,7 +172,7 @@ def test_every_mover_kind_and_pricing_of_random_play_gives_the_reference_lists(n
         assert seen["weighted"] == seen["negative"] == 0, seen
 
 
-class CheckedGraph(PathGraph):
+class CheckedGraph(CompiledPathGraph):
     """A compiled graph that builds the reference's beside it and holds every list it gives the
     rules, and every ``remaining`` they ask, to the reference's."""
 
@@ -172,10 +184,9 @@ class CheckedGraph(PathGraph):
         mover: Figure,
         kind: str = WALK,
         price_negatives: bool = True,
-        fast: bool | None = None,
     ) -> None:
-        super().__init__(ctx, mover, kind, price_negatives, fast=True)
-        self.reference = PathGraph(ctx, mover, kind, price_negatives, fast=False)
+        super().__init__(ctx, mover, kind, price_negatives)
+        self.reference = PathGraph(ctx, mover, kind, price_negatives)
         assert_same_graph(self, self.reference, f"{kind} {price_negatives}")
         CheckedGraph.built.append(kind)
 
@@ -187,16 +198,13 @@ class CheckedGraph(PathGraph):
 
 
 @pytest.mark.parametrize("name", sorted(SCENARIOS))
-def test_every_graph_the_rules_build_in_play_is_the_reference_graph(
-    name: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_every_graph_the_rules_build_in_play_is_the_reference_graph(name: str) -> None:
     """HV-AI-2..10, HV-JMP-2, HV-FLY-2, HV-TER-7: each graph monster and summon turns and
     character moves build in random play, mid-turn ones included, at the moment and with the
     kind and pricing the rules use, is the reference's, and so is each ``remaining`` asked."""
-    monkeypatch.setattr(monster_turn, "PathGraph", CheckedGraph)
-    monkeypatch.setattr(character_turn, "PathGraph", CheckedGraph)
+    checked = COMPILED._replace(path_graph=CheckedGraph)
     CheckedGraph.built = []
-    assert sum(1 for _ in decisions(name, range(40), 400)) > 1000  # each one checks its graphs
+    assert sum(1 for _ in decisions(name, range(40), 400, checked)) > 1000  # each checks graphs
     built = CheckedGraph.built
     assert len(built) > 1500 and built.count("remaining") > 100, name
     assert set(built) >= {WALK, "remaining"}
@@ -205,70 +213,83 @@ def test_every_graph_the_rules_build_in_play_is_the_reference_graph(
 
 
 @pytest.mark.parametrize("name", sorted(SCENARIOS))
-def test_random_games_play_the_same_on_the_core_and_on_the_reference(
-    name: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_random_games_play_the_same_on_the_core_and_on_the_reference(name: str) -> None:
     """A few hundred random decisions of each scenario, with every graph compiled and
-    with every graph the reference's (the switch ``path_graph.FAST``), give one event log."""
-    monkeypatch.setattr(path_graph, "FAST", True)
-    compiled = event_log(name, range(10), 300)
-    monkeypatch.setattr(path_graph, "FAST", False)
-    assert event_log(name, range(10), 300) == compiled
+    with every graph the reference's (the kernels' ``path_graph``), give one event log."""
+    compiled = event_log(name, range(10), 300, COMPILED)
+    assert event_log(name, range(10), 300, COMPILED._replace(path_graph=PathGraph)) == compiled
 
 
-def test_the_environment_variable_sets_the_default_of_a_fresh_process() -> None:
+def test_the_environment_variable_sets_the_default_backend(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """``REBORN_ENV_BACKEND=python`` makes the reference the default (as for Earth Reborn), and
     the games of both defaults are the same; another value is refused by name."""
-    script = (
-        "from reborn_env.games.haven.rules import path_graph\n"
-        "from tests.haven.fast.event_logs import event_log\n"
-        "print(path_graph.FAST, event_log('mire_crossing', range(2), 200))\n"
-    )
-
-    def run(backend: str | None) -> subprocess.CompletedProcess:
-        env = {k: v for k, v in os.environ.items() if k != fast.BACKEND_VARIABLE}
-        if backend is not None:
-            env[fast.BACKEND_VARIABLE] = backend
-        return subprocess.run(
-            [sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True
-        )
-
-    python, default = run("python"), run(None)
-    assert python.returncode == default.returncode == 0, python.stderr + default.stderr
-    flag, log = python.stdout.split()
-    assert flag == "False"
-    assert default.stdout.split() == ["True", log]
-    wrong = run("quick")
-    assert wrong.returncode != 0
-    assert "REBORN_ENV_BACKEND must be one of fast, python, got 'quick'" in wrong.stderr
+    monkeypatch.setenv(fast.BACKEND_VARIABLE, "python")
+    python = HavenRules("mire_crossing")
+    assert python.backend == "python" and python.kernels is REFERENCE
+    assert HavenRules(backend="fast").kernels is COMPILED  # the argument wins
+    monkeypatch.delenv(fast.BACKEND_VARIABLE)
+    default = HavenRules("mire_crossing")
+    assert default.backend == "fast" and default.kernels is COMPILED
+    log = event_log("mire_crossing", range(2), 200, python.kernels)
+    assert event_log("mire_crossing", range(2), 200, default.kernels) == log
+    monkeypatch.setenv(fast.BACKEND_VARIABLE, "quick")
+    wrong = "REBORN_ENV_BACKEND must be one of fast, python, got 'quick'"
+    with pytest.raises(ValueError, match=re.escape(wrong)):
+        HavenRules()
 
 
 def test_the_default_follows_the_variable_and_the_build(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(fast.BACKEND_VARIABLE, raising=False)
-    assert fast.use_core() is fast.AVAILABLE
+    assert fast.resolve_backend(None) == ("fast" if fast.AVAILABLE else "python")
     monkeypatch.setenv(fast.BACKEND_VARIABLE, "python")
-    assert fast.use_core() is False
-    monkeypatch.setenv(fast.BACKEND_VARIABLE, "fast")
+    assert fast.resolve_backend(None) == "python"
+    monkeypatch.delenv(fast.BACKEND_VARIABLE)
     monkeypatch.setattr(fast, "AVAILABLE", False)
-    assert fast.use_core() is False  # nothing compiled: the reference
+    assert fast.resolve_backend(None) == "python"  # nothing compiled: the reference
+    monkeypatch.setenv(fast.BACKEND_VARIABLE, "fast")
+    with pytest.raises(fast.CoreUnavailableError, match="backend='fast' needs haven's compiled"):
+        fast.resolve_backend(None)  # asked for by name: as for Earth Reborn, an error
 
 
-def test_asking_for_the_missing_core_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    game = new_game(SCENARIOS["raider_camp"], seed=0)
-    mover = all_figures(game.state)[0]
+def test_asking_for_the_missing_core_or_an_unknown_backend_is_an_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    with pytest.raises(ValueError, match="backend must be one of 'fast', 'python', got 'quick'"):
+        haven_v0.env(backend="quick")
     monkeypatch.setattr(fast, "AVAILABLE", False)
     monkeypatch.setattr(fast, "IMPORT_ERROR", "no _core extension was built")
-    with pytest.raises(RuntimeError, match="needs haven's compiled core: no _core"):
-        PathGraph(game.context, mover, fast=True)
-    assert not PathGraph(game.context, mover, fast=False).fast
+    missing = r"compiled core, which is not built \(no _core"
+    with pytest.raises(fast.CoreUnavailableError, match=missing):
+        haven_v0.env(backend="fast")
+    assert haven_v0.env(backend="python").rules.kernels is REFERENCE
+
+
+@pytest.mark.parametrize("backend", ["fast", "python"])
+def test_the_backend_picks_every_compiled_piece_or_none_and_copies_keep_it(backend: str) -> None:
+    """One choice: the observer (16.5), the mask writer (16.4) and the kernels the env's games
+    call (HV-AI-2..10, HV-TER-7); copied and pickled envs keep it, and so do their games."""
+    env = haven_v0.env(backend=backend)
+    rules = env.rules
+    compiled = backend == "fast"
+    assert env.backend == rules.backend == backend
+    assert rules.kernels is (COMPILED if compiled else REFERENCE)
+    assert type(rules.observer).__name__ == ("FastObserver" if compiled else "Observer")
+    assert rules.mark_legal is (fast.core.mark_legal if compiled else mark_legal_reference)
+    env.reset(seed=4)
+    for twin in (env, copy.deepcopy(env), pickle.loads(pickle.dumps(env))):
+        assert twin.backend == backend and twin.rules.kernels is rules.kernels
+        assert twin.game.kernels == rules.kernels
+        assert twin.game.clone().kernels == rules.kernels
 
 
 def test_the_weights_cache_stays_bounded_and_right(monkeypatch: pytest.MonkeyPatch) -> None:
     """HV-AI-10, HV-TER-4: with room for two sets of unsprung traps (random ones here) the cache
     is emptied when full, and the weights and costs are still the reference's."""
-    monkeypatch.setattr(path_graph, "WEIGHTS_CACHE_SIZE", 2)
+    monkeypatch.setattr(fast_kernels, "WEIGHTS_CACHE_SIZE", 2)
     scenario = SCENARIOS["mire_crossing"]
-    cache = path_graph.compiled_board(scenario).weights
+    cache = fast_kernels.compiled_board(scenario).weights
     cache.clear()
     rng = random.Random(3)
     game = new_game(scenario, seed=3)
@@ -278,8 +299,8 @@ def test_the_weights_cache_stays_bounded_and_right(monkeypatch: pytest.MonkeyPat
         game.state.traps = rng.sample(floor, rng.randrange(5))
         for price in (True, False):
             for kind in (WALK, JUMP):
-                got = PathGraph(game.context, mover, kind, price, fast=True)
-                want = PathGraph(game.context, mover, kind, price, fast=False)
+                got = CompiledPathGraph(game.context, mover, kind, price)
+                want = PathGraph(game.context, mover, kind, price)
                 assert_same_graph(got, want, f"traps {game.state.traps}")
             assert len(cache) <= 2
 
@@ -298,7 +319,7 @@ def reference_costs(
     """PathGraph.steps_from / remaining of the reference, on a bare table (its code, not a copy)."""
     graph = object.__new__(PathGraph)
     graph.board = SimpleNamespace(neighbours=neighbours)  # type: ignore[assignment]
-    graph.passable, graph.weights, graph.fast = passable, weights, False
+    graph.passable, graph.weights = passable, weights
     if weights is None:
         return graph.steps_from(sources)
     return graph._weighted(sources, reverse)

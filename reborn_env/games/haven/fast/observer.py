@@ -5,8 +5,8 @@ The Python ``Observer`` stays the definition: :func:`core_spec` reads its offset
 indices, blank vectors and name tables, and ``_core.observer`` builds the C encoder from them,
 so the layout is written once. Both observers have ``size``, ``layout``, ``observe(game, me)``
 and ``observe_into(game, me, out)``, and give bit-identical vectors (tests/haven/fast).
-:func:`best_observer_for` gives the compiled one where the core is built, the Python one
-elsewhere.
+:func:`best_observer_for` gives the one of a backend (:func:`~.resolve_backend`): by default
+the compiled one where the core is built, the Python one elsewhere.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from ..rules.state import (
     MonsterState,
 )
 from ..scenario.model import ELEMENTS, ELITE, FLOOR, TRAP, Scenario
-from . import IMPORT_ERROR, core, use_core
+from . import IMPORT_ERROR, CoreUnavailableError, core, resolve_backend
 
 if TYPE_CHECKING:
     from ..rules.engine import HavenGame
@@ -187,10 +187,6 @@ def game_fields(game: HavenGame) -> tuple[Any, ...]:
     )
 
 
-class CoreUnavailableError(RuntimeError):
-    """A :class:`FastObserver` was asked for and the compiled core is not built."""
-
-
 def core_spec(obs: Observer) -> dict[str, Any]:
     """What ``_core.observer`` needs, read off the Python observer (keys: see observer.c)."""
     f, scn = obs.feature, obs.scn
@@ -320,7 +316,7 @@ fast_observer_for = PerScenario(FastObserver)
 """fast_observer_for(scenario): one compiled observer per scenario object."""
 
 
-def best_observer_for(scn: Scenario) -> FastObserver | Observer:
-    """The compiled observer of ``scn`` where the core is built and wanted (:func:`use_core`),
-    the Python one otherwise."""
-    return fast_observer_for(scn) if use_core() else observer_for(scn)
+def best_observer_for(scn: Scenario, backend: str | None = None) -> FastObserver | Observer:
+    """The observer of ``scn`` for ``backend`` (:func:`~.resolve_backend`): the compiled one for
+    ``"fast"``, the Python one for ``"python"``."""
+    return fast_observer_for(scn) if resolve_backend(backend) == "fast" else observer_for(scn)

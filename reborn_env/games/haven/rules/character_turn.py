@@ -291,7 +291,8 @@ def perform_move(
     if has(ch, "immobilize"):
         return False
     kind = move_kind(ability)  # HV-JMP-1, HV-FLY-1
-    graph = PathGraph(ctx, ch, kind, price_negatives=False)  # HV-TER-7: destinations by points
+    # HV-TER-7: destinations by points
+    graph = ctx.kernels.path_graph(ctx, ch, kind, price_negatives=False)
     consume_bonus = ability.consume.bonus if _consumable(ctx, ability) is not None else 0
     most = ability.value + effects.move_bonus + consume_bonus
     cells = move_destinations(graph, most)

@@ -2,13 +2,15 @@
 
 A rule reads the scenario and the options, changes the state, appends to the event log
 (HV-API-8) and, while a turn runs, knows whose turn it is and which conditions the figure gained
-in it (HV-CEND-2). That is all a :class:`RuleContext` holds; it knows nothing of the driver that
-poses the prompts (:mod:`.engine`) and imports no rule, so every rule module can be read alone.
+in it (HV-CEND-2); the path graphs and monster AI it calls are the context's :class:`Kernels`.
+That is all a :class:`RuleContext` holds; it knows nothing of the driver that poses the prompts
+(:mod:`.engine`) and imports no rule, so every rule module can be read alone.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 from ..scenario.model import Scenario
 from .config import HavenConfig
@@ -18,13 +20,28 @@ from .state import CharacterState, Figure, HavenState
 _new_tuple = tuple.__new__
 
 
-class RuleContext:
-    """One game's scenario, options, state and event log, and the running turn's figure."""
+class Kernels(NamedTuple):
+    """The hot pieces the rules call through the context, so that compiled twins of the Python
+    reference (:data:`.kernels.REFERENCE`) can stand in without any rule importing them: how a
+    path graph is built (HV-AI-2, HV-AI-10, HV-TER-7: a :class:`.path_graph.PathGraph` or a twin
+    of it), how the focus is ranked (HV-AI-4) and where a Move ends (HV-AI-5)."""
 
-    def __init__(self, scenario: Scenario, state: HavenState, config: HavenConfig) -> None:
+    path_graph: Callable[..., Any]
+    focus_ranking: Callable[..., Any]
+    destination: Callable[..., int]
+
+
+class RuleContext:
+    """One game's scenario, options, state and event log, the running turn's figure, and the
+    kernels its rules call."""
+
+    def __init__(
+        self, scenario: Scenario, state: HavenState, config: HavenConfig, kernels: Kernels
+    ) -> None:
         self.scenario = scenario
         self.state = state
         self.config = config
+        self.kernels = kernels
         self.events: list[Event] = []
         self.turn_figure: Figure | None = None  # whose turn runs (HV-CTURN-1), None between
         self.fresh_conditions: set[str] = set()  # gained in the running turn (HV-CEND-2)

@@ -30,8 +30,9 @@ from ..positions import dump_state, position_of, read_position
 from ..scenario.loader import load_scenario
 from ..scenario.model import Scenario
 from .config import HavenConfig
-from .context import RuleContext
+from .context import Kernels, RuleContext
 from .damage import ScenarioEnded
+from .kernels import REFERENCE
 from .prompts import SELECT_LEAD, SELECT_SECOND, Event, Prompt
 from .round import cleanup, run_slot, slot_label, start_round
 from .setup import new_state
@@ -39,10 +40,19 @@ from .state import CLEANUP, OVER, RUNNING, SELECT, TURNS, CharacterState, HavenS
 
 
 class HavenGame:
-    """A running haven game: state, pending prompt, event log (HV-STATE-7, HV-API-1..5)."""
+    """A running haven game: state, pending prompt, event log (HV-STATE-7, HV-API-1..5).
 
-    def __init__(self, scenario: Scenario, state: HavenState, config: HavenConfig) -> None:
-        self.context = RuleContext(scenario, state, config)
+    ``kernels``: the path graphs and monster AI its rules call (:mod:`.kernels`), the Python
+    reference unless the caller (the environment, by its backend) gives the compiled ones."""
+
+    def __init__(
+        self,
+        scenario: Scenario,
+        state: HavenState,
+        config: HavenConfig,
+        kernels: Kernels = REFERENCE,
+    ) -> None:
+        self.context = RuleContext(scenario, state, config, kernels)
         self.prompt: Prompt | None = None
         self._anchor: dict[str, Any] | None = None  # a quiet point's state as position data
         self._anchor_at = 0  # how many answers of the history came before the anchor
@@ -72,6 +82,11 @@ class HavenGame:
     def config(self) -> HavenConfig:
         """The options of 16.8."""
         return self.context.config
+
+    @property
+    def kernels(self) -> Kernels:
+        """The path graphs and monster AI its rules call; copies and clones keep them."""
+        return self.context.kernels
 
     @property
     def events(self) -> list[Event]:
@@ -123,12 +138,14 @@ class HavenGame:
         return position_of(self.scenario, self.config, self._anchor, answers)
 
     @classmethod
-    def from_position(cls, data: Any, scenario: Scenario | None = None) -> HavenGame:
+    def from_position(
+        cls, data: Any, scenario: Scenario | None = None, kernels: Kernels = REFERENCE
+    ) -> HavenGame:
         """Rebuild a game from :meth:`to_position` data: the state is validated (``read_position``
         of ``reborn_env.games.haven.positions``), then the answers are replayed, each legal at its
         moment and all before the next quiet point; PositionError says what is wrong."""
         scenario, state, config, answers = read_position(data, scenario)
-        game = cls(scenario, state, config)
+        game = cls(scenario, state, config, kernels)
         game._replay(answers)
         return game
 
@@ -136,7 +153,8 @@ class HavenGame:
         """Pickled and deep-copied as its position and its event log, since the generator that
         runs the rules cannot be: the copy replays the answers since the last quiet point, so it
         poses the same prompt and plays on exactly as this game would."""
-        return _resumed, (type(self), self.scenario, self.to_position(), self.events)
+        position = self.to_position()
+        return _resumed, (type(self), self.scenario, position, self.events, self.kernels)
 
     def __copy__(self) -> HavenGame:
         """A whole copy, as :func:`copy.deepcopy` makes: two games never share an event log."""
@@ -144,7 +162,7 @@ class HavenGame:
 
     def clone(self) -> HavenGame:
         """An independent copy at the same decision."""
-        return HavenGame.from_position(self.to_position(), self.scenario)
+        return HavenGame.from_position(self.to_position(), self.scenario, self.kernels)
 
     # --- Driver -------------------------------------------------------------------------------
 
@@ -220,7 +238,7 @@ class HavenGame:
         this game is; a game whose state was changed other than by its rules cannot be saved."""
         assert self._anchor is not None
         start = position_of(self.scenario, self.config, self._anchor, [])
-        twin = HavenGame(*read_position(start, self.scenario)[:3])
+        twin = HavenGame(*read_position(start, self.scenario)[:3], self.kernels)
         twin._capture_at = self._quiet_at - self._anchor_at
         for answer in self._history[self._anchor_at :]:
             twin.apply(answer)
@@ -235,10 +253,14 @@ class HavenGame:
 
 
 def _resumed(
-    cls: type[HavenGame], scenario: Scenario, position: dict[str, Any], events: list[Event]
+    cls: type[HavenGame],
+    scenario: Scenario,
+    position: dict[str, Any],
+    events: list[Event],
+    kernels: Kernels,
 ) -> HavenGame:
     """The game :meth:`HavenGame.__reduce__` describes: ``position`` loaded, ``events`` its log."""
-    game = cls.from_position(position, scenario)
+    game = cls.from_position(position, scenario, kernels)
     game.context.events = events
     return game
 
@@ -248,9 +270,10 @@ def new_game(
     seed: int = 0,
     config: HavenConfig | None = None,
     fixture: dict[str, Any] | None = None,
+    kernels: Kernels = REFERENCE,
 ) -> HavenGame:
     """A new game of ``scenario`` (default Raider Camp) from ``seed`` (HV-SETUP-1/2, HV-API-9),
-    or the position a fixture describes (HV-API-10)."""
+    or the position a fixture describes (HV-API-10), its rules calling ``kernels``."""
     if scenario is None or isinstance(scenario, str):
         scenario = load_scenario(scenario or "raider_camp")
     config = config or HavenConfig()
@@ -259,4 +282,4 @@ def new_game(
         check_config_fit(scenario, state, config)
     else:
         state = new_state(scenario, seed)
-    return HavenGame(scenario, state, config)
+    return HavenGame(scenario, state, config, kernels)

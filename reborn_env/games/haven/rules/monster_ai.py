@@ -3,46 +3,22 @@
 Pure functions of the state: nothing here changes the ctx. A *mover* is the monster or summon
 whose turn runs; its enemies are the other side (HV-STURN-2 runs summons through the same code).
 
-The Python here is the reference. When haven's compiled core is built (:mod:`..fast`) the
-single-target focus ranking and destination (a plan without an area) run in C instead
-(``fast/src/monster_ai.c``: :func:`compiled_focus_ranking`, :func:`compiled_destination`), with
-the same results (tests/haven/fast/test_monster_ai.py); :data:`FAST` picks them, and
-``REBORN_ENV_BACKEND=python`` in the environment makes it the reference. Area plans always take
-the Python (:mod:`.area_ai`).
+This is the reference. haven's compiled core has twins of the single-target focus ranking and
+destination (``fast/kernels.py``), which a game's :class:`~.kernels.Kernels` may carry instead;
+area plans always take the Python here (:mod:`.area_ai`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from ....core.per_scenario import PerScenario
-from .. import fast as compiled
-from ..scenario.model import Scenario
 from .area_ai import area_attack_hexes, area_hex_key
 from .context import RuleContext
 from .figures import board_for, enemies_of, has, on_map, turn_position
 from .monster_plan import UNREACHED, Plan, Rank, hex_order
 from .path_graph import PathGraph
 from .state import Figure
-from .terrain import NEGATIVE, negatives, points
-
-FAST = compiled.use_core()
-"""Whether a single-target :func:`focus_ranking` and :func:`destination` run in C."""
-
-
-def _ai_board(scenario: Scenario) -> object:
-    """The compiled core's ``AIBoard`` of a scenario: its :class:`.figures.Board`'s range
-    distances and line of sight for every pair of cells, and the weight of a negative hex."""
-    board = board_for(scenario)
-    n = len(board.floor)
-    cells = range(n)
-    distance = [board.distance(a, b) for a in cells for b in cells]
-    sight = [board.sight(a, b) for a in cells for b in cells]
-    return compiled.core.AIBoard(n, distance, sight, NEGATIVE if board.terrain else 0)  # type: ignore[union-attr]
-
-
-ai_board = PerScenario(_ai_board)
-"""ai_board(scenario): the compiled :func:`_ai_board` of a scenario, built once."""
+from .terrain import negatives, points
 
 
 def attack_hexes(graph: PathGraph, target: Figure, reach: int) -> list[int]:
@@ -69,8 +45,6 @@ def focus_ranking(
     """HV-AI-4: every candidate with its focus key measured from the mover's hex, best first.
     The first one with a reachable attack hex is the focus; the order also ranks the secondary
     targets of a multi-target attack (HV-AI-5/6)."""
-    if FAST and not plan.area:
-        return compiled_focus_ranking(ctx, mover, plan, graph)
     dist = graph.dist  # HV-AI-3: no attack or disarmed -> as melee (plan_hexes)
     ranked = []
     for target in candidates(ctx, mover):
@@ -106,8 +80,6 @@ def destination(
     where the rest of its way there is shortest (Case B, :func:`toward`). HV-AI-10: only the
     attack hexes whose path has the fewest negative hexes count, in both cases."""
     assert plan.move is not None
-    if FAST and not plan.area:
-        return compiled_destination(ctx, mover, plan, target, graph, ranking)
     dist, spent = graph.dist, graph.points
     reachable = [
         c for c, d in enumerate(spent) if d is not None and d <= plan.move and graph.endable[c]
@@ -144,55 +116,6 @@ def toward(graph: PathGraph, reachable: list[int], goal: int) -> int:
         return (landing, negatives(travel) + negatives(rest), points(rest), points(travel), c)
 
     return min((c for c in reachable if remaining[c] is not None), key=key)
-
-
-def compiled_focus_ranking(
-    ctx: RuleContext, mover: Figure, plan: Plan, graph: PathGraph
-) -> list[tuple[Rank, Figure]]:
-    """:func:`focus_ranking` of a single-target plan (no area) by the compiled core."""
-    if plan.area:
-        raise ValueError("the compiled focus ranking is for single-target plans only")
-    state = ctx.state
-    found = candidates(ctx, mover)
-    return compiled.core.ai_ranking(  # type: ignore[union-attr]
-        ai_board(ctx.scenario),
-        graph.dist,
-        graph.endable,
-        mover.cell,
-        plan.reach or 1,
-        [f.cell for f in found],
-        [turn_position(state, f) for f in found],
-        found,
-    )
-
-
-def compiled_destination(
-    ctx: RuleContext,
-    mover: Figure,
-    plan: Plan,
-    target: Figure,
-    graph: PathGraph,
-    ranking: list[tuple[Rank, Figure]],
-) -> int:
-    """:func:`destination` of a single-target plan (no area) by the compiled core."""
-    if plan.area or plan.move is None:
-        raise ValueError("the compiled destination is for single-target plans with a Move")
-    return compiled.core.ai_destination(  # type: ignore[union-attr]
-        ai_board(ctx.scenario),
-        mover.cell,
-        plan.move,
-        plan.reach,
-        plan.ranged and not has(mover, "muddle"),  # HV-COND-7
-        plan.targets,
-        target,
-        target.cell,
-        graph.dist,
-        graph.cost,
-        graph.points,
-        graph.endable,
-        ranking,
-        graph.remaining,
-    )
 
 
 def _hex_key(

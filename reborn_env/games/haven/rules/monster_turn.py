@@ -28,7 +28,7 @@ from .damage import TurnAborted, suffer_damage
 from .decks import monster_card
 from .elements import consume, infuse
 from .figures import board_for, has, label, on_map
-from .monster_ai import destination, extra_targets, focus, focus_ranking
+from .monster_ai import extra_targets, focus
 from .monster_plan import Plan, Rank
 from .path_graph import PathGraph
 from .prompts import Prompt
@@ -128,9 +128,10 @@ def execute_card(
     # HV-FLY-3 / HV-JMP-3: focus is found with the kind of the card's first Move.
     first_move = _first(abilities, MOVE) or _WALK
     # None once a figure moved, may have left, or a trap sprang
-    graph: PathGraph | None = PathGraph(ctx, fig, move_kind(first_move, mtype))
+    kernels = ctx.kernels
+    graph: PathGraph | None = kernels.path_graph(ctx, fig, move_kind(first_move, mtype))
     first_plan = _plan(fig, abilities, base, 0)
-    ranking = focus_ranking(ctx, fig, first_plan, graph)
+    ranking = kernels.focus_ranking(ctx, fig, first_plan, graph)
     target = focus(ranking)
     for i, ability in enumerate(abilities):
         if ability.kind == MOVE:
@@ -139,8 +140,8 @@ def execute_card(
             if target is not None and plan.move:
                 kind = move_kind(ability, mtype)
                 if graph is None or graph.kind != kind:
-                    graph = PathGraph(ctx, fig, kind)
-                cell = destination(ctx, fig, plan, target, graph, ranking)
+                    graph = kernels.path_graph(ctx, fig, kind)
+                cell = kernels.destination(ctx, fig, plan, target, graph, ranking)
                 if cell != fig.cell:
                     yield from follow(ctx, fig, kind, graph.path(cell))
                     graph = None

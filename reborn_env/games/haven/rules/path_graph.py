@@ -4,10 +4,8 @@ HV-FLY-2) and the path a character's walk takes to its chosen hex (HV-TER-7).
 Monster AI, summons and character moves all ask it; the terrain rules it prices paths with are
 in :mod:`.terrain`.
 
-The Python here is the reference. When haven's compiled core is built (:mod:`..fast`) a graph's
-whole-board searches run in C instead (``fast/src/paths.c``), with the same results to the last
-list element (tests/haven/fast/test_paths.py); :data:`FAST` picks the default, and
-``REBORN_ENV_BACKEND=python`` in the environment makes it the reference.
+This is the reference; haven's compiled core has a twin of :class:`PathGraph` with the same
+lists (``fast/kernels.py``), which a game's :class:`~.kernels.Kernels` may carry instead.
 """
 
 from __future__ import annotations
@@ -15,56 +13,17 @@ from __future__ import annotations
 from collections import deque
 from heapq import heappop, heappush
 
-from ....core.per_scenario import PerScenario
-from .. import fast as compiled
-from ..scenario.model import Scenario
 from .context import RuleContext
 from .figures import all_figures, board_for, enemies_of
 from .state import Figure
 from .terrain import (
     JUMP,
-    NEGATIVE,
     WALK,
     entry_weights,
     landing_weights,
     negative_hexes,
     points,
 )
-
-FAST = compiled.use_core()
-"""Whether a :class:`PathGraph` uses the compiled searches unless told (its ``fast``)."""
-
-WEIGHTS_CACHE_SIZE = 256
-
-
-class _CompiledBoard:
-    """One scenario's map as the compiled searches take it (its ``PathBoard``), and the entry
-    and landing weights already asked for, by unsprung traps (the only state they read) and
-    ``price_negatives``: a dict emptied when it holds :data:`WEIGHTS_CACHE_SIZE` of them. The
-    cached lists are shared by the graphs given them, which only read them."""
-
-    def __init__(self, scenario: Scenario) -> None:
-        board = board_for(scenario)
-        self.board = board
-        self.core = compiled.core.PathBoard(  # type: ignore[union-attr]
-            board.neighbours, board.floor, board.walls, NEGATIVE if board.terrain else 0
-        )
-        self.weights: dict[tuple[tuple[int, ...], bool], tuple[list[int], list[int]]] = {}
-
-    def weights_of(self, ctx: RuleContext, price_negatives: bool) -> tuple[list[int], list[int]]:
-        """:func:`.terrain.entry_weights` and :func:`.terrain.landing_weights` of ``ctx``."""
-        key = (tuple(ctx.state.traps), price_negatives)
-        found = self.weights.get(key)
-        if found is None:
-            if len(self.weights) >= WEIGHTS_CACHE_SIZE:
-                self.weights.clear()
-            found = entry_weights(ctx, price_negatives), landing_weights(ctx, price_negatives)
-            self.weights[key] = found
-        return found
-
-
-compiled_board = PerScenario(_CompiledBoard)
-"""compiled_board(scenario): the :class:`_CompiledBoard` of a scenario, built once."""
 
 
 class PathGraph:
@@ -83,16 +42,9 @@ class PathGraph:
         mover: Figure,
         kind: str = WALK,
         price_negatives: bool = True,
-        fast: bool | None = None,
     ) -> None:
-        """``fast``: the compiled searches (True), the reference below (False), or :data:`FAST`
-        (None)."""
         self.kind = kind
         self.start = mover.cell
-        self.fast = FAST if fast is None else fast
-        if self.fast:
-            self._build_compiled(ctx, mover, price_negatives)
-            return
         board = board_for(ctx.scenario)
         self.board = board
         other_cells = {f.cell for f in all_figures(ctx.state) if f is not mover}
@@ -116,35 +68,8 @@ class PathGraph:
             [None if d is None else points(d) for d in self.dist] if terrain else self.dist
         )
 
-    def _build_compiled(self, ctx: RuleContext, mover: Figure, price_negatives: bool) -> None:
-        """The same lists as the reference ``__init__``, from one call of the compiled core's
-        ``path_graph`` (HV-AI-2, HV-AI-10, HV-JMP-2, HV-FLY-2)."""
-        if not compiled.AVAILABLE:
-            raise RuntimeError(
-                f"PathGraph(fast=True) needs haven's compiled core: {compiled.IMPORT_ERROR}"
-            )
-        self._compiled = compiled_board(ctx.scenario)
-        self.board = self._compiled.board
-        state, kind = ctx.state, self.kind
-        others = [f.cell for f in all_figures(state) if f is not mover]
-        enemies = [f.cell for f in enemies_of(state, mover)] if kind == WALK else []
-        landing = None
-        self.weights = None
-        if self.board.terrain and kind in (WALK, JUMP):
-            weights, jump_landing = self._compiled.weights_of(ctx, price_negatives)
-            if kind == WALK:
-                self.weights = weights
-            else:
-                landing = jump_landing
-        lists = compiled.core.path_graph(  # type: ignore[union-attr]
-            self._compiled.core, self.start, enemies, others, kind == WALK, self.weights, landing
-        )
-        self.passable, self.endable, self.cost, self.dist, self.points = lists
-
     def steps_from(self, sources: list[int]) -> list[int | None]:
         """Least path cost from any of ``sources`` to every cell through passable cells."""
-        if self.fast:
-            return self._compiled_costs(sources, reverse=False)
         if self.weights is not None:
             return self._weighted(sources, reverse=False)
         dist: list[int | None] = [None] * len(self.passable)
@@ -163,17 +88,9 @@ class PathGraph:
 
     def remaining(self, goal: int) -> list[int | None]:
         """The least cost of a path from every cell to ``goal`` (what the cells after it weigh)."""
-        if self.fast:
-            return self._compiled_costs([goal], reverse=True)
         if self.weights is None:
             return self.steps_from([goal])
         return self._weighted([goal], reverse=True)
-
-    def _compiled_costs(self, sources: list[int], reverse: bool) -> list[int | None]:
-        """:meth:`steps_from` (or, ``reverse``, :meth:`remaining`) by the compiled core."""
-        return compiled.core.path_costs(  # type: ignore[union-attr]
-            self._compiled.core, self.passable, sources, self.weights, reverse
-        )
 
     def _weighted(self, sources: list[int], reverse: bool) -> list[int | None]:
         """Dijkstra over passable cells with entry weights; ``reverse``: costs towards sources."""
