@@ -22,6 +22,7 @@ from .invariants import door_key, first_problem, limits_for
 from .rules.dice import FACES
 from .rules.orders import section_of
 from .rules.state import DECISIONS, DOOR_STATES, PHASES, AssignedTile, GameState
+from .rules.state_schema import CAPACITIES
 from .scenario.loader import load_scenario
 from .scenario.model import CLOSE_COMBAT, DIRECTION_NAMES, SHOOT, Scenario
 
@@ -87,7 +88,7 @@ ROUND_KEYS = (
 )
 SIDES = ("healthy", "wounded")
 # Injected dice a position may hold (ER-DICE-4): far more than a whole game rolls from one queue.
-MAX_DICE_QUEUE = 1000
+MAX_DICE_QUEUE = CAPACITIES["ER_MAX_DICE_QUEUE"]
 _RNG = re.compile(r"[0-9a-f]{16}")
 _SCENARIO_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 

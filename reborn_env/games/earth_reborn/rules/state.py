@@ -5,6 +5,10 @@ Players, characters and tiles are integers: a player is the index of its faction
 in ``scenario.characters``, a tile the index of its id in ``scenario.tiles``. Piles of tiles (bag,
 discard, hands, box) are kept sorted, because they are unordered sets (ER-GEN-3) and a sorted list
 makes a position's JSON canonical.
+
+Each record's fields are declared once, in :mod:`.state_schema` (with the C type and range the
+compiled core stores them in); ``__slots__`` come from there, and this module gives each field
+its value at setup.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from __future__ import annotations
 from ....core.rng import SplitMix64
 from ..actions import Codec, codec_for
 from ..scenario.model import Scenario
+from .state_schema import slots_of
 
 # Phases (ER-TURN-1) and the end of the game.
 INITIATIVE, ACTIVITY, FINAL, OVER = "initiative", "activity", "final", "over"
@@ -53,7 +58,7 @@ DOOR_STATES = ("closed", "open", "destroyed")
 class AssignedTile:
     """A tile assigned to a character this turn and the CP on each of its sections (ER-ORD-3)."""
 
-    __slots__ = ("tile", "cp")
+    __slots__ = slots_of("AssignedTile")
 
     def __init__(self, tile: int, cp: list[int] | None = None) -> None:
         self.tile = tile
@@ -66,19 +71,7 @@ class AssignedTile:
 class CharacterState:
     """A character's place on the table: square, facing, card side, wounds and turn memory."""
 
-    __slots__ = (
-        "square",
-        "facing",
-        "wounded",
-        "wounds",
-        "engaged",
-        "dead",
-        "cp_spent",
-        "tiles",
-        "cards",
-        "weapon_ready",
-        "tried",
-    )
+    __slots__ = slots_of("CharacterState")
 
     def __init__(self, square: int, facing: int, cards: int) -> None:
         self.square = square
@@ -110,46 +103,7 @@ class CharacterState:
 class GameState:
     """Everything ER-GEN-3 lists, plus the pending decision and the generator."""
 
-    __slots__ = (
-        "scenario",
-        "codec",
-        "faction_of",
-        "turn",
-        "phase",
-        "initiative",
-        "active",
-        "passes",
-        "cp",
-        "mp",
-        "hands",
-        "redrew",
-        "bag",
-        "discard",
-        "box",
-        "doors",
-        "door_opened",
-        "chars",
-        "hacked",
-        "cache_full",
-        "decision",
-        "decider",
-        "char",
-        "reactivation",
-        "acted",
-        "round_decisions",
-        "mvp",
-        "transferred",
-        "section",
-        "target",
-        "order_cp",
-        "bids",
-        "winner",
-        "rng",
-        "dice_queue",
-        "last_roll",
-        "steps",
-        "_legal",
-    )
+    __slots__ = slots_of("GameState")
 
     def __init__(self, scenario: Scenario, seed: int) -> None:
         self.scenario = scenario

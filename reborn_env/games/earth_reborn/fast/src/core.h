@@ -1,7 +1,8 @@
 /* The compiled Earth Reborn core: the one shared layout of the C port.
  *
- * A C mirror of rules/state.py (GameState, CharacterState, AssignedTile) and of scenario/model.py
- * (Scenario and its records), the action codec's bases (actions.KINDS), the observation layout's
+ * The game state's structs (GameState, CharacterState, AssignedTile of rules/state.py), generated
+ * from rules/state_schema.py into state_struct.h; a C mirror of scenario/model.py (Scenario and
+ * its records), the action codec's bases (actions.KINDS), the observation layout's
  * offsets, and one prototype per function of the rules modules: the Python function `name` of
  * module `m` is `er_name` here (private helpers `_name` are `er_name` too), with the Python
  * module named in each block. The Python engine is the reference; every function ports its
@@ -29,17 +30,14 @@
 /* --- Fixed maxima (Vault Raid: 9x7 board, 5 characters, 24 tiles, 5 doors, 2 terminals, 1 cache).
  * The Games constructor refuses a scenario beyond any of them with a ValueError naming it. */
 #define ER_MAX_SQUARES 256        /* width * height */
-#define ER_MAX_CHARS 16           /* characters (bitmasks of characters are uint32_t) */
 #define ER_MAX_TILES 64           /* tiles (piles are uint64_t bitmasks) */
-#define ER_MAX_DOORS 32
-#define ER_MAX_TERMINALS 16       /* tried-terminal sets are uint32_t bitmasks */
-#define ER_MAX_CACHES 16
-#define ER_MAX_TILES_PER_CHAR 4   /* actions.SECTION_SLOTS = 16 = 4 tiles x 4 sections */
-#define ER_SECTION_SLOTS 16
+#define ER_SECTION_SLOTS 16       /* actions.SECTION_SLOTS = 4 tiles x 4 sections */
 #define ER_MAX_CP 40              /* actions.MAX_CP: DUEL_BID covers 0..MAX_CP */
-#define ER_MAX_DICE_QUEUE 1000    /* positions.MAX_DICE_QUEUE injected faces */
-#define ER_MAX_ROLL 64            /* last_roll: the faces of one decision (limits.yellow_roll) */
 #define ER_MAX_ACTIONS 1024       /* codec.size */
+
+/* The game state's structs (Game, ErChar, ErAssigned) and the maxima of its arrays (characters,
+ * doors, terminals, caches, tiles a character holds, dice), generated from rules/state_schema.py. */
+#include "state_struct.h"
 
 /* --- Enums (their order is the order of the Python tuples the observation indexes) ---------- */
 
@@ -214,62 +212,6 @@ typedef struct {            /* model.Scenario + codec + observation layout */
     /* Observation (observation.observer_for) */
     ErObsLayout obs;
 } Scn;
-
-/* --- The game state (rules/state.py) -------------------------------------------------------- */
-
-typedef struct {            /* state.AssignedTile (ER-ORD-3) */
-    int8_t tile;
-    int8_t cp[4];
-} ErAssigned;
-
-typedef struct {            /* state.CharacterState */
-    int16_t square;
-    int8_t facing;
-    int8_t wounded;         /* card side: 0 = Healthy (ER-CHAR-1) */
-    int8_t wounds;
-    int8_t engaged;         /* ER-CHAR-3 */
-    int8_t dead;            /* ER-WND-3 */
-    int8_t weapon_ready;    /* ER-SHOOT-6/7 */
-    int16_t cp_spent;       /* this turn (ER-CP-3) */
-    int16_t cards;
-    int8_t n_tiles;         /* len(tiles) */
-    ErAssigned tiles[ER_MAX_TILES_PER_CHAR];
-    uint32_t tried;         /* terminals tried this turn, bit t (ER-INT-2) */
-} ErChar;
-
-typedef struct {            /* state.GameState */
-    int32_t turn;
-    int8_t phase;           /* ER_INITIATIVE .. ER_OVER */
-    int8_t initiative, active;
-    int8_t passes;          /* ER-ACT-13 */
-    int32_t cp[2], mp[2];
-    uint64_t hands[2];      /* sorted piles as bitmasks */
-    int8_t redrew[2];       /* ER-HID-9 */
-    uint64_t bag, discard, box;
-    int8_t doors[ER_MAX_DOORS];
-    int8_t door_opened[ER_MAX_DOORS];
-    ErChar chars[ER_MAX_CHARS];
-    int8_t hacked[ER_MAX_TERMINALS];
-    int8_t cache_full[ER_MAX_CACHES];
-    int8_t decision;        /* ER_MULLIGAN .. ER_GAME_OVER */
-    int8_t decider;
-    int8_t char_;           /* state.char: activated character or -1 */
-    int8_t reactivation, acted;
-    int32_t round_decisions;
-    int32_t mvp;            /* ER-MOV-2 */
-    int8_t transferred;     /* ER-DOOR-10 */
-    int8_t section;         /* -1 or 4 * slot + index */
-    int8_t target;          /* -1, a direction or a character */
-    int8_t order_cp;
-    int32_t bids[2];        /* -1 = not chosen (ER-INI-8) */
-    int8_t winner;          /* ER_NO_WINNER, ER_DRAW, 0 or 1 */
-    uint64_t rng;           /* SplitMix64 state (core/rng.py) */
-    int32_t steps;
-    int32_t n_last_roll;
-    uint8_t last_roll[ER_MAX_ROLL];          /* face codes, in roll order (ER-HID-11) */
-    int32_t n_dice_queue;
-    uint8_t dice_queue[ER_MAX_DICE_QUEUE];   /* injected face codes (ER-DICE-4) */
-} Game;
 
 /* A list of actions being built (the `out: list[int]` of the legal_* functions). */
 typedef struct {

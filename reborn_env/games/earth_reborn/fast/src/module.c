@@ -1,11 +1,12 @@
 /* The CPython extension `_core`: the type Games, n game slots of the compiled core behind the API
- * of /work/notes/fast_api.md (mirrored in pure Python by fast/reference.py).
+ * that fast/reference.py mirrors in pure Python.
  *
  * The constructor reads the Scenario, the codec and the observation layout objects (one source
- * of truth: the same data file); load/dump convert between a slot and a reference GameState;
- * step runs every slot, split among the threads of a persistent pool (pool.c) with the GIL
- * released. Every input is checked at this boundary and a bad one is a Python exception, never
- * a crash.
+ * of truth: the same data file); load/dump move a slot's Game to and from a reference GameState
+ * as the bytes fast/state_layout.py packs from the state schema (rules/state_schema.py), range
+ * checked by the generated state_checks.h; step runs every slot, split among the threads of a
+ * persistent pool (pool.c) with the GIL released. Every input is checked at this boundary and a
+ * bad one is a Python exception, never a crash.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -15,11 +16,12 @@
 #include "heuristic.h"
 #include "pool.h"
 #include "rb_binding.h"
+#include "state_checks.h"
 
 /* --- Python objects of the reference the module needs (looked up once) ---------------------- */
 
-static PyObject *GameState_type, *CharacterState_type, *AssignedTile_type;
-static PyObject *PHASES, *DECISIONS, *FACES;   /* state.PHASES, state.DECISIONS, dice.FACES */
+static PyObject *GameState_type;   /* state.GameState */
+static PyObject *PACK, *UNPACK;     /* fast/state_layout.py: a GameState to Game bytes and back */
 static PyObject *reference_module, *IllegalActionError;
 
 static const char *const KIND_NAMES[ER_N_KINDS] = {
@@ -35,6 +37,17 @@ static const char *const SECTION_COLOUR_NAMES[] = {"black", "red", "gold", NULL}
 static const char *const ABILITY_NAMES[] = {"saw_door", NULL};
 static const char *const CACHE_ITEM_NAMES[] = {"magnetic_card", NULL};
 
+/* The tuple attribute `name` of `module` must have n items (the C enum it mirrors). */
+static int check_count(PyObject *module, const char *name, Py_ssize_t n)
+{
+    PyObject *v = PyObject_GetAttrString(module, name);
+    int ok = v && PyTuple_Check(v) && PyTuple_GET_SIZE(v) == n;
+    Py_XDECREF(v);
+    if (!ok && !PyErr_Occurred())
+        PyErr_Format(PyExc_RuntimeError, "the reference's %s differs from core.h", name);
+    return ok ? 0 : -1;
+}
+
 static int import_reference(void)
 {
     if (GameState_type)
@@ -42,32 +55,34 @@ static int import_reference(void)
     PyObject *state = PyImport_ImportModule("reborn_env.games.earth_reborn.rules.state");
     PyObject *dice = state ? PyImport_ImportModule("reborn_env.games.earth_reborn.rules.dice")
                            : NULL;
-    if (!dice) {
-        Py_XDECREF(state);
-        return -1;
+    PyObject *layout =
+        dice ? PyImport_ImportModule("reborn_env.games.earth_reborn.fast.state_layout") : NULL;
+    PyObject *size = layout ? PyObject_GetAttrString(layout, "STATE_SIZE") : NULL;
+    int ok = size && check_count(state, "PHASES", ER_N_PHASES) == 0 &&
+             check_count(state, "DECISIONS", ER_N_DECISIONS) == 0 &&
+             check_count(dice, "FACES", 12) == 0;
+    if (ok && PyLong_AsSsize_t(size) != (Py_ssize_t)sizeof(Game)) {
+        PyErr_Format(PyExc_RuntimeError,
+                     "state_layout.py lays a Game out in %R bytes, this core in %zu: rebuild it "
+                     "(python setup.py build_ext --inplace)", size, sizeof(Game));
+        ok = 0;
     }
-    GameState_type = PyObject_GetAttrString(state, "GameState");
-    CharacterState_type = PyObject_GetAttrString(state, "CharacterState");
-    AssignedTile_type = PyObject_GetAttrString(state, "AssignedTile");
-    PHASES = PyObject_GetAttrString(state, "PHASES");
-    DECISIONS = PyObject_GetAttrString(state, "DECISIONS");
-    FACES = PyObject_GetAttrString(dice, "FACES");
-    Py_DECREF(state);
-    Py_DECREF(dice);
-    if (!GameState_type || !CharacterState_type || !AssignedTile_type || !PHASES || !DECISIONS ||
-        !FACES) {
-        Py_CLEAR(GameState_type);
-        return -1;
+    if (ok) {
+        GameState_type = PyObject_GetAttrString(state, "GameState");
+        PACK = PyObject_GetAttrString(layout, "pack");
+        UNPACK = PyObject_GetAttrString(layout, "unpack");
+        ok = GameState_type && PACK && UNPACK;
+        if (!ok) {
+            Py_CLEAR(GameState_type);
+            Py_CLEAR(PACK);
+            Py_CLEAR(UNPACK);
+        }
     }
-    if (!PyTuple_Check(PHASES) || PyTuple_GET_SIZE(PHASES) != ER_N_PHASES ||
-        !PyTuple_Check(DECISIONS) || PyTuple_GET_SIZE(DECISIONS) != ER_N_DECISIONS ||
-        !PyTuple_Check(FACES) || PyTuple_GET_SIZE(FACES) != 12) {
-        Py_CLEAR(GameState_type);
-        PyErr_SetString(PyExc_RuntimeError,
-                        "the reference's PHASES, DECISIONS or FACES differ from core.h");
-        return -1;
-    }
-    return 0;
+    Py_XDECREF(state);
+    Py_XDECREF(dice);
+    Py_XDECREF(layout);
+    Py_XDECREF(size);
+    return ok ? 0 : -1;
 }
 
 /* --- Small readers of Python values, each failing with a message naming the value ----------- */
@@ -781,220 +796,7 @@ static PyObject *Games_set_seed_state(GamesObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
-/* --- load: a reference GameState into a slot --------------------------------------------- */
-
-static PyObject *get(PyObject *obj, const char *name) { return PyObject_GetAttrString(obj, name); }
-
-static int load_int(PyObject *obj, const char *name, long long lo, long long hi, int32_t *out)
-{
-    PyObject *v = get(obj, name);
-    long long x;
-    int r = v && rb_int_fast(v, lo, hi, &x) ? 0 : -1;
-    if (r < 0 && v) { /* the label is written only for the error */
-        char label[96];
-        snprintf(label, sizeof label, "state.%s", name);
-        r = rb_int(v, lo, hi, &x, label);
-    }
-    Py_XDECREF(v);
-    if (r == 0)
-        *out = (int32_t)x;
-    return r;
-}
-
-static int load_int8(PyObject *obj, const char *name, long long lo, long long hi, int8_t *out)
-{
-    int32_t x;
-    if (load_int(obj, name, lo, hi, &x))
-        return -1;
-    *out = (int8_t)x;
-    return 0;
-}
-
-static int load_flag(PyObject *obj, const char *name, int8_t *out)
-{
-    int t;
-    if (attr_bool(obj, name, &t))
-        return -1;
-    *out = (int8_t)t;
-    return 0;
-}
-
-/* A sequence attribute of exactly n items (n < 0: up to -n items). */
-static PyObject *load_seq(PyObject *obj, const char *name, Py_ssize_t n)
-{
-    PyObject *v = get(obj, name);
-    if (!v)
-        return NULL;
-    PyObject *seq = PySequence_Fast(v, "");
-    Py_DECREF(v);
-    if (!seq) {
-        PyErr_Clear();
-        PyErr_Format(PyExc_TypeError, "state.%s must be a list", name);
-        return NULL;
-    }
-    Py_ssize_t len = PySequence_Fast_GET_SIZE(seq);
-    if ((n >= 0 && len != n) || (n < 0 && len > -n)) {
-        PyErr_Format(PyExc_ValueError, "state.%s holds %zd items, the game needs %s%zd", name, len,
-                     n < 0 ? "at most " : "", n < 0 ? -n : n);
-        Py_DECREF(seq);
-        return NULL;
-    }
-    return seq;
-}
-
-/* Sequence items as ints in lo..hi into out (int32). */
-static int seq_ints(PyObject *seq, const char *what, long long lo, long long hi, int32_t *out)
-{
-    for (Py_ssize_t k = 0; k < PySequence_Fast_GET_SIZE(seq); k++) {
-        long long x;
-        if (rb_int(PySequence_Fast_GET_ITEM(seq, k), lo, hi, &x, what) < 0)
-            return -1;
-        out[k] = (int32_t)x;
-    }
-    return 0;
-}
-
-static int seq_flags(PyObject *seq, int8_t *out)
-{
-    for (Py_ssize_t k = 0; k < PySequence_Fast_GET_SIZE(seq); k++) {
-        int t = PyObject_IsTrue(PySequence_Fast_GET_ITEM(seq, k));
-        if (t < 0)
-            return -1;
-        out[k] = (int8_t)t;
-    }
-    return 0;
-}
-
-/* A pile (list of tile indices) as a bitmask; a tile listed twice is refused. */
-static int load_pile(PyObject *v, const Scn *s, const char *what, uint64_t *out)
-{
-    PyObject *seq = PySequence_Fast(v, "");
-    if (!seq) {
-        PyErr_Clear();
-        PyErr_Format(PyExc_TypeError, "%s must be a list of tiles", what);
-        return -1;
-    }
-    uint64_t m = 0;
-    int r = 0;
-    for (Py_ssize_t k = 0; k < PySequence_Fast_GET_SIZE(seq) && r == 0; k++) {
-        int t = 0;
-        r = as_int(PySequence_Fast_GET_ITEM(seq, k), 0, s->n_tiles - 1, &t, what);
-        if (r == 0 && (m >> t & 1)) {
-            PyErr_Format(PyExc_ValueError, "%s lists tile %d twice", what, t);
-            r = -1;
-        }
-        if (r == 0)
-            m |= 1ULL << t;
-    }
-    Py_DECREF(seq);
-    *out = m;
-    return r;
-}
-
-/* Face strings ("Y3") as codes into out; at most most of them. */
-static int load_faces(PyObject *obj, const char *name, int most, uint8_t *out, int32_t *n)
-{
-    PyObject *seq = load_seq(obj, name, -(Py_ssize_t)most);
-    if (!seq)
-        return -1;
-    Py_ssize_t len = PySequence_Fast_GET_SIZE(seq);
-    for (Py_ssize_t k = 0; k < len; k++) {
-        PyObject *face = PySequence_Fast_GET_ITEM(seq, k);
-        int code = -1;
-        for (int f = 0; f < 12 && code < 0; f++) {
-            int eq = PyObject_RichCompareBool(face, PyTuple_GET_ITEM(FACES, f), Py_EQ);
-            if (eq < 0) {
-                Py_DECREF(seq);
-                return -1;
-            }
-            if (eq)
-                code = f;
-        }
-        if (code < 0) {
-            PyErr_Format(PyExc_ValueError, "state.%s: %R is not a die face (Y1..Y6, B1..B6)", name,
-                         face);
-            Py_DECREF(seq);
-            return -1;
-        }
-        out[k] = (uint8_t)code;
-    }
-    *n = (int32_t)len;
-    Py_DECREF(seq);
-    return 0;
-}
-
-static int index_in(PyObject *tuple, PyObject *v, const char *what)
-{
-    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(tuple); k++) {
-        int eq = PyObject_RichCompareBool(v, PyTuple_GET_ITEM(tuple, k), Py_EQ);
-        if (eq < 0)
-            return -1;
-        if (eq)
-            return (int)k;
-    }
-    PyErr_Format(PyExc_ValueError, "state.%s: %R is not one of %R", what, v, tuple);
-    return -1;
-}
-
-static int load_character(PyObject *cs, const Scn *s, ErChar *ch)
-{
-    int32_t x;
-    if (load_int(cs, "square", 0, s->n_squares - 1, &x))
-        return -1;
-    ch->square = (int16_t)x;
-    if (load_int8(cs, "facing", 0, 3, &ch->facing) || load_flag(cs, "wounded", &ch->wounded) ||
-        load_int8(cs, "wounds", 0, 127, &ch->wounds) || load_flag(cs, "engaged", &ch->engaged) ||
-        load_flag(cs, "dead", &ch->dead) || load_flag(cs, "weapon_ready", &ch->weapon_ready) ||
-        load_int(cs, "cp_spent", 0, 30000, &x))
-        return -1;
-    ch->cp_spent = (int16_t)x;
-    if (load_int(cs, "cards", 0, 30000, &x))
-        return -1;
-    ch->cards = (int16_t)x;
-    PyObject *tiles = load_seq(cs, "tiles", -ER_MAX_TILES_PER_CHAR);
-    if (!tiles)
-        return -1;
-    ch->n_tiles = (int8_t)PySequence_Fast_GET_SIZE(tiles);
-    for (int k = 0; k < ch->n_tiles; k++) {
-        PyObject *a = PySequence_Fast_GET_ITEM(tiles, k);
-        int32_t cp[4];
-        if (!PyObject_TypeCheck(a, (PyTypeObject *)AssignedTile_type)) {
-            PyErr_SetString(PyExc_TypeError, "state.chars[].tiles must hold AssignedTile records");
-            Py_DECREF(tiles);
-            return -1;
-        }
-        PyObject *cps = load_int8(a, "tile", 0, s->n_tiles - 1, &ch->tiles[k].tile) ? NULL
-                                                                                     : load_seq(a, "cp", 4);
-        if (!cps || seq_ints(cps, "state.chars[].tiles[].cp", 0, 127, cp)) {
-            Py_XDECREF(cps);
-            Py_DECREF(tiles);
-            return -1;
-        }
-        Py_DECREF(cps);
-        for (int j = 0; j < 4; j++)
-            ch->tiles[k].cp[j] = (int8_t)cp[j];
-    }
-    Py_DECREF(tiles);
-    PyObject *tried = get(cs, "tried");
-    PyObject *it = tried ? PyObject_GetIter(tried) : NULL;
-    Py_XDECREF(tried);
-    if (!it)
-        return -1;
-    ch->tried = 0;
-    PyObject *item;
-    while ((item = PyIter_Next(it))) {
-        int t;
-        int r = as_int(item, 0, s->n_terminals - 1, &t, "state.chars[].tried");
-        Py_DECREF(item);
-        if (r < 0) {
-            Py_DECREF(it);
-            return -1;
-        }
-        ch->tried |= 1u << t;
-    }
-    Py_DECREF(it);
-    return PyErr_Occurred() ? -1 : 0;
-}
+/* --- load and dump: a slot to and from a reference GameState, as Game bytes ---------------- */
 
 /* What the C rules index by the decision in progress must be in range (no crash on odd states). */
 static int check_consistent(Game *g, const Scn *s)
@@ -1036,144 +838,27 @@ static int check_consistent(Game *g, const Scn *s)
     return 0;
 }
 
+/* The Game that `st` (a GameState) packs to (fast/state_layout.py), every stored value in its
+ * range (state_checks.h, generated from the state schema) and consistent. */
 static int load_state(GamesObject *self, PyObject *st, Game *g)
 {
-    const Scn *s = self->scn;
-    memset(g, 0, sizeof *g);
-    PyObject *v;
-    if (load_int(st, "turn", 1, INT32_MAX, &g->turn))
+    PyObject *bytes = PyObject_CallOneArg(PACK, st);
+    if (!bytes)
         return -1;
-    if (!(v = get(st, "phase")))
-        return -1;
-    int k = index_in(PHASES, v, "phase");
-    Py_DECREF(v);
-    if (k < 0)
-        return -1;
-    g->phase = (int8_t)k;
-    if (!(v = get(st, "decision")))
-        return -1;
-    k = index_in(DECISIONS, v, "decision");
-    Py_DECREF(v);
-    if (k < 0)
-        return -1;
-    g->decision = (int8_t)k;
-    if (load_int8(st, "initiative", 0, 1, &g->initiative) ||
-        load_int8(st, "active", 0, 1, &g->active) || load_int8(st, "passes", 0, 127, &g->passes) ||
-        load_int8(st, "decider", 0, 1, &g->decider) ||
-        load_int8(st, "char", -1, s->n_chars - 1, &g->char_) ||
-        load_flag(st, "reactivation", &g->reactivation) || load_flag(st, "acted", &g->acted) ||
-        load_int(st, "round_decisions", 0, INT32_MAX, &g->round_decisions) ||
-        load_int(st, "mvp", 0, INT32_MAX, &g->mvp) ||
-        load_flag(st, "transferred", &g->transferred) ||
-        load_int8(st, "section", -1, ER_SECTION_SLOTS - 1, &g->section) ||
-        load_int8(st, "target", -1, ER_MAX_CHARS - 1, &g->target) ||
-        load_int8(st, "order_cp", 0, 4, &g->order_cp) ||
-        load_int(st, "steps", 0, INT32_MAX - 1, &g->steps))
-        return -1;
-    struct { const char *name; int32_t *out; long long lo, hi; } pairs[] = {
-        {"cp", g->cp, 0, ER_MAX_CP}, {"mp", g->mp, -1000000000, 1000000000},
-        {"bids", g->bids, -1, ER_MAX_CP}};
-    for (int p = 0; p < 3; p++) {
-        PyObject *seq = load_seq(st, pairs[p].name, 2);
-        char label[32];
-        snprintf(label, sizeof label, "state.%s[]", pairs[p].name);
-        if (!seq || seq_ints(seq, label, pairs[p].lo, pairs[p].hi, pairs[p].out)) {
-            Py_XDECREF(seq);
-            return -1;
-        }
-        Py_DECREF(seq);
-    }
-    PyObject *seq = load_seq(st, "redrew", 2);
-    if (!seq || seq_flags(seq, g->redrew)) {
-        Py_XDECREF(seq);
+    if (!PyBytes_Check(bytes) || PyBytes_GET_SIZE(bytes) != (Py_ssize_t)sizeof(Game)) {
+        PyErr_Format(PyExc_RuntimeError, "state_layout.pack gave %R, not the %zu bytes of a Game",
+                     bytes, sizeof(Game));
+        Py_DECREF(bytes);
         return -1;
     }
-    Py_DECREF(seq);
-    seq = load_seq(st, "hands", 2);
-    if (!seq)
-        return -1;
-    for (int p = 0; p < 2; p++)
-        if (load_pile(PySequence_Fast_GET_ITEM(seq, p), s, "state.hands[]", &g->hands[p])) {
-            Py_DECREF(seq);
-            return -1;
-        }
-    Py_DECREF(seq);
-    const char *piles[3] = {"bag", "discard", "box"};
-    uint64_t *pile_out[3] = {&g->bag, &g->discard, &g->box};
-    for (int p = 0; p < 3; p++) {
-        char label[32];
-        snprintf(label, sizeof label, "state.%s", piles[p]);
-        v = get(st, piles[p]);
-        int r = v ? load_pile(v, s, label, pile_out[p]) : -1;
-        Py_XDECREF(v);
-        if (r)
-            return -1;
-    }
-    int32_t doors[ER_MAX_DOORS];
-    seq = load_seq(st, "doors", s->n_doors);
-    if (!seq || seq_ints(seq, "state.doors[]", 0, 2, doors)) {
-        Py_XDECREF(seq);
+    memcpy(g, PyBytes_AS_STRING(bytes), sizeof(Game));
+    Py_DECREF(bytes);
+    char why[160];
+    if (er_check_Game(g, self->scn, why, sizeof why)) {
+        PyErr_SetString(PyExc_ValueError, why);
         return -1;
     }
-    Py_DECREF(seq);
-    for (int d = 0; d < s->n_doors; d++)
-        g->doors[d] = (int8_t)doors[d];
-    struct { const char *name; int n; int8_t *out; } flags[] = {
-        {"door_opened", s->n_doors, g->door_opened},
-        {"hacked", s->n_terminals, g->hacked},
-        {"cache_full", s->n_caches, g->cache_full}};
-    for (int f = 0; f < 3; f++) {
-        seq = load_seq(st, flags[f].name, flags[f].n);
-        if (!seq || seq_flags(seq, flags[f].out)) {
-            Py_XDECREF(seq);
-            return -1;
-        }
-        Py_DECREF(seq);
-    }
-    seq = load_seq(st, "chars", s->n_chars);
-    if (!seq)
-        return -1;
-    for (int c = 0; c < s->n_chars; c++) {
-        PyObject *cs = PySequence_Fast_GET_ITEM(seq, c);
-        if (!PyObject_TypeCheck(cs, (PyTypeObject *)CharacterState_type)) {
-            PyErr_SetString(PyExc_TypeError, "state.chars must hold CharacterState records");
-            Py_DECREF(seq);
-            return -1;
-        }
-        if (load_character(cs, s, &g->chars[c])) {
-            Py_DECREF(seq);
-            return -1;
-        }
-    }
-    Py_DECREF(seq);
-    if (!(v = get(st, "winner")))
-        return -1;
-    if (v == Py_None) {
-        g->winner = ER_NO_WINNER;
-    } else {
-        int w;
-        if (as_int(v, -1, 1, &w, "state.winner") < 0) {
-            Py_DECREF(v);
-            return -1;
-        }
-        g->winner = (int8_t)w;
-    }
-    Py_DECREF(v);
-    PyObject *rng = get(st, "rng");
-    v = rng ? get(rng, "state") : NULL;
-    Py_XDECREF(rng);
-    if (!v)
-        return -1;
-    uint64_t rng_state;
-    int r = as_seed(v, &rng_state, "state.rng.state");
-    Py_DECREF(v);
-    if (r < 0)
-        return -1;
-    g->rng = rng_state;
-    if (load_faces(st, "dice_queue", ER_MAX_DICE_QUEUE, g->dice_queue, &g->n_dice_queue) ||
-        load_faces(st, "last_roll", ER_MAX_ROLL, g->last_roll, &g->n_last_roll))
-        return -1;
-    return check_consistent(g, s);
+    return check_consistent(g, self->scn);
 }
 
 static PyObject *Games_load(GamesObject *self, PyObject *args)
@@ -1187,7 +872,7 @@ static PyObject *Games_load(GamesObject *self, PyObject *args)
     int is_state = PyObject_IsInstance(st, GameState_type);
     if (is_state < 0)
         return NULL;
-    PyObject *scn = is_state ? get(st, "scenario") : NULL;
+    PyObject *scn = is_state ? PyObject_GetAttrString(st, "scenario") : NULL;
     if (is_state && !scn)
         return NULL;
     Py_XDECREF(scn);
@@ -1210,142 +895,11 @@ static PyObject *Games_load(GamesObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
-/* --- dump: a slot as a new reference GameState ------------------------------------------- */
-
-/* obj.name = value, stealing value (NULL value: an error already set). */
-static int put(PyObject *obj, const char *name, PyObject *value)
-{
-    if (!value)
-        return -1;
-    int r = PyObject_SetAttrString(obj, name, value);
-    Py_DECREF(value);
-    return r;
-}
-
-static PyObject *pile_list(uint64_t m)
-{
-    PyObject *list = PyList_New(er_popcount64(m));
-    for (Py_ssize_t k = 0; list && m; m &= m - 1, k++)
-        PyList_SET_ITEM(list, k, PyLong_FromLong(__builtin_ctzll(m)));
-    return list;
-}
-
-static PyObject *int_list(const int32_t *v, int n)
-{
-    PyObject *list = PyList_New(n);
-    for (int k = 0; list && k < n; k++)
-        PyList_SET_ITEM(list, k, PyLong_FromLong(v[k]));
-    return list;
-}
-
-static PyObject *flag_list(const int8_t *v, int n)
-{
-    PyObject *list = PyList_New(n);
-    for (int k = 0; list && k < n; k++)
-        PyList_SET_ITEM(list, k, PyBool_FromLong(v[k]));
-    return list;
-}
-
-static PyObject *face_list(const uint8_t *v, int n)
-{
-    PyObject *list = PyList_New(n);
-    for (int k = 0; list && k < n; k++)
-        PyList_SET_ITEM(list, k, Py_NewRef(PyTuple_GET_ITEM(FACES, v[k])));
-    return list;
-}
-
-static PyObject *dump_character(const ErChar *ch, const Scn *s)
-{
-    PyObject *cs = PyObject_CallFunction(CharacterState_type, "iii", ch->square, ch->facing,
-                                         ch->cards);
-    if (!cs)
-        return NULL;
-    PyObject *tiles = PyList_New(ch->n_tiles);
-    for (int k = 0; tiles && k < ch->n_tiles; k++) {
-        const ErAssigned *a = &ch->tiles[k];
-        PyObject *cp = Py_BuildValue("[iiii]", a->cp[0], a->cp[1], a->cp[2], a->cp[3]);
-        PyObject *at = cp ? PyObject_CallFunction(AssignedTile_type, "iO", a->tile, cp) : NULL;
-        Py_XDECREF(cp);
-        if (!at) {
-            Py_CLEAR(tiles);
-            break;
-        }
-        PyList_SET_ITEM(tiles, k, at);
-    }
-    PyObject *tried = PySet_New(NULL);
-    for (int t = 0; tried && t < s->n_terminals; t++)
-        if (ch->tried >> t & 1) {
-            PyObject *x = PyLong_FromLong(t);
-            if (!x || PySet_Add(tried, x) < 0)
-                Py_CLEAR(tried);
-            Py_XDECREF(x);
-        }
-    if (put(cs, "wounded", PyBool_FromLong(ch->wounded)) ||
-        put(cs, "wounds", PyLong_FromLong(ch->wounds)) ||
-        put(cs, "engaged", PyBool_FromLong(ch->engaged)) ||
-        put(cs, "dead", PyBool_FromLong(ch->dead)) ||
-        put(cs, "cp_spent", PyLong_FromLong(ch->cp_spent)) || put(cs, "tiles", tiles) ||
-        put(cs, "weapon_ready", PyBool_FromLong(ch->weapon_ready)) || put(cs, "tried", tried)) {
-        Py_DECREF(cs);
-        return NULL;
-    }
-    return cs;
-}
-
+/* A new reference GameState of the game g (fast/state_layout.py's unpack of its bytes). */
 static PyObject *dump_state(GamesObject *self, const Game *g)
 {
-    const Scn *s = self->scn;
-    PyObject *st = PyObject_CallFunction(GameState_type, "Oi", self->scenario, 0);
-    if (!st)
-        return NULL;
-    PyObject *chars = PyList_New(s->n_chars);
-    for (int c = 0; chars && c < s->n_chars; c++) {
-        PyObject *cs = dump_character(&g->chars[c], s);
-        if (!cs) {
-            Py_CLEAR(chars);
-            break;
-        }
-        PyList_SET_ITEM(chars, c, cs);
-    }
-    PyObject *hands = Py_BuildValue("[NN]", pile_list(g->hands[0]), pile_list(g->hands[1]));
-    PyObject *winner = g->winner == ER_NO_WINNER ? Py_NewRef(Py_None) : PyLong_FromLong(g->winner);
-    PyObject *rng = get(st, "rng");
-    int r = rng ? put(rng, "state", PyLong_FromUnsignedLongLong(g->rng)) : -1;
-    Py_XDECREF(rng);
-    int32_t doors[ER_MAX_DOORS];
-    for (int d = 0; d < s->n_doors; d++)
-        doors[d] = g->doors[d];
-    if (r || put(st, "turn", PyLong_FromLong(g->turn)) ||
-        put(st, "phase", Py_NewRef(PyTuple_GET_ITEM(PHASES, g->phase))) ||
-        put(st, "initiative", PyLong_FromLong(g->initiative)) ||
-        put(st, "active", PyLong_FromLong(g->active)) ||
-        put(st, "passes", PyLong_FromLong(g->passes)) || put(st, "cp", int_list(g->cp, 2)) ||
-        put(st, "mp", int_list(g->mp, 2)) || put(st, "hands", hands) ||
-        put(st, "redrew", flag_list(g->redrew, 2)) || put(st, "bag", pile_list(g->bag)) ||
-        put(st, "discard", pile_list(g->discard)) || put(st, "box", pile_list(g->box)) ||
-        put(st, "doors", int_list(doors, s->n_doors)) ||
-        put(st, "door_opened", flag_list(g->door_opened, s->n_doors)) ||
-        put(st, "chars", chars) || put(st, "hacked", flag_list(g->hacked, s->n_terminals)) ||
-        put(st, "cache_full", flag_list(g->cache_full, s->n_caches)) ||
-        put(st, "decision", Py_NewRef(PyTuple_GET_ITEM(DECISIONS, g->decision))) ||
-        put(st, "decider", PyLong_FromLong(g->decider)) ||
-        put(st, "char", PyLong_FromLong(g->char_)) ||
-        put(st, "reactivation", PyBool_FromLong(g->reactivation)) ||
-        put(st, "acted", PyBool_FromLong(g->acted)) ||
-        put(st, "round_decisions", PyLong_FromLong(g->round_decisions)) ||
-        put(st, "mvp", PyLong_FromLong(g->mvp)) ||
-        put(st, "transferred", PyBool_FromLong(g->transferred)) ||
-        put(st, "section", PyLong_FromLong(g->section)) ||
-        put(st, "target", PyLong_FromLong(g->target)) ||
-        put(st, "order_cp", PyLong_FromLong(g->order_cp)) ||
-        put(st, "bids", int_list(g->bids, 2)) || put(st, "winner", winner) ||
-        put(st, "dice_queue", face_list(g->dice_queue, g->n_dice_queue)) ||
-        put(st, "last_roll", face_list(g->last_roll, g->n_last_roll)) ||
-        put(st, "steps", PyLong_FromLong(g->steps))) {
-        Py_DECREF(st);
-        return NULL;
-    }
-    return st;
+    return PyObject_CallFunction(UNPACK, "Oy#", self->scenario, (const char *)g,
+                                 (Py_ssize_t)sizeof(Game));
 }
 
 static PyObject *Games_dump(GamesObject *self, PyObject *arg)
@@ -1358,8 +912,6 @@ static PyObject *Games_dump(GamesObject *self, PyObject *arg)
     self->busy = 0;
     return st;
 }
-
-/* --- legal, mask, apply, observe, status ------------------------------------------------- */
 
 static PyObject *Games_legal(GamesObject *self, PyObject *arg)
 {
