@@ -16,12 +16,12 @@
  * Function names are the Python method names (without the leading underscore).
  */
 #include "heuristic.h"
-#include "rb_binding.h"
 
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* bots.py's constants */
@@ -38,12 +38,7 @@ static const double NEED_WEIGHT[ER_N_ORDER_TYPES] = {2.0, 1.5, 1.5, 3.0, 0.0};
 /* --- numpy's PCG64 and Generator.integers ------------------------------------------------------ */
 
 typedef unsigned __int128 u128;
-
-typedef struct {
-    u128 state, inc;
-    int has_uint32;
-    uint32_t uinteger;
-} Pcg64;
+typedef ErPcg64 Pcg64;
 
 #define PCG_MULT (((u128)2549297995355413924ULL << 64) | (u128)4865540595714422341ULL)
 
@@ -1808,7 +1803,7 @@ static int build_rooms(HBot *b)
 }
 
 /* _type_weights(player) */
-static int type_weights(HBot *b)
+static int type_weights(HBot *b, char *why, size_t n)
 {
     const Scn *s = &b->scn;
     for (int p = 0; p < 2; p++) {
@@ -1819,9 +1814,8 @@ static int type_weights(HBot *b)
                 armed_n += s->chars[i].has_weapon;
             }
         if (!cast) {
-            PyErr_Format(PyExc_ValueError,
-                         "the heuristic bot needs characters in both factions; faction %d has none",
-                         p);
+            snprintf(why, n, "the heuristic bot needs characters in both factions; faction %d has none",
+                     p);
             return -1;
         }
         double armed = (double)armed_n / cast;
@@ -1834,418 +1828,96 @@ static int type_weights(HBot *b)
     return 0;
 }
 
-/* layout[group].item[name]: its offset within the group and its scale. */
-static int sub_field(PyObject *layout, const char *group, const char *name, int *offset,
-                     double *scale)
+/* --- The plain C API (heuristic.h) ------------------------------------------------------------ */
+
+struct ErHeuristic {
+    HBot bot;
+    Ctx ctx;
+};
+
+ErHeuristic *er_heuristic_new(const Scn *s, int saw_hunt, const ErHeuristicReading *reading,
+                              char *why, size_t n)
 {
-    PyObject *key = PyUnicode_FromString(group);
-    if (!key)
-        return -1;
-    PyObject *f = PyObject_GetItem(layout, key);
-    Py_DECREF(key);
-    if (!f)
-        return -1;
-    PyObject *item = PyObject_GetAttrString(f, "item");
-    Py_DECREF(f);
-    if (!item)
-        return -1;
-    key = PyUnicode_FromString(name);
-    PyObject *sub = key ? PyObject_GetItem(item, key) : NULL;
-    Py_XDECREF(key);
-    Py_DECREF(item);
-    if (!sub)
-        return -1;
-    PyObject *off = PyObject_GetAttrString(sub, "offset");
-    PyObject *sc = off ? PyObject_GetAttrString(sub, "scale") : NULL;
-    Py_DECREF(sub);
-    int rc = -1;
-    if (sc) {
-        long o = PyLong_AsLong(off);
-        double x = sc == Py_None ? -1.0 : PyFloat_AsDouble(sc);
-        if (!PyErr_Occurred()) {
-            if (o < 0 || o > 64 || !(x > 0)) {
-                PyErr_Format(PyExc_ValueError,
-                             "observation layout: %s.%s needs a small offset and a scale", group,
-                             name);
-            } else {
-                *offset = (int)o;
-                *scale = x;
-                rc = 0;
-            }
-        }
-    }
-    Py_XDECREF(off);
-    Py_XDECREF(sc);
-    return rc;
-}
-
-/* --- The Python type --------------------------------------------------------------------------- */
-
-typedef struct {
-    PyObject_HEAD
-    HBot *bot;
-    int n;
-    Pcg64 *rngs;
-    Ctx *ctx;
-    int busy;
-} HeuristicObject;
-
-static void Heuristic_dealloc(HeuristicObject *self)
-{
-    PyMem_Free(self->bot);
-    PyMem_Free(self->rngs);
-    PyMem_Free(self->ctx);
-    Py_TYPE(self)->tp_free((PyObject *)self);
-}
-
-static PyObject *Heuristic_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
-{
-    static char *kwlist[] = {"scenario", "codec", "layout", "n", "saw_hunt", NULL};
-    PyObject *scenario, *codec, *layout;
-    Py_ssize_t n;
-    int saw_hunt = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOn|p:Heuristic", kwlist, &scenario, &codec,
-                                     &layout, &n, &saw_hunt))
-        return NULL;
-    if (n < 1 || n > (1 << 24)) {
-        PyErr_Format(PyExc_ValueError, "n must be 1 to %d slots, got %zd", 1 << 24, n);
-        return NULL;
-    }
-    HeuristicObject *self = (HeuristicObject *)type->tp_alloc(type, 0);
-    if (!self)
-        return NULL;
-    self->bot = PyMem_Calloc(1, sizeof(HBot));
-    self->rngs = PyMem_Calloc((size_t)n, sizeof(Pcg64));
-    self->ctx = PyMem_Calloc(1, sizeof(Ctx));
-    if (!self->bot || !self->rngs || !self->ctx) {
-        Py_DECREF(self);
-        return PyErr_NoMemory();
-    }
-    self->n = (int)n;
-    HBot *b = self->bot;
-    if (read_scenario(scenario, codec, layout, &b->scn) < 0) {
-        Py_DECREF(self);
-        return NULL;
-    }
-    const Scn *s = &b->scn;
-    b->hacker = s->mission.hacker_faction;
-    b->saw_hunt = saw_hunt;
     for (int i = 0; i < s->n_chars; i++)
         if (s->chars[i].healthy.mov <= 0 || s->chars[i].wounded.mov <= 0) {
-            PyErr_Format(PyExc_ValueError,
-                         "the heuristic bot divides by MOV: character %d has a MOV of 0", i);
-            Py_DECREF(self);
+            snprintf(why, n, "the heuristic bot divides by MOV: character %d has a MOV of 0", i);
             return NULL;
         }
-    int unused_at;
-    if (type_weights(b) < 0 || sub_field(layout, "cp", "mine", &b->cp_mine, &b->cp_scale) < 0 ||
-        sub_field(layout, "round", "mvp", &b->mvp, &b->mvp_scale) < 0) {
-        Py_DECREF(self);
+    ErHeuristic *h = calloc(1, sizeof *h);
+    if (!h) {
+        snprintf(why, n, "out of memory");
         return NULL;
     }
-    /* characters.sections' max and cp scales */
-    PyObject *key = PyUnicode_FromString("characters");
-    PyObject *chars = key ? PyObject_GetItem(layout, key) : NULL;
-    Py_XDECREF(key);
-    PyObject *item = chars ? PyObject_GetAttrString(chars, "item") : NULL;
-    Py_XDECREF(chars);
-    int rc = item ? sub_field(item, "sections", "max", &unused_at, &b->sec_max_scale) : -1;
-    if (rc == 0)
-        rc = sub_field(item, "sections", "cp", &unused_at, &b->sec_cp_scale);
-    Py_XDECREF(item);
-    if (rc < 0) {
-        Py_DECREF(self);
+    HBot *b = &h->bot;
+    b->scn = *s;
+    b->hacker = s->mission.hacker_faction;
+    b->saw_hunt = saw_hunt;
+    b->cp_mine = reading->cp_mine;
+    b->cp_scale = reading->cp_scale;
+    b->mvp = reading->mvp;
+    b->mvp_scale = reading->mvp_scale;
+    b->sec_max_scale = reading->sec_max_scale;
+    b->sec_cp_scale = reading->sec_cp_scale;
+    if (type_weights(b, why, n) < 0) {
+        free(h);
         return NULL;
     }
     if (build_rooms(b) < 0) {
-        PyErr_SetString(PyExc_ValueError, "a terminal's room is too large for the set model");
-        Py_DECREF(self);
+        snprintf(why, n, "a terminal's room is too large for the set model");
+        free(h);
         return NULL;
     }
-    self->ctx->b = b;
-    self->ctx->s = s;
-    return (PyObject *)self;
+    h->ctx.b = b;
+    h->ctx.s = &b->scn;
+    h->ctx.n_actions = s->n_actions;
+    return h;
 }
 
-static int slot_index(HeuristicObject *self, PyObject *v)
+void er_heuristic_free(ErHeuristic *h)
 {
-    Py_ssize_t i = PyNumber_AsSsize_t(v, PyExc_IndexError);
-    if (i == -1 && PyErr_Occurred())
-        return -1;
-    if (i < 0 || i >= self->n) {
-        PyErr_Format(PyExc_IndexError, "slot %zd is out of range: this batch has slots 0..%d", i,
-                     self->n - 1);
-        return -1;
-    }
-    return (int)i;
+    free(h);
 }
 
-static int check_idle(HeuristicObject *self)
+const Scn *er_heuristic_scenario(const ErHeuristic *h)
 {
-    if (self->busy) {
-        PyErr_SetString(PyExc_RuntimeError,
-                        "Heuristic: another thread's act() is running on this batch");
-        return -1;
-    }
-    return 0;
+    return &h->bot.scn;
 }
 
-static int as_u64(PyObject *v, uint64_t *out, const char *what)
+int er_heuristic_decide(ErHeuristic *h, ErPcg64 *rng, const float *obs, const uint8_t *mask,
+                        const char **why)
 {
-    unsigned long long x = PyLong_AsUnsignedLongLong(v);
-    if (x == (unsigned long long)-1 && PyErr_Occurred()) {
-        PyErr_Format(PyExc_ValueError, "%s must be an int in 0..2**64-1", what);
-        return -1;
-    }
-    *out = x;
-    return 0;
+    Ctx *c = &h->ctx;
+    c->rng = rng;
+    c->mask = mask;
+    int a = decide(c, obs);
+    *why = a < 0 ? c->msg : NULL;
+    return a;
 }
 
-/* set_rng(i, state_hi, state_lo, inc_hi, inc_lo, has_uint32, uinteger): numpy's PCG64 state */
-static PyObject *Heuristic_set_rng(HeuristicObject *self, PyObject *args)
+int64_t er_pcg_integers(ErPcg64 *r, int64_t n)
 {
-    PyObject *io, *v[6];
-    if (!PyArg_ParseTuple(args, "OOOOOOO:set_rng", &io, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5]))
-        return NULL;
-    int i = slot_index(self, io);
-    if (i < 0 || check_idle(self) < 0)
-        return NULL;
-    uint64_t x[6];
-    static const char *const names[] = {"state_hi", "state_lo", "inc_hi", "inc_lo", "has_uint32",
-                                        "uinteger"};
-    for (int k = 0; k < 6; k++)
-        if (as_u64(v[k], &x[k], names[k]) < 0)
-            return NULL;
-    if (x[4] > 1 || x[5] > UINT32_MAX) {
-        PyErr_SetString(PyExc_ValueError, "has_uint32 must be 0 or 1 and uinteger a uint32");
-        return NULL;
-    }
-    Pcg64 *r = &self->rngs[i];
-    r->state = ((u128)x[0] << 64) | x[1];
-    r->inc = ((u128)x[2] << 64) | x[3];
-    r->has_uint32 = (int)x[4];
-    r->uinteger = (uint32_t)x[5];
-    Py_RETURN_NONE;
+    return pcg_integers(r, n);
 }
 
-static PyObject *Heuristic_rng_state(HeuristicObject *self, PyObject *io)
+int er_set_order(const int *keys, int n, int frozen, int *out)
 {
-    int i = slot_index(self, io);
-    if (i < 0)
-        return NULL;
-    const Pcg64 *r = &self->rngs[i];
-    return Py_BuildValue("(KKKKiK)", (unsigned long long)(r->state >> 64),
-                         (unsigned long long)(uint64_t)r->state,
-                         (unsigned long long)(r->inc >> 64), (unsigned long long)(uint64_t)r->inc,
-                         r->has_uint32, (unsigned long long)r->uinteger);
-}
-
-/* integers(i, n): Generator.integers(n) on slot i's generator (for the replication tests) */
-static PyObject *Heuristic_integers(HeuristicObject *self, PyObject *args)
-{
-    PyObject *io;
-    long long n;
-    if (!PyArg_ParseTuple(args, "OL:integers", &io, &n))
-        return NULL;
-    int i = slot_index(self, io);
-    if (i < 0 || check_idle(self) < 0)
-        return NULL;
-    if (n < 1 || n > (1LL << 32)) {
-        PyErr_Format(PyExc_ValueError, "integers(n) takes 1 <= n <= 2**32, got %lld", n);
-        return NULL;
-    }
-    return PyLong_FromLongLong(pcg_integers(&self->rngs[i], n));
-}
-
-typedef struct {
-    HeuristicObject *self;
-    const int64_t *slots;
-    const float *obs;
-    const uint8_t *mask;
-    int64_t *out;
-    Py_ssize_t k;
-    Py_ssize_t failed; /* the row that failed, or -1 */
-    Pcg64 *saved;
-} ActJob;
-
-static void act_rows(ActJob *j)
-{
-    HeuristicObject *self = j->self;
-    Ctx *c = self->ctx;
-    const Scn *s = &self->bot->scn;
-    c->n_actions = s->n_actions;
-    for (Py_ssize_t r = 0; r < j->k; r++) {
-        int i = (int)j->slots[r];
-        j->saved[r] = self->rngs[i];
-        c->rng = &self->rngs[i];
-        c->mask = j->mask + r * s->n_actions;
-        int a = decide(c, j->obs + r * s->obs.size);
-        if (a < 0) {
-            j->failed = r;
-            for (Py_ssize_t q = r; q >= 0; q--) /* bad input changes nothing */
-                self->rngs[j->slots[q]] = j->saved[q];
-            return;
-        }
-        j->out[r] = a;
-    }
-}
-
-/* act(slots, obs, mask, out): one decision per row, out[r] for slot slots[r] */
-static PyObject *Heuristic_act(HeuristicObject *self, PyObject *args)
-{
-    PyObject *so, *oo, *mo, *outo;
-    if (!PyArg_ParseTuple(args, "OOOO:act", &so, &oo, &mo, &outo))
-        return NULL;
-    if (check_idle(self) < 0)
-        return NULL;
-    const Scn *s = &self->bot->scn;
-    Py_buffer bs, bo, bm, bout;
-    if (rb_array(so, &bs, "slots", RB_INT64, 1, -1, -1, 0) < 0)
-        return NULL;
-    Py_ssize_t k = bs.shape[0];
-    if (rb_array(oo, &bo, "obs", RB_FLOAT32, 2, k, s->obs.size, 0) < 0) {
-        PyBuffer_Release(&bs);
-        return NULL;
-    }
-    if (rb_array(mo, &bm, "mask", RB_INT8 | RB_BOOL | RB_UINT8, 2, k, s->n_actions, 0) < 0) {
-        PyBuffer_Release(&bs);
-        PyBuffer_Release(&bo);
-        return NULL;
-    }
-    if (rb_array(outo, &bout, "out", RB_INT64, 1, k, -1, 1) < 0) {
-        PyBuffer_Release(&bs);
-        PyBuffer_Release(&bo);
-        PyBuffer_Release(&bm);
-        return NULL;
-    }
-    PyObject *result = NULL;
-    const int64_t *slots = bs.buf;
-    for (Py_ssize_t r = 0; r < k; r++)
-        if (slots[r] < 0 || slots[r] >= self->n) {
-            PyErr_Format(PyExc_IndexError,
-                         "slots[%zd] = %lld is out of range: this batch has slots 0..%d", r,
-                         (long long)slots[r], self->n - 1);
-            goto done;
-        }
-    ActJob job = {self, slots, bo.buf, bm.buf, bout.buf, k, -1, NULL};
-    job.saved = PyMem_Malloc(sizeof(Pcg64) * (size_t)(k ? k : 1));
-    if (!job.saved) {
-        PyErr_NoMemory();
+    PySet *a = malloc(sizeof *a), *b = malloc(sizeof *b);
+    int count = -1;
+    if (!a || !b)
         goto done;
-    }
-    self->busy = 1;
-    Py_BEGIN_ALLOW_THREADS
-    act_rows(&job);
-    Py_END_ALLOW_THREADS
-    self->busy = 0;
-    PyMem_Free(job.saved);
-    if (job.failed >= 0) {
-        PyErr_Format(PyExc_ValueError, "row %zd (slot %lld): %s", job.failed,
-                     (long long)slots[job.failed], self->ctx->msg);
-        goto done;
-    }
-    result = Py_NewRef(Py_None);
-done:
-    PyBuffer_Release(&bs);
-    PyBuffer_Release(&bo);
-    PyBuffer_Release(&bm);
-    PyBuffer_Release(&bout);
-    return result;
-}
-
-/* set_order(keys, frozen): the iteration order of a set built by adding `keys` in turn (then,
- * with frozen, of frozenset() of it): the model the bot's ties follow, for the tests. */
-static PyObject *Heuristic_set_order(PyObject *cls, PyObject *args)
-{
-    (void)cls;
-    PyObject *keys;
-    int frozen;
-    if (!PyArg_ParseTuple(args, "Op:set_order", &keys, &frozen))
-        return NULL;
-    PyObject *seq = PySequence_Fast(keys, "set_order: keys must be a sequence of ints");
-    if (!seq)
-        return NULL;
-    PySet *a = PyMem_Malloc(sizeof(PySet)), *b = PyMem_Malloc(sizeof(PySet));
-    PyObject *result = NULL;
-    if (!a || !b) {
-        PyErr_NoMemory();
-        goto done;
-    }
     set_init(a);
-    for (Py_ssize_t k = 0; k < PySequence_Fast_GET_SIZE(seq); k++) {
-        long key = PyLong_AsLong(PySequence_Fast_GET_ITEM(seq, k));
-        if (key == -1 && PyErr_Occurred())
+    for (int k = 0; k < n; k++)
+        if (keys[k] < 0 || keys[k] > 32767 || set_add(a, keys[k]) < 0)
             goto done;
-        if (key < 0 || key > 32767 || set_add(a, (int)key) < 0) {
-            PyErr_SetString(PyExc_ValueError, "set_order: keys are 0..32767, at most ~2400 of them");
-            goto done;
-        }
-    }
-    if (frozen && set_copy(b, a) < 0) {
-        PyErr_SetString(PyExc_ValueError, "set_order: too many keys");
+    if (frozen && set_copy(b, a) < 0)
         goto done;
-    }
     const PySet *s = frozen ? b : a;
-    result = PyList_New(0);
-    for (size_t i = 0; result && i <= s->mask; i++)
-        if (s->tab[i] >= 0) {
-            PyObject *v = PyLong_FromLong(s->tab[i]);
-            if (!v || PyList_Append(result, v) < 0)
-                Py_CLEAR(result);
-            Py_XDECREF(v);
-        }
+    count = 0;
+    for (size_t i = 0; i <= s->mask; i++)
+        if (s->tab[i] >= 0)
+            out[count++] = s->tab[i];
 done:
-    PyMem_Free(a);
-    PyMem_Free(b);
-    Py_DECREF(seq);
-    return result;
+    free(a);
+    free(b);
+    return count;
 }
-
-static PyObject *Heuristic_get_n(HeuristicObject *self, void *closure)
-{
-    (void)closure;
-    return PyLong_FromLong(self->n);
-}
-
-static PyObject *Heuristic_get_obs_size(HeuristicObject *self, void *closure)
-{
-    (void)closure;
-    return PyLong_FromLong(self->bot->scn.obs.size);
-}
-
-static PyObject *Heuristic_get_n_actions(HeuristicObject *self, void *closure)
-{
-    (void)closure;
-    return PyLong_FromLong(self->bot->scn.n_actions);
-}
-
-static PyGetSetDef Heuristic_getset[] = {
-    {"n", (getter)Heuristic_get_n, NULL, "number of slots (tie-break generators)", NULL},
-    {"obs_size", (getter)Heuristic_get_obs_size, NULL, "floats per observation", NULL},
-    {"n_actions", (getter)Heuristic_get_n_actions, NULL, "entries per action mask", NULL},
-    {NULL, NULL, NULL, NULL, NULL}};
-
-static PyMethodDef Heuristic_methods[] = {
-    {"set_rng", (PyCFunction)Heuristic_set_rng, METH_VARARGS,
-     "set_rng(i, state_hi, state_lo, inc_hi, inc_lo, has_uint32, uinteger): slot i's PCG64"},
-    {"rng_state", (PyCFunction)Heuristic_rng_state, METH_O,
-     "rng_state(i) -> (state_hi, state_lo, inc_hi, inc_lo, has_uint32, uinteger)"},
-    {"integers", (PyCFunction)Heuristic_integers, METH_VARARGS,
-     "integers(i, n): Generator.integers(n) drawn from slot i's generator"},
-    {"act", (PyCFunction)Heuristic_act, METH_VARARGS,
-     "act(slots, obs, mask, out): the bot's action for each row into out (int64 [k])"},
-    {"set_order", (PyCFunction)Heuristic_set_order, METH_VARARGS | METH_STATIC,
-     "set_order(keys, frozen): CPython's iteration order of set(keys) (frozenset of it)"},
-    {NULL, NULL, 0, NULL}};
-
-PyTypeObject ErHeuristicType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "reborn_env.games.earth_reborn.fast._core.Heuristic",
-    .tp_basicsize = sizeof(HeuristicObject),
-    .tp_dealloc = (destructor)Heuristic_dealloc,
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Heuristic(scenario, codec, layout, n): the heuristic bot's decisions for n slots, "
-              "each with its own numpy-PCG64 tie-break generator",
-    .tp_methods = Heuristic_methods,
-    .tp_getset = Heuristic_getset,
-    .tp_new = Heuristic_new,
-};

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "core.h"
-#include "heuristic.h"
+#include "module.h"
 #include "pool.h"
 #include "rb_binding.h"
 #include "state_checks.h"
