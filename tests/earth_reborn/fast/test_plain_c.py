@@ -4,29 +4,14 @@ Python enters only where the binding reads Python objects."""
 
 from __future__ import annotations
 
-import os
-import shlex
-import subprocess
-import sysconfig
 from pathlib import Path
 
-from reborn_env.core import compiled
 from reborn_env.games.earth_reborn import fast
+from tests.plain_c import compile_without_python
 
 # The binding: the extension module, its reader of the observation Layout object, and the
 # scripted bot's Python type.
 BINDING = {"module.c", "layout_reader.c", "heuristic_module.c"}
-INCLUDES = [fast.SOURCES, Path(compiled.__file__).with_name("csrc")]
-
-
-def _compile(source: Path) -> subprocess.CompletedProcess[str]:
-    """Check ``source`` with the C compiler, C11, with no Python include folder."""
-    compiler = shlex.split(os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc")
-    flags = ["-std=c11", "-fsyntax-only", "-Werror=implicit-function-declaration"]
-    includes = [f"-I{folder}" for folder in INCLUDES]
-    return subprocess.run(
-        [*compiler, *flags, *includes, str(source)], capture_output=True, text=True, check=False
-    )
 
 
 def test_every_source_but_the_bindings_compiles_without_python_headers() -> None:
@@ -38,7 +23,7 @@ def test_every_source_but_the_bindings_compiles_without_python_headers() -> None
     plain = [s for s in sources if s.name not in BINDING]
     assert len(plain) >= 10
     for source in plain:
-        result = _compile(source)
+        result = compile_without_python(source, fast.SOURCES)
         assert result.returncode == 0, f"{source.name} needs more than C:\n{result.stderr}"
 
 
@@ -46,4 +31,4 @@ def test_the_check_finds_a_source_that_includes_python(tmp_path: Path) -> None:
     """The check can fail: a file including ``Python.h`` does not compile without its folder."""
     planted = tmp_path / "planted.c"
     planted.write_text('#include <Python.h>\n#include "core.h"\nint x;\n')
-    assert _compile(planted).returncode != 0
+    assert compile_without_python(planted, fast.SOURCES).returncode != 0

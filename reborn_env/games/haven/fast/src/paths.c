@@ -1,36 +1,26 @@
-/* Haven's path costs (HV-AI-2, HV-AI-10, HV-JMP-2, HV-FLY-2): the compiled twin of PathGraph's
- * whole-board work in rules/path_graph.py, which is the reference and says what each value
- * means. Every input is checked here, and a bad one is an exception (ValueError for a wrong
+/* The binding of haven's path costs (HV-AI-2, HV-AI-10, HV-JMP-2, HV-FLY-2): PathBoard and the
+ * functions path_graph and path_costs read Python's lists into arrays, run the plain-C searches
+ * of path_search.c and return lists, as rules/path_graph.py's PathGraph, the reference, builds
+ * them. Every input is checked here, and a bad one is an exception (ValueError for a wrong
  * length or a cell, weight or modulus out of range, TypeError for a value that is no integer or
  * sequence, RuntimeError for a list that Python code run while it was read changed), before
  * anything is computed: nothing is read or written out of bounds.
  *
- * Costs are exact integers: a weight is 0..HP_MAX_WEIGHT, a landing weight at most that in
- * size and a board at most HP_MAX_CELLS cells, so no path sum overflows int64. Breadth-first search and Dijkstra give the least cost
- * of every cell, which does not depend on the order cells are visited in, so ties cannot make
- * the lists differ from the Python's.
+ * Costs are exact integers: a weight is 0..HP_MAX_WEIGHT, a landing weight at most that in size
+ * and a board at most HP_MAX_CELLS cells, so no path sum overflows int64.
  */
 #include "paths.h"
+#include "path_search.h"
 #include "rb_binding.h"
 
 #include <stdint.h>
 #include <string.h>
 
-#define HP_MAX_CELLS (1 << 24)
-#define HP_MAX_WEIGHT 2147483647LL /* 2**31 - 1 */
-#define HP_UNREACHED (-1)
-
 /* --- PathBoard ---------------------------------------------------------------------------- */
 
 typedef struct {
     PyObject_HEAD
-    int n;             /* cells */
-    int edges;         /* neighbour entries in all */
-    int *start;        /* n + 1 offsets into nbr: the neighbours of c are nbr[start[c]..] */
-    int *nbr;
-    unsigned char *floor;
-    unsigned char *walls;
-    long long modulus; /* points = dist mod modulus (HV-AI-10); 0: points are dist */
+    HpBoard b;
 } PathBoard;
 
 /* Names value i of `what` in an error message: "what[i]", or "what" when i < 0. */
@@ -152,10 +142,10 @@ static int mark_cells(PyObject *v, int n, unsigned char *mark, const char *what)
 
 static void PathBoard_dealloc(PathBoard *self)
 {
-    PyMem_Free(self->start);
-    PyMem_Free(self->nbr);
-    PyMem_Free(self->floor);
-    PyMem_Free(self->walls);
+    PyMem_Free(self->b.start);
+    PyMem_Free(self->b.nbr);
+    PyMem_Free(self->b.floor);
+    PyMem_Free(self->b.walls);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -172,10 +162,10 @@ static int read_neighbours(PathBoard *self, PyObject *neighbours)
         Py_DECREF(rows);
         return -1;
     }
-    self->n = (int)n;
-    self->start = PyMem_Malloc(sizeof(int) * (size_t)(n + 1));
+    self->b.n = (int)n;
+    self->b.start = PyMem_Malloc(sizeof(int) * (size_t)(n + 1));
     PyObject **row_seqs = PyMem_Calloc((size_t)n, sizeof(PyObject *));
-    int ok = self->start && row_seqs;
+    int ok = self->b.start && row_seqs;
     if (!ok)
         PyErr_NoMemory();
     long long edges = 0;
@@ -189,7 +179,7 @@ static int read_neighbours(PathBoard *self, PyObject *neighbours)
             ok = 0;
             break;
         }
-        self->start[c] = (int)edges;
+        self->b.start[c] = (int)edges;
         edges += PySequence_Fast_GET_SIZE(row_seqs[c]);
         if (edges > INT32_MAX / 2) {
             PyErr_SetString(PyExc_ValueError, "neighbours lists too many neighbours");
@@ -197,10 +187,10 @@ static int read_neighbours(PathBoard *self, PyObject *neighbours)
         }
     }
     if (ok) {
-        self->start[n] = (int)edges;
-        self->edges = (int)edges;
-        self->nbr = PyMem_Malloc(sizeof(int) * (size_t)(edges > 0 ? edges : 1));
-        if (!self->nbr) {
+        self->b.start[n] = (int)edges;
+        self->b.edges = (int)edges;
+        self->b.nbr = PyMem_Malloc(sizeof(int) * (size_t)(edges > 0 ? edges : 1));
+        if (!self->b.nbr) {
             PyErr_NoMemory();
             ok = 0;
         }
@@ -208,7 +198,7 @@ static int read_neighbours(PathBoard *self, PyObject *neighbours)
     for (Py_ssize_t c = 0; ok && c < n; c++) {
         char what[48];
         snprintf(what, sizeof what, "neighbours[%zd]", c);
-        Py_ssize_t len = self->start[c + 1] - self->start[c]; /* as counted above */
+        Py_ssize_t len = self->b.start[c + 1] - self->b.start[c]; /* as counted above */
         for (Py_ssize_t k = 0; k < len; k++) {
             long long x;
             PyObject *cell = item_ref(row_seqs[c], len, k, what);
@@ -218,7 +208,7 @@ static int read_neighbours(PathBoard *self, PyObject *neighbours)
                 ok = 0;
                 break;
             }
-            self->nbr[self->start[c] + k] = (int)x;
+            self->b.nbr[self->b.start[c] + k] = (int)x;
         }
     }
     if (row_seqs) {
@@ -243,17 +233,17 @@ static PyObject *PathBoard_new(PyTypeObject *type, PyObject *args, PyObject *kwa
     long long mod = 0;
     if (modulus && read_int(modulus, 0, HP_MAX_WEIGHT, &mod, "modulus", -1) < 0)
         goto fail;
-    self->modulus = mod;
+    self->b.modulus = mod;
     if (read_neighbours(self, neighbours) < 0)
         goto fail;
-    self->floor = PyMem_Malloc((size_t)self->n);
-    self->walls = PyMem_Malloc((size_t)self->n);
-    if (!self->floor || !self->walls) {
+    self->b.floor = PyMem_Malloc((size_t)self->b.n);
+    self->b.walls = PyMem_Malloc((size_t)self->b.n);
+    if (!self->b.floor || !self->b.walls) {
         PyErr_NoMemory();
         goto fail;
     }
-    if (read_flags(floor, self->n, self->floor, "floor") < 0 ||
-        read_flags(walls, self->n, self->walls, "walls") < 0)
+    if (read_flags(floor, self->b.n, self->b.floor, "floor") < 0 ||
+        read_flags(walls, self->b.n, self->b.walls, "walls") < 0)
         goto fail;
     return (PyObject *)self;
 fail:
@@ -264,13 +254,13 @@ fail:
 static PyObject *PathBoard_get_cells(PathBoard *self, void *closure)
 {
     (void)closure;
-    return PyLong_FromLong(self->n);
+    return PyLong_FromLong(self->b.n);
 }
 
 static PyObject *PathBoard_get_modulus(PathBoard *self, void *closure)
 {
     (void)closure;
-    return PyLong_FromLongLong(self->modulus);
+    return PyLong_FromLongLong(self->b.modulus);
 }
 
 static PyGetSetDef PathBoard_getset[] = {
@@ -293,111 +283,6 @@ PyTypeObject HavenPathBoard_Type = {
     .tp_getset = PathBoard_getset,
     .tp_new = PathBoard_new,
 };
-
-/* --- The searches ------------------------------------------------------------------------- */
-
-/* Breadth-first steps from the sources through passable cells (PathGraph.steps_from without
- * weights). dist[] starts at HP_UNREACHED; queue has room for n cells. */
-static void bfs(const PathBoard *b, const unsigned char *passable, const int *sources,
-                int n_sources, long long *dist, int *queue)
-{
-    int head = 0, tail = 0;
-    for (int i = 0; i < n_sources; i++) {
-        int s = sources[i];
-        if (dist[s] == HP_UNREACHED) {
-            dist[s] = 0;
-            queue[tail++] = s;
-        }
-    }
-    while (head < tail) {
-        int cell = queue[head++];
-        long long next_d = dist[cell] + 1;
-        for (int k = b->start[cell]; k < b->start[cell + 1]; k++) {
-            int nxt = b->nbr[k];
-            if (dist[nxt] == HP_UNREACHED && passable[nxt]) {
-                dist[nxt] = next_d;
-                queue[tail++] = nxt;
-            }
-        }
-    }
-}
-
-typedef struct {
-    long long d;
-    int cell;
-} Entry;
-
-static int entry_less(Entry a, Entry b)
-{
-    return a.d < b.d || (a.d == b.d && a.cell < b.cell);
-}
-
-static void heap_push(Entry *heap, int *size, Entry e)
-{
-    int i = (*size)++;
-    while (i > 0) {
-        int parent = (i - 1) / 2;
-        if (!entry_less(e, heap[parent]))
-            break;
-        heap[i] = heap[parent];
-        i = parent;
-    }
-    heap[i] = e;
-}
-
-static Entry heap_pop(Entry *heap, int *size)
-{
-    Entry top = heap[0], last = heap[--(*size)];
-    int i = 0, n = *size;
-    for (;;) {
-        int child = 2 * i + 1;
-        if (child >= n)
-            break;
-        if (child + 1 < n && entry_less(heap[child + 1], heap[child]))
-            child++;
-        if (!entry_less(heap[child], last))
-            break;
-        heap[i] = heap[child];
-        i = child;
-    }
-    if (n > 0)
-        heap[i] = last;
-    return top;
-}
-
-/* Dijkstra through passable cells with entry weights (PathGraph._weighted): entering cell x
- * costs weights[x]; reverse: the costs towards the sources, a step from nxt into cell costing
- * weights[cell]. Weights are >= 0, so each cell is settled once, and as no (d, cell) entry is
- * pushed twice the heap never holds more than n + edges entries. */
-static void dijkstra(const PathBoard *b, const unsigned char *passable, const int *sources,
-                     int n_sources, const long long *weights, int reverse, long long *dist,
-                     Entry *heap)
-{
-    int size = 0;
-    for (int i = 0; i < n_sources; i++) {
-        int s = sources[i];
-        if (dist[s] != 0) {
-            dist[s] = 0;
-            heap_push(heap, &size, (Entry){0, s});
-        }
-    }
-    while (size > 0) {
-        Entry e = heap_pop(heap, &size);
-        int cell = e.cell;
-        if (e.d != dist[cell])
-            continue;
-        for (int k = b->start[cell]; k < b->start[cell + 1]; k++) {
-            int nxt = b->nbr[k];
-            if (!passable[nxt])
-                continue;
-            long long nd = e.d + (reverse ? weights[cell] : weights[nxt]);
-            if (dist[nxt] == HP_UNREACHED || nd < dist[nxt]) {
-                dist[nxt] = nd;
-                heap_push(heap, &size, (Entry){nd, nxt});
-            }
-        }
-    }
-}
 
 /* --- Results as Python lists -------------------------------------------------------------- */
 
@@ -423,10 +308,7 @@ static PyObject *cost_list(const long long *dist, const long long *add, long lon
         if (dist[c] == HP_UNREACHED) {
             item = Py_NewRef(Py_None);
         } else {
-            long long x = dist[c] + (add ? add[c] : 0);
-            if (modulus > 0)
-                x = ((x % modulus) + modulus) % modulus; /* Python's %: never negative */
-            item = PyLong_FromLongLong(x);
+            item = PyLong_FromLongLong(hp_points(dist[c] + (add ? add[c] : 0), modulus));
             if (!item) {
                 Py_DECREF(list);
                 return NULL;
@@ -443,8 +325,8 @@ typedef struct {
     void *block;
     long long *dist, *weights, *landing;
     int *sources, *queue;
-    Entry *heap;
-    unsigned char *passable, *endable, *mark;
+    HpEntry *heap;
+    unsigned char *passable, *endable, *enemy, *other;
 } Scratch;
 
 /* One block for everything a call needs on a board of n cells and `edges` neighbour entries. */
@@ -452,8 +334,8 @@ static int scratch_alloc(Scratch *s, int n, int edges, int n_sources)
 {
     size_t n_ = (size_t)n, heap = n_ + (size_t)edges + 1;
     size_t sources = (size_t)(n_sources > 0 ? n_sources : 1);
-    size_t bytes = sizeof(long long) * 3 * n_ + sizeof(Entry) * heap + sizeof(int) * (n_ + sources)
-                   + 3 * n_;
+    size_t bytes = sizeof(long long) * 3 * n_ + sizeof(HpEntry) * heap + sizeof(int) * (n_ + sources)
+                   + 4 * n_;
     char *p = PyMem_Malloc(bytes);
     if (!p) {
         PyErr_NoMemory();
@@ -463,26 +345,27 @@ static int scratch_alloc(Scratch *s, int n, int edges, int n_sources)
     s->dist = (long long *)p;
     s->weights = s->dist + n_;
     s->landing = s->weights + n_;
-    s->heap = (Entry *)(s->landing + n_);
+    s->heap = (HpEntry *)(s->landing + n_);
     s->queue = (int *)(s->heap + heap);
     s->sources = s->queue + n_;
     s->passable = (unsigned char *)(s->sources + sources);
     s->endable = s->passable + n_;
-    s->mark = s->endable + n_;
+    s->enemy = s->endable + n_;
+    s->other = s->enemy + n_;
     return 0;
 }
 
-static PathBoard *as_board(PyObject *v)
+static const HpBoard *as_board(PyObject *v)
 {
     if (!PyObject_TypeCheck(v, &HavenPathBoard_Type)) {
         PyErr_Format(PyExc_TypeError, "board must be a PathBoard, got %R", v);
         return NULL;
     }
-    if (((PathBoard *)v)->n < 1) { /* cannot happen: PathBoard() checks it */
+    if (((PathBoard *)v)->b.n < 1) { /* cannot happen: PathBoard() checks it */
         PyErr_SetString(PyExc_ValueError, "board has no cells");
         return NULL;
     }
-    return (PathBoard *)v;
+    return &((PathBoard *)v)->b;
 }
 
 /* --- path_graph --------------------------------------------------------------------------- */
@@ -510,7 +393,7 @@ PyObject *haven_path_graph(PyObject *module, PyObject *const *args, Py_ssize_t n
                      nargs);
         return NULL;
     }
-    PathBoard *b = as_board(args[0]);
+    const HpBoard *b = as_board(args[0]);
     if (!b)
         return NULL;
     int n = b->n;
@@ -527,18 +410,11 @@ PyObject *haven_path_graph(PyObject *module, PyObject *const *args, Py_ssize_t n
     PyObject *passable = NULL, *endable = NULL, *cost = NULL, *dist = NULL, *points = NULL;
     PyObject *result = NULL;
 
-    /* HV-AI-2: a walk passes floor not held by an enemy; HV-JMP-2/HV-FLY-2: any non-wall. */
-    memset(s.mark, 0, (size_t)n);
-    if (mark_cells(args[2], n, s.mark, "enemies") < 0) /* checked for a jump too, unused */
+    memset(s.enemy, 0, 2 * (size_t)n); /* enemy and other */
+    if (mark_cells(args[2], n, s.enemy, "enemies") < 0 || /* checked for a jump too, unused */
+        mark_cells(args[3], n, s.other, "others") < 0)
         goto done;
-    for (int c = 0; c < n; c++)
-        s.passable[c] = walk ? b->floor[c] && !s.mark[c] : !b->walls[c];
-    memset(s.mark, 0, (size_t)n);
-    /* HV-AI-2: endable: floor holding no other figure. */
-    if (mark_cells(args[3], n, s.mark, "others") < 0)
-        goto done;
-    for (int c = 0; c < n; c++)
-        s.endable[c] = b->floor[c] && !s.mark[c];
+    hp_mover_cells(b, walk, s.enemy, s.other, s.passable, s.endable);
     if (weights != Py_None &&
         read_values(weights, n, 0, HP_MAX_WEIGHT, s.weights, "weights") < 0)
         goto done;
@@ -550,9 +426,9 @@ PyObject *haven_path_graph(PyObject *module, PyObject *const *args, Py_ssize_t n
         s.dist[c] = HP_UNREACHED;
     s.sources[0] = (int)start;
     if (weights == Py_None)
-        bfs(b, s.passable, s.sources, 1, s.dist, s.queue);
+        hp_bfs(b, s.passable, s.sources, 1, s.dist, s.queue);
     else
-        dijkstra(b, s.passable, s.sources, 1, s.weights, 0, s.dist, s.heap);
+        hp_dijkstra(b, s.passable, s.sources, 1, s.weights, 0, s.dist, s.heap);
 
     passable = flag_list(s.passable, n);
     endable = passable ? flag_list(s.endable, n) : NULL;
@@ -599,7 +475,7 @@ PyObject *haven_path_costs(PyObject *module, PyObject *const *args, Py_ssize_t n
                      nargs);
         return NULL;
     }
-    PathBoard *b = as_board(args[0]);
+    const HpBoard *b = as_board(args[0]);
     if (!b)
         return NULL;
     int n = b->n;
@@ -638,9 +514,9 @@ PyObject *haven_path_costs(PyObject *module, PyObject *const *args, Py_ssize_t n
     for (int c = 0; c < n; c++)
         s.dist[c] = HP_UNREACHED;
     if (weights == Py_None)
-        bfs(b, s.passable, s.sources, (int)n_sources, s.dist, s.queue);
+        hp_bfs(b, s.passable, s.sources, (int)n_sources, s.dist, s.queue);
     else
-        dijkstra(b, s.passable, s.sources, (int)n_sources, s.weights, reverse, s.dist, s.heap);
+        hp_dijkstra(b, s.passable, s.sources, (int)n_sources, s.weights, reverse, s.dist, s.heap);
     result = cost_list(s.dist, NULL, 0, n);
 done:
     Py_DECREF(sources);
