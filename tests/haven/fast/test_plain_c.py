@@ -1,6 +1,6 @@
-"""haven's compiled searches are plain C: the sources outside the binding compile without
-Python's headers, so they can be built and tested as a C library, and Python enters only where
-the binding reads Python's lists and objects."""
+"""haven's compiled searches and monster AI are plain C: the sources outside the binding
+compile without Python's headers, so they can be built and tested as a C library, and Python
+enters only where the binding reads Python's lists and objects."""
 
 from __future__ import annotations
 
@@ -14,14 +14,15 @@ from tests.plain_c import compile_without_python
 BINDING = {"module.c", "observer.c", "paths.c", "monster_ai.c", "mask.c"}
 
 
-def test_the_path_searches_compile_without_python_headers() -> None:
+def test_the_searches_and_the_monster_ai_compile_without_python_headers() -> None:
     """HV-AI-2's and HV-AI-10's searches (breadth first, Dijkstra, the cells a mover may pass
-    and end on) need no ``Python.h``; a plain source that starts to include it fails here."""
+    and end on) and HV-AI-4/HV-AI-5's focus and destination need no ``Python.h``; a plain
+    source that starts to include it fails here."""
     assert fast.build_expected(), "no C compiler here: the core could not be built either"
     sources = sorted(fast.SOURCES.glob("*.c"))
     assert {s.name for s in sources} >= BINDING
     plain = [s for s in sources if s.name not in BINDING]
-    assert "path_search.c" in {s.name for s in plain}
+    assert {"path_search.c", "ai_choice.c"} <= {s.name for s in plain}
     for source in plain:
         result = compile_without_python(source, fast.SOURCES)
         assert result.returncode == 0, f"{source.name} needs more than C:\n{result.stderr}"

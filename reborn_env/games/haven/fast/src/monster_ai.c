@@ -1,36 +1,35 @@
-/* Haven's single-target monster AI (HV-AI-3..5, HV-AI-10, HV-COND-7, HV-JMP-2): the compiled
- * twin of focus_ranking and destination in rules/monster_ai.py, which is the reference and says
- * what each value means; each step below names the line of the Python it follows.
+/* The binding of haven's single-target monster AI (HV-AI-3..5, HV-AI-10, HV-COND-7, HV-JMP-2):
+ * AIBoard, ai_ranking and ai_destination read Python's lists into arrays and run the plain-C
+ * choices of ai_choice.c, the compiled twin of focus_ranking and destination in
+ * rules/monster_ai.py.
  *
- * Every input is checked before it is used: a wrong length, or a cell out of range, is a
- * ValueError; a value of the wrong type a TypeError; nothing is read or written out of bounds.
- * The only Python code run is a figure's `cell` attribute and the `remaining` callable, and
- * every list is looked at again after them. Minima are taken over full keys whose last element
- * is a cell id or an index, so no tie is left to the order of a loop.
+ * Every input is read and checked before anything is chosen: a wrong length, or a cell out of
+ * range, is a ValueError; a value of the wrong type a TypeError; nothing is read or written out
+ * of bounds. The only Python code run is a figure's `cell` attribute and the `remaining`
+ * callable, and each runs before the arrays it could change are read, or after them.
  */
 #include "monster_ai.h"
+#include "ai_choice.h"
 #include "rb_binding.h"
 
 #include <string.h>
 
-#define AI_MAX_CELLS 4096
-#define AI_UNREACHED 1000000LL /* monster_plan.UNREACHED */
+#define AI_MAX_LIST (1 << 20) /* candidates or ranked figures: counted in an int */
 
 /* --- AIBoard ------------------------------------------------------------------------------ */
 
 typedef struct {
     PyObject_HEAD
-    int n;                  /* cells */
-    long long modulus;      /* terrain.NEGATIVE on a map with terrain, else 0 */
-    long long *range;       /* n * n: Board.distance(a, b) at a * n + b */
-    unsigned char *sight;   /* n * n: Board.sight(a, b) */
+    HaBoard b;
 } AIBoard;
 
-/* v as an integer within +-2**40 (rb_int: TypeError or ValueError naming `what`), so that no
- * sum of a few of them overflows. */
+/* v as an integer within +-HA_MAX_VALUE (rb_int: TypeError or ValueError naming `what`), so
+ * that no sum of a few of them overflows. */
 static int as_ll(PyObject *v, long long *out, const char *what)
 {
-    return rb_int(v, -(1LL << 40), 1LL << 40, out, what);
+    if (rb_int_fast(v, -HA_MAX_VALUE, HA_MAX_VALUE, out))
+        return 0;
+    return rb_int(v, -HA_MAX_VALUE, HA_MAX_VALUE, out, what);
 }
 
 /* v as a cell 0..n-1. */
@@ -64,13 +63,20 @@ static int view_of(PyObject *v, Py_ssize_t n, View *out, const char *what)
     return 0;
 }
 
-/* Item i of a list of int-or-None: 1 and *out, 0 for None, -1 on error. */
-static int opt_at(const View *v, int i, long long *out, const char *what)
+/* A list or tuple of exactly n ints-or-None into out (HA_NONE for None). */
+static int read_optional(PyObject *v, int n, long long *out, const char *what)
 {
-    PyObject *x = v->items[i];
-    if (x == Py_None)
-        return 0;
-    return as_ll(x, out, what) < 0 ? -1 : 1;
+    View view;
+    if (view_of(v, n, &view, what) < 0)
+        return -1;
+    for (int i = 0; i < n; i++) {
+        PyObject *x = view.items[i];
+        if (x == Py_None)
+            out[i] = HA_NONE;
+        else if (as_ll(x, &out[i], what) < 0)
+            return -1;
+    }
+    return 0;
 }
 
 /* Item i of a list of truth values (bools or ints): 0/1, -1 on error. */
@@ -87,10 +93,25 @@ static int flag_at(const View *v, int i, const char *what)
     return -1;
 }
 
+/* A list or tuple of exactly n truth values into out. */
+static int read_flags(PyObject *v, int n, unsigned char *out, const char *what)
+{
+    View view;
+    if (view_of(v, n, &view, what) < 0)
+        return -1;
+    for (int i = 0; i < n; i++) {
+        int f = flag_at(&view, i, what);
+        if (f < 0)
+            return -1;
+        out[i] = (unsigned char)f;
+    }
+    return 0;
+}
+
 static void aiboard_dealloc(AIBoard *self)
 {
-    PyMem_Free(self->range);
-    PyMem_Free(self->sight);
+    PyMem_Free(self->b.range);
+    PyMem_Free(self->b.sight);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -102,8 +123,8 @@ static PyObject *aiboard_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     PyObject *distance, *sight;
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "iOOL", kwlist, &n, &distance, &sight, &modulus))
         return NULL;
-    if (n < 1 || n > AI_MAX_CELLS) {
-        PyErr_Format(PyExc_ValueError, "n must be in 1..%d, got %d", AI_MAX_CELLS, n);
+    if (n < 1 || n > HA_MAX_CELLS) {
+        PyErr_Format(PyExc_ValueError, "n must be in 1..%d, got %d", HA_MAX_CELLS, n);
         return NULL;
     }
     if (modulus < 0) {
@@ -117,16 +138,16 @@ static PyObject *aiboard_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
     AIBoard *self = (AIBoard *)type->tp_alloc(type, 0);
     if (!self)
         return NULL;
-    self->n = n;
-    self->modulus = modulus;
-    self->range = PyMem_Malloc(sizeof(long long) * (size_t)nn);
-    self->sight = PyMem_Malloc((size_t)nn);
-    if (!self->range || !self->sight) {
+    self->b.n = n;
+    self->b.modulus = modulus;
+    self->b.range = PyMem_Malloc(sizeof(long long) * (size_t)nn);
+    self->b.sight = PyMem_Malloc((size_t)nn);
+    if (!self->b.range || !self->b.sight) {
         Py_DECREF(self);
         return PyErr_NoMemory();
     }
     for (Py_ssize_t i = 0; i < nn; i++) {
-        if (as_ll(dv.items[i], &self->range[i], "distance") < 0) {
+        if (as_ll(dv.items[i], &self->b.range[i], "distance") < 0) {
             Py_DECREF(self);
             return NULL;
         }
@@ -135,7 +156,7 @@ static PyObject *aiboard_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
             Py_DECREF(self);
             return NULL;
         }
-        self->sight[i] = (unsigned char)s;
+        self->b.sight[i] = (unsigned char)s;
     }
     return (PyObject *)self;
 }
@@ -143,7 +164,7 @@ static PyObject *aiboard_new(PyTypeObject *type, PyObject *args, PyObject *kwds)
 static PyObject *aiboard_n(AIBoard *self, void *closure)
 {
     (void)closure;
-    return PyLong_FromLong(self->n);
+    return PyLong_FromLong(self->b.n);
 }
 
 static PyGetSetDef aiboard_getset[] = {
@@ -174,47 +195,13 @@ int haven_ai_add(PyObject *module)
     return 0;
 }
 
-static AIBoard *board_arg(PyObject *v)
+static const HaBoard *board_arg(PyObject *v)
 {
     if (!PyObject_TypeCheck(v, &HavenAIBoard_Type)) {
         PyErr_Format(PyExc_TypeError, "board must be an AIBoard, got %R", v);
         return NULL;
     }
-    return (AIBoard *)v;
-}
-
-/* HV-AI-3: cell c is one of target t's attack-hex candidates (Board.cells_reaching). */
-static inline int reaching(const AIBoard *b, int c, int t, long long reach)
-{
-    size_t i = (size_t)c * (size_t)b->n + (size_t)t;
-    return b->range[i] <= reach && b->sight[i];
-}
-
-static long long floordiv(long long a, long long m)
-{
-    long long q = a / m;
-    return (a % m != 0 && ((a < 0) != (m < 0))) ? q - 1 : q;
-}
-
-/* --- ai_ranking --------------------------------------------------------------------------- */
-
-const char haven_ai_ranking_doc[] =
-    "ai_ranking(board, dist, endable, mover_cell, reach, cells, positions, figures) -> list\n\n"
-    "HV-AI-4: monster_ai.focus_ranking for a single-target plan: [((cost, proximity, position),"
-    " figure), ...] best first, for the candidates' cells, turn positions (tuples of three ints)"
-    " and figures; reach is `plan.reach or 1` (HV-AI-3).";
-
-typedef struct {
-    long long k[5];
-    Py_ssize_t index;
-} RankRow;
-
-static int rank_less(const RankRow *a, const RankRow *b)
-{
-    for (int i = 0; i < 5; i++)
-        if (a->k[i] != b->k[i])
-            return a->k[i] < b->k[i];
-    return 0; /* equal keys keep their order, as list.sort */
+    return &((AIBoard *)v)->b;
 }
 
 /* A turn position: a tuple of three integers into out[0..3). */
@@ -230,6 +217,14 @@ static int read_position(PyObject *p, long long *out, const char *what)
     return 0;
 }
 
+/* --- ai_ranking --------------------------------------------------------------------------- */
+
+const char haven_ai_ranking_doc[] =
+    "ai_ranking(board, dist, endable, mover_cell, reach, cells, positions, figures) -> list\n\n"
+    "HV-AI-4: monster_ai.focus_ranking for a single-target plan: [((cost, proximity, position),"
+    " figure), ...] best first, for the candidates' cells, turn positions (tuples of three ints)"
+    " and figures; reach is `plan.reach or 1` (HV-AI-3).";
+
 PyObject *haven_ai_ranking(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
@@ -237,81 +232,60 @@ PyObject *haven_ai_ranking(PyObject *module, PyObject *const *args, Py_ssize_t n
         PyErr_Format(PyExc_TypeError, "ai_ranking takes 8 arguments, got %zd", nargs);
         return NULL;
     }
-    AIBoard *b = board_arg(args[0]);
+    const HaBoard *b = board_arg(args[0]);
     if (!b)
         return NULL;
     int n = b->n, mover;
     long long reach;
-    View dist, endable, cells, positions, figures;
-    if (view_of(args[1], n, &dist, "dist") < 0 || view_of(args[2], n, &endable, "endable") < 0 ||
-        as_cell(args[3], n, &mover, "mover_cell") < 0 || as_ll(args[4], &reach, "reach") < 0 ||
+    View cells, positions, figures;
+    if (as_cell(args[3], n, &mover, "mover_cell") < 0 || as_ll(args[4], &reach, "reach") < 0 ||
         view_of(args[5], -1, &cells, "cells") < 0)
         return NULL;
     Py_ssize_t k = cells.len;
     if (view_of(args[6], k, &positions, "positions") < 0 ||
         view_of(args[7], k, &figures, "figures") < 0)
         return NULL;
-    RankRow *rows = PyMem_Malloc(sizeof(RankRow) * (size_t)(k ? k : 1));
-    if (!rows)
-        return PyErr_NoMemory();
-    for (Py_ssize_t j = 0; j < k; j++) {
-        int t;
-        RankRow *r = &rows[j];
-        r->index = j;
-        if (as_cell(cells.items[j], n, &t, "cells") < 0 ||
-            read_position(positions.items[j], &r->k[2], "positions") < 0)
-            goto fail;
-        /* costs = [dist[h] for h in plan_hexes(...) if dist[h] is not None] */
-        int any = 0;
-        long long best = 0;
-        for (int c = 0; c < n; c++) {
-            if (!reaching(b, c, t, reach))
-                continue;
-            int e = flag_at(&endable, c, "endable");
-            if (e < 0)
-                goto fail;
-            if (!e)
-                continue;
-            long long d;
-            int got = opt_at(&dist, c, &d, "dist");
-            if (got < 0)
-                goto fail;
-            if (got && (!any || d < best)) {
-                best = d;
-                any = 1;
-            }
-        }
-        r->k[0] = any ? best : AI_UNREACHED;
-        r->k[1] = b->range[(size_t)mover * n + t];
+    if (k > AI_MAX_LIST) {
+        PyErr_Format(PyExc_ValueError, "cells must hold at most %d candidates, got %zd",
+                     AI_MAX_LIST, k);
+        return NULL;
     }
-    for (Py_ssize_t j = 1; j < k; j++) { /* stable insertion sort: a handful of candidates */
-        RankRow x = rows[j];
-        Py_ssize_t i = j;
-        while (i > 0 && rank_less(&x, &rows[i - 1])) {
-            rows[i] = rows[i - 1];
-            i--;
-        }
-        rows[i] = x;
+    PyObject *out = NULL;
+    long long *dist = PyMem_Malloc(sizeof(long long) * (size_t)n);
+    unsigned char *endable = PyMem_Malloc((size_t)n);
+    int *targets = PyMem_Malloc(sizeof(int) * (size_t)(k ? k : 1));
+    HaRank *rows = PyMem_Malloc(sizeof(HaRank) * (size_t)(k ? k : 1));
+    if (!dist || !endable || !targets || !rows) {
+        PyErr_NoMemory();
+        goto done;
     }
-    PyObject *out = PyList_New(k);
-    if (!out)
-        goto fail;
+    if (read_optional(args[1], n, dist, "dist") < 0 ||
+        read_flags(args[2], n, endable, "endable") < 0)
+        goto done;
     for (Py_ssize_t j = 0; j < k; j++) {
-        Py_ssize_t at = rows[j].index;
+        rows[j].index = (int)j;
+        if (as_cell(cells.items[j], n, &targets[j], "cells") < 0 ||
+            read_position(positions.items[j], &rows[j].k[2], "positions") < 0)
+            goto done;
+    }
+    ha_focus_ranking(b, dist, endable, mover, reach, targets, rows, (int)k);
+    out = PyList_New(k);
+    for (Py_ssize_t j = 0; out && j < k; j++) {
+        int at = rows[j].index;
         PyObject *key = Py_BuildValue("(LLO)", rows[j].k[0], rows[j].k[1], positions.items[at]);
         PyObject *pair = key ? PyTuple_Pack(2, key, figures.items[at]) : NULL;
         Py_XDECREF(key);
-        if (!pair) {
-            Py_DECREF(out);
-            goto fail;
-        }
-        PyList_SET_ITEM(out, j, pair);
+        if (!pair)
+            Py_CLEAR(out);
+        else
+            PyList_SET_ITEM(out, j, pair);
     }
+done:
+    PyMem_Free(dist);
+    PyMem_Free(endable);
+    PyMem_Free(targets);
     PyMem_Free(rows);
     return out;
-fail:
-    PyMem_Free(rows);
-    return NULL;
 }
 
 /* --- ai_destination ----------------------------------------------------------------------- */
@@ -324,104 +298,21 @@ const char haven_ai_destination_doc[] =
     "targets: plan.targets; the lists are the graph's; ranking: focus_ranking's list; "
     "remaining: graph.remaining, called once in Case B.";
 
-/* An enemy other than the focus, from the ranking: its key's five integers and its cell. */
-typedef struct {
-    long long k[5];
-    int cell;
-} Other;
-
-typedef struct {
-    int hamp, count, dis;
-    long long d;
-    int h;
-} HexKey;
-
-/* The inputs _hex_key's order reads. */
-typedef struct {
-    const AIBoard *b;
-    int t;
-    long long reach;
-    int hampered;
-    long long take; /* plan.targets - 1: a slice bound, negative ones as Python's */
-    const Other *others;
-    Py_ssize_t nothers;
-} Order;
-
-/* hex_order's key of hex h (its chosen others' indices into `chosen`). */
-static void hex_key(const Order *o, int h, long long d, HexKey *key, Py_ssize_t *chosen)
-{
-    const AIBoard *b = o->b;
-    size_t row = (size_t)h * b->n;
-    Py_ssize_t found = 0;
-    for (Py_ssize_t j = 0; j < o->nothers; j++) /* in_range_and_sight(h, f.cell, reach) */
-        if (b->range[row + o->others[j].cell] <= o->reach && b->sight[row + o->others[j].cell])
-            chosen[found++] = j;
-    long long take = o->take >= 0 ? o->take : found + o->take; /* in_reach[: targets - 1] */
-    if (take < 0)
-        take = 0;
-    key->count = (int)(take < found ? take : found);
-    key->hamp = o->hampered && b->range[row + o->t] <= 1;
-    key->dis = 0;
-    for (int i = 0; i < key->count; i++)
-        key->dis += o->hampered && b->range[row + o->others[chosen[i]].cell] <= 1;
-    key->d = d;
-    key->h = h;
-}
-
-/* (hamp, -count, chosen keys, dis, dist, h) of a < that of b. */
-static int hex_less(const Order *o, const HexKey *a, const Py_ssize_t *ca, const HexKey *b,
-                    const Py_ssize_t *cb)
-{
-    if (a->hamp != b->hamp)
-        return a->hamp < b->hamp;
-    if (a->count != b->count)
-        return a->count > b->count;
-    for (int i = 0; i < a->count; i++) {
-        const long long *x = o->others[ca[i]].k, *y = o->others[cb[i]].k;
-        for (int e = 0; e < 5; e++)
-            if (x[e] != y[e])
-                return x[e] < y[e];
-    }
-    if (a->dis != b->dis)
-        return a->dis < b->dis;
-    if (a->d != b->d)
-        return a->d < b->d;
-    return a->h < b->h;
-}
-
-/* The best of hexes[0..count) by _hex_key; reach_none: by (dist, h) only. */
-static int best_hex(const Order *o, int reach_none, const int *hexes, const long long *d,
-                    int count, Py_ssize_t *cur, Py_ssize_t *best)
-{
-    int at = -1;
-    HexKey bk = {0, 0, 0, 0, 0}, k;
-    for (int i = 0; i < count; i++) {
-        if (reach_none) {
-            if (at < 0 || d[i] < bk.d || (d[i] == bk.d && hexes[i] < bk.h)) {
-                bk.d = d[i];
-                bk.h = hexes[i];
-                at = i;
-            }
-            continue;
-        }
-        hex_key(o, hexes[i], d[i], &k, cur);
-        if (at < 0 || hex_less(o, &k, cur, &bk, best)) {
-            bk = k;
-            memcpy(best, cur, sizeof(Py_ssize_t) * (size_t)(o->nothers ? o->nothers : 1));
-            at = i;
-        }
-    }
-    return hexes[at];
-}
-
 /* The ranking without the focus (`others`), with each figure's cell, into *out. */
-static int read_others(PyObject *ranking, PyObject *target, int n, Other **out, Py_ssize_t *nout)
+static int read_others(PyObject *ranking, PyObject *target, int n, HaOther **out, int *nout)
 {
     PyObject *seq = PySequence_Fast(ranking, "ranking must be a sequence");
     if (!seq)
         return -1;
-    Py_ssize_t len = PySequence_Fast_GET_SIZE(seq), m = 0;
-    Other *others = PyMem_Malloc(sizeof(Other) * (size_t)(len ? len : 1));
+    Py_ssize_t len = PySequence_Fast_GET_SIZE(seq);
+    int m = 0;
+    if (len > AI_MAX_LIST) {
+        PyErr_Format(PyExc_ValueError, "ranking must hold at most %d figures, got %zd",
+                     AI_MAX_LIST, len);
+        Py_DECREF(seq);
+        return -1;
+    }
+    HaOther *others = PyMem_Malloc(sizeof(HaOther) * (size_t)(len ? len : 1));
     if (!others) {
         Py_DECREF(seq);
         PyErr_NoMemory();
@@ -445,7 +336,7 @@ static int read_others(PyObject *ranking, PyObject *target, int n, Other **out, 
                                           "got %R", key);
             goto fail;
         }
-        Other *o = &others[m];
+        HaOther *o = &others[m];
         if (as_ll(PyTuple_GET_ITEM(key, 0), &o->k[0], "a ranking cost") < 0 ||
             as_ll(PyTuple_GET_ITEM(key, 1), &o->k[1], "a ranking proximity") < 0 ||
             read_position(PyTuple_GET_ITEM(key, 2), &o->k[2], "a ranking position") < 0)
@@ -469,6 +360,19 @@ fail:
     return -1;
 }
 
+/* An error code of ai_choice.c as the exception the Python reference raises there. */
+static void raise_choice_error(int status)
+{
+    if (status == HA_NO_MEMORY)
+        PyErr_NoMemory();
+    else if (status == HA_POINTS_NONE)
+        PyErr_SetString(PyExc_TypeError, "points is None where dist is not");
+    else if (status == HA_COST_NONE)
+        PyErr_SetString(PyExc_TypeError, "a reachable cell has a cost of None");
+    else
+        PyErr_SetString(PyExc_ValueError, "min() arg is an empty sequence");
+}
+
 PyObject *haven_ai_destination(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)module;
@@ -476,156 +380,54 @@ PyObject *haven_ai_destination(PyObject *module, PyObject *const *args, Py_ssize
         PyErr_Format(PyExc_TypeError, "ai_destination takes 14 arguments, got %zd", nargs);
         return NULL;
     }
-    AIBoard *b = board_arg(args[0]);
+    const HaBoard *b = board_arg(args[0]);
     if (!b)
         return NULL;
-    int n = b->n, mover, t;
-    long long move, reach = 0, targets;
-    int reach_none = args[3] == Py_None;
-    int hampered = PyObject_IsTrue(args[4]);
-    if (hampered < 0 || as_cell(args[1], n, &mover, "mover_cell") < 0 ||
-        as_ll(args[2], &move, "move") < 0 ||
-        (!reach_none && as_ll(args[3], &reach, "reach") < 0) ||
-        as_ll(args[5], &targets, "targets") < 0 || as_cell(args[7], n, &t, "target_cell") < 0)
+    int n = b->n;
+    HaPlan plan = {0};
+    plan.reach_none = args[3] == Py_None;
+    plan.hampered = PyObject_IsTrue(args[4]);
+    if (plan.hampered < 0 || as_cell(args[1], n, &plan.mover, "mover_cell") < 0 ||
+        as_ll(args[2], &plan.move, "move") < 0 ||
+        (!plan.reach_none && as_ll(args[3], &plan.reach, "reach") < 0) ||
+        as_ll(args[5], &plan.targets, "targets") < 0 ||
+        as_cell(args[7], n, &plan.target_cell, "target_cell") < 0)
         return NULL;
-    PyObject *target = args[6], *remaining_fn = args[13];
-    Other *others = NULL;
-    Py_ssize_t nothers = 0;
-    if (!reach_none && read_others(args[12], target, n, &others, &nothers) < 0)
+    HaOther *others = NULL;
+    if (!plan.reach_none && read_others(args[12], args[6], n, &others, &plan.nothers) < 0)
         return NULL;
+    plan.others = others;
     PyObject *result = NULL, *remaining = NULL;
-    int *hexes = PyMem_Malloc(sizeof(int) * (size_t)n);
-    long long *hd = PyMem_Malloc(sizeof(long long) * (size_t)n);
-    int *sub = PyMem_Malloc(sizeof(int) * (size_t)n);
-    long long *sd = PyMem_Malloc(sizeof(long long) * (size_t)n);
-    size_t chosen_size = sizeof(Py_ssize_t) * (size_t)(nothers ? nothers : 1);
-    Py_ssize_t *cur = PyMem_Malloc(chosen_size), *best = PyMem_Malloc(chosen_size);
-    if (!hexes || !hd || !sub || !sd || !cur || !best) {
+    long long *values = PyMem_Malloc(sizeof(long long) * 4 * (size_t)n);
+    unsigned char *endable = PyMem_Malloc((size_t)n);
+    if (!values || !endable) {
         PyErr_NoMemory();
         goto done;
     }
-    View dist, cost, points, endable;
-    if (view_of(args[8], n, &dist, "dist") < 0 || view_of(args[9], n, &cost, "cost") < 0 ||
-        view_of(args[10], n, &points, "points") < 0 ||
-        view_of(args[11], n, &endable, "endable") < 0)
+    long long *dist = values, *cost = dist + n, *points = cost + n, *rest = points + n;
+    if (read_optional(args[8], n, dist, "dist") < 0 ||
+        read_optional(args[9], n, cost, "cost") < 0 ||
+        read_optional(args[10], n, points, "points") < 0 ||
+        read_flags(args[11], n, endable, "endable") < 0)
         goto done;
-    /* hexes = [h for h in plan_hexes(...) if dist[h] is not None] */
-    long long hreach = (reach_none || reach == 0) ? 1 : reach; /* plan.reach or 1 */
-    int count = 0;
-    for (int c = 0; c < n; c++) {
-        if (!reaching(b, c, t, hreach))
-            continue;
-        int e = flag_at(&endable, c, "endable");
-        if (e < 0)
+    int cell, toward;
+    int status = ha_destination(b, &plan, dist, points, endable, &cell, &toward);
+    if (status == HA_OK && toward) { /* Case B: the rest of the way towards the goal */
+        PyObject *goal = PyLong_FromLong(cell);
+        remaining = goal ? PyObject_CallOneArg(args[13], goal) : NULL;
+        Py_XDECREF(goal);
+        if (!remaining || read_optional(remaining, n, rest, "remaining(goal)") < 0)
             goto done;
-        int got = e ? opt_at(&dist, c, &hd[count], "dist") : 0;
-        if (got < 0)
-            goto done;
-        if (got)
-            hexes[count++] = c;
+        status = ha_toward(b, plan.move, dist, cost, points, endable, rest, &cell);
     }
-    if (!count) {
-        result = PyLong_FromLong(mover);
-        goto done;
-    }
-    if (b->modulus) { /* HV-AI-10: only the hexes of fewest negatives */
-        long long fewest = floordiv(hd[0], b->modulus);
-        for (int i = 1; i < count; i++) {
-            long long neg = floordiv(hd[i], b->modulus);
-            if (neg < fewest)
-                fewest = neg;
-        }
-        int kept = 0;
-        for (int i = 0; i < count; i++)
-            if (floordiv(hd[i], b->modulus) == fewest) {
-                hexes[kept] = hexes[i];
-                hd[kept++] = hd[i];
-            }
-        count = kept;
-    }
-    Order order = {b, t, reach, hampered, targets - 1, others, nothers};
-    if (!reach_none) { /* Case A: the attack hexes within this turn's move */
-        int within = 0;
-        for (int i = 0; i < count; i++) {
-            long long spent;
-            int got = opt_at(&points, hexes[i], &spent, "points");
-            if (got < 0)
-                goto done;
-            if (!got) {
-                PyErr_SetString(PyExc_TypeError, "points is None where dist is not");
-                goto done;
-            }
-            if (spent <= move) {
-                sub[within] = hexes[i];
-                sd[within++] = hd[i];
-            }
-        }
-        if (within) {
-            result = PyLong_FromLong(best_hex(&order, 0, sub, sd, within, cur, best));
-            goto done;
-        }
-    }
-    /* Case B: goal = min(hexes, key); toward(graph, reachable, goal) */
-    int goal = best_hex(&order, reach_none, hexes, hd, count, cur, best);
-    PyObject *g = PyLong_FromLong(goal);
-    remaining = g ? PyObject_CallOneArg(remaining_fn, g) : NULL;
-    Py_XDECREF(g);
-    View rem;
-    if (!remaining || view_of(remaining, n, &rem, "remaining(goal)") < 0 ||
-        view_of(args[8], n, &dist, "dist") < 0 || view_of(args[9], n, &cost, "cost") < 0 ||
-        view_of(args[10], n, &points, "points") < 0 ||
-        view_of(args[11], n, &endable, "endable") < 0)
-        goto done;
-    int at = -1;
-    long long bk[4] = {0, 0, 0, 0};
-    for (int c = 0; c < n; c++) { /* reachable, its rest known, then toward's min */
-        long long spent, cc, rc, dc;
-        int got = opt_at(&points, c, &spent, "points");
-        if (got < 0)
-            goto done;
-        if (!got || spent > move)
-            continue;
-        int e = flag_at(&endable, c, "endable");
-        if (e < 0)
-            goto done;
-        if (!e)
-            continue;
-        got = opt_at(&rem, c, &rc, "remaining");
-        if (got < 0)
-            goto done;
-        if (!got)
-            continue;
-        if (opt_at(&cost, c, &cc, "cost") != 1 || opt_at(&dist, c, &dc, "dist") != 1) {
-            if (!PyErr_Occurred())
-                PyErr_SetString(PyExc_TypeError, "a reachable cell has a cost of None");
-            goto done;
-        }
-        /* (landing weight, negatives of the whole way, points left, points spent, cell) */
-        long long m = b->modulus;
-        long long k[4] = {dc - cc, m ? floordiv(cc, m) + floordiv(rc, m) : 0,
-                          m ? rc - floordiv(rc, m) * m : rc, m ? cc - floordiv(cc, m) * m : cc};
-        int better = at < 0;
-        for (int i = 0; !better && i < 4 && k[i] <= bk[i]; i++)
-            better = k[i] < bk[i];
-        if (better) {
-            at = c;
-            for (int i = 0; i < 4; i++)
-                bk[i] = k[i];
-        }
-    }
-    if (at < 0) {
-        PyErr_SetString(PyExc_ValueError, "min() arg is an empty sequence");
-        goto done;
-    }
-    result = PyLong_FromLong(at);
+    if (status != HA_OK)
+        raise_choice_error(status);
+    else
+        result = PyLong_FromLong(cell);
 done:
     Py_XDECREF(remaining);
     PyMem_Free(others);
-    PyMem_Free(hexes);
-    PyMem_Free(hd);
-    PyMem_Free(sub);
-    PyMem_Free(sd);
-    PyMem_Free(cur);
-    PyMem_Free(best);
+    PyMem_Free(values);
+    PyMem_Free(endable);
     return result;
 }

@@ -1,6 +1,7 @@
-/* Haven's single-target monster AI in C (HV-AI-3..5, HV-AI-10, HV-COND-7, HV-JMP-2): the
- * compiled twin of focus_ranking and destination in rules/monster_ai.py, which stay the
- * readable reference; tests/haven/fast/test_monster_ai.py holds the two identical.
+/* The binding of haven's single-target monster AI (HV-AI-3..5, HV-AI-10, HV-COND-7, HV-JMP-2),
+ * whose choices are the plain C of ai_choice.h: the compiled twin of focus_ranking and
+ * destination in rules/monster_ai.py, which stay the readable reference;
+ * tests/haven/fast/test_monster_ai.py holds the two identical.
  *
  * AIBoard(n, distance, sight, modulus): one map's range distances (n * n, row a column b, 1000
  * for a cell cut off) and line of sight (n * n truth values), built once per scenario;

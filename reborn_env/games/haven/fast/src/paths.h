@@ -1,6 +1,6 @@
-/* Haven's path costs in C (HV-AI-2, HV-AI-10, HV-JMP-2, HV-FLY-2): the whole-board work of
- * rules/path_graph.py's PathGraph, which stays the readable reference; the tests hold the two
- * identical (tests/haven/fast/test_paths.py).
+/* The binding of haven's path costs (HV-AI-2, HV-AI-10, HV-JMP-2, HV-FLY-2), whose searches are
+ * the plain C of path_search.h: the whole-board work of rules/path_graph.py's PathGraph, which
+ * stays the readable reference; the tests hold the two identical (tests/haven/fast/test_paths.py).
  *
  * PathBoard(neighbours, floor, walls, modulus=0): one map's static data, built once per scenario
  * and kept by the Python side. path_graph(...) returns a mover's passable, endable, cost, dist
