@@ -2,10 +2,11 @@
 
 Each game whose package holds C sources in ``fast/src/`` gets one extension,
 ``reborn_env.games.<game>.fast._core``, compiled from every ``*.c`` of that folder found at build
-time, with the headers of that folder and the shared binding header (``reborn_env/core/csrc``)
-as dependencies. Each is optional: without C sources nothing is compiled, and a failed compile
-(no compiler, a broken source) leaves the package installed on its pure-Python reference, which
-the game's ``fast`` module then reports.
+time and the shared binding layer's (``reborn_env/core/csrc``: the argument and buffer checks,
+the vector step's thread pool), with the headers of both as dependencies. Each is optional:
+without C sources nothing is compiled, and a failed compile (no compiler, a broken source)
+leaves the package installed on its pure-Python reference, which the game's ``fast`` module then
+reports.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from setuptools import Extension, setup
 HERE = Path(__file__).resolve().parent
 GAMES = Path("reborn_env", "games")
 BINDING = Path("reborn_env", "core", "csrc")
-"""The binding header every core includes (rb_binding.h: argument and buffer checks)."""
+"""The binding layer every core shares: rb_binding.h (argument and buffer checks) and rb_pool
+(the thread pool of a vector step)."""
 
 
 def core_extensions(root: Path = HERE) -> list[Extension]:
@@ -28,6 +30,7 @@ def core_extensions(root: Path = HERE) -> list[Extension]:
         sources = sorted(p.relative_to(root).as_posix() for p in src.glob("*.c"))
         if not sources:
             continue
+        sources += sorted(p.relative_to(root).as_posix() for p in (root / BINDING).glob("*.c"))
         folder = src.relative_to(root)
         extensions.append(
             Extension(

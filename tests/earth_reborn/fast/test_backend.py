@@ -42,8 +42,9 @@ def test_the_core_is_built_wherever_its_sources_and_a_compiler_are() -> None:
 
 
 def test_setup_compiles_each_games_c_sources_into_one_optional_extension(tmp_path: Path) -> None:
-    """setup.py: per game, the extension fast._core from every fast/src/*.c, its headers and the
-    shared binding header as dependencies and include folders, -O3, C11 and threads, optional;
+    """setup.py: per game, the extension fast._core from every fast/src/*.c and the shared
+    binding layer's C, its headers and the shared binding header as dependencies and include
+    folders, -O3, C11 and threads, optional;
     nothing for a game whose src/ holds no C file."""
     setup = runpy.run_path(str(ROOT / "setup.py"), run_name="setup")
     games = tmp_path / "reborn_env" / "games"
@@ -56,10 +57,11 @@ def test_setup_compiles_each_games_c_sources_into_one_optional_extension(tmp_pat
     binding = tmp_path / "reborn_env" / "core" / "csrc"
     binding.mkdir(parents=True)
     (binding / "rb_binding.h").write_text("")
+    (binding / "rb_pool.c").write_text("")
     (extension,) = setup["core_extensions"](tmp_path)
     assert extension.name == "reborn_env.games.alpha.fast._core"
     folder = "reborn_env/games/alpha/fast/src"
-    assert extension.sources == [f"{folder}/a.c", f"{folder}/b.c"]
+    assert extension.sources == [f"{folder}/a.c", f"{folder}/b.c", "reborn_env/core/csrc/rb_pool.c"]
     assert extension.depends == ["reborn_env/core/csrc/rb_binding.h", f"{folder}/core.h"]
     assert extension.include_dirs == [folder, "reborn_env/core/csrc"]
     assert extension.optional

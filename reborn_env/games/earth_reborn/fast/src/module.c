@@ -14,7 +14,7 @@
 
 #include "core.h"
 #include "module.h"
-#include "pool.h"
+#include "rb_pool.h"
 #include "rb_binding.h"
 #include "state_checks.h"
 
@@ -651,13 +651,13 @@ typedef struct {
     int max_steps;
     double mp_shaping;
     PyObject *scenario;
-    Pool *pool;           /* step's helper threads, started on the first threaded step */
+    RbPool *pool;           /* step's helper threads, started on the first threaded step */
     int busy;             /* a step (or a dump) is using the slots and may let other threads run */
 } GamesObject;
 
 static void Games_dealloc(GamesObject *self)
 {
-    pool_free(self->pool);
+    rb_pool_free(self->pool);
     PyMem_Free(self->scn);
     PyMem_Free(self->games);
     PyMem_Free(self->has_game);
@@ -1236,7 +1236,7 @@ static PyObject *Games_step(GamesObject *self, PyObject *args)
         step_slots(&job, 0, self->n);
     } else {
         Py_BEGIN_ALLOW_THREADS
-        pool_run(&self->pool, num_threads, self->n, step_slots, &job);
+        rb_pool_run(&self->pool, num_threads, self->n, step_slots, &job);
         Py_END_ALLOW_THREADS
     }
     self->busy = 0;
@@ -1393,7 +1393,7 @@ static PyObject *Games_play_random(GamesObject *self, PyObject *args)
         play_slots(&job, 0, self->n);
     } else {
         Py_BEGIN_ALLOW_THREADS
-        pool_run(&self->pool, num_threads, self->n, play_slots, &job);
+        rb_pool_run(&self->pool, num_threads, self->n, play_slots, &job);
         Py_END_ALLOW_THREADS
     }
     self->busy = 0;

@@ -1,4 +1,4 @@
-/* The persistent worker pool of Games.step (see pool.h): helpers parked on a condition variable,
+/* The persistent worker pool of every compiled core's vector step (see rb_pool.h): helpers parked on a condition variable,
  * work handed out in chunks from an atomic counter, a fork epoch so that a child rebuilds it.
  * The caller spins a little for the helpers' last chunks before it sleeps: they take a few
  * microseconds, and a sleeping caller can take longer than that to be woken.
@@ -13,7 +13,7 @@
  * alone, as a preempted caller is no measure of anything), so a call with helpers that waits
  * milliseconds weighs what it costs. Which thread runs a slot never changes a result. */
 #define _POSIX_C_SOURCE 200809L
-#include "pool.h"
+#include "rb_pool.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -41,7 +41,7 @@
 #define CPU_RELAX() ((void)0)
 #endif
 
-struct Pool {
+struct RbPool {
     pthread_mutex_t lock;
     pthread_cond_t wake;   /* helpers wait here for a new job (or stop) */
     pthread_cond_t done;   /* the caller waits here for the last helper to leave the job */
@@ -60,7 +60,7 @@ struct Pool {
     unsigned calls;
     double alone;          /* seconds per slot on the caller alone (a moving average), 0: none */
     double helped;         /* seconds per slot with helpers (a moving average), 0: none */
-    PoolFn fn;
+    RbPoolFn fn;
     void *ctx;
     int n, chunk;
     atomic_int next;       /* the first slot of the next unclaimed chunk */
@@ -81,7 +81,7 @@ static void register_atfork(void)
 }
 
 /* Chunks claimed and run until none is left. */
-static void run_chunks(Pool *p, PoolFn fn, void *ctx, int n, int chunk)
+static void run_chunks(RbPool *p, RbPoolFn fn, void *ctx, int n, int chunk)
 {
     for (;;) {
         int lo = atomic_fetch_add_explicit(&p->next, chunk, memory_order_relaxed);
@@ -99,7 +99,7 @@ static double seconds(void)
 }
 
 /* The moving average *pace with the pace of a call that ran n slots in `took` seconds. */
-static void average(const Pool *p, double *pace, int n, double took)
+static void average(const RbPool *p, double *pace, int n, double took)
 {
     double sample = took / n;
     if (p->alone > 0.0 && sample > MAX_RATIO * p->alone)
@@ -108,7 +108,7 @@ static void average(const Pool *p, double *pace, int n, double took)
 }
 
 /* A call on the caller alone, timed. */
-static void run_alone(Pool *p, int n, PoolFn fn, void *ctx)
+static void run_alone(RbPool *p, int n, RbPoolFn fn, void *ctx)
 {
     double start = seconds();
     fn(ctx, 0, n);
@@ -116,7 +116,7 @@ static void run_alone(Pool *p, int n, PoolFn fn, void *ctx)
 }
 
 /* After a call with helpers that took `took` seconds: are they worth it? */
-static void weigh(Pool *p, int n, double took)
+static void weigh(RbPool *p, int n, double took)
 {
     average(p, &p->helped, n, took);
     if (p->helped < p->alone) {
@@ -129,7 +129,7 @@ static void weigh(Pool *p, int n, double took)
 
 static void *helper(void *arg)
 {
-    Pool *p = arg;
+    RbPool *p = arg;
     pthread_mutex_lock(&p->lock);
     unsigned long seen = p->job;
     for (;;) {
@@ -141,7 +141,7 @@ static void *helper(void *arg)
         if (!p->open || atomic_load(&p->active) >= p->wanted)
             continue;
         atomic_fetch_add(&p->active, 1);
-        PoolFn fn = p->fn;
+        RbPoolFn fn = p->fn;
         void *ctx = p->ctx;
         int n = p->n, chunk = p->chunk;
         pthread_mutex_unlock(&p->lock);
@@ -154,9 +154,9 @@ static void *helper(void *arg)
     return NULL;
 }
 
-static Pool *pool_new(void)
+static RbPool *rb_pool_new(void)
 {
-    Pool *p = calloc(1, sizeof(Pool));
+    RbPool *p = calloc(1, sizeof(RbPool));
     if (!p)
         return NULL;
     if (pthread_mutex_init(&p->lock, NULL) != 0) {
@@ -180,7 +180,7 @@ static Pool *pool_new(void)
 }
 
 /* Up to `helpers` threads started (fewer if the system refuses more). */
-static void grow(Pool *p, int helpers)
+static void grow(RbPool *p, int helpers)
 {
     if (helpers <= p->n_helpers)
         return;
@@ -192,16 +192,16 @@ static void grow(Pool *p, int helpers)
         p->n_helpers++;
 }
 
-void pool_run(Pool **pool, int threads, int n, PoolFn fn, void *ctx)
+void rb_pool_run(RbPool **pool, int threads, int n, RbPoolFn fn, void *ctx)
 {
     pthread_once(&atfork_once, register_atfork);
-    Pool *p = *pool;
+    RbPool *p = *pool;
     if (p && p->epoch != fork_epoch) {
-        pool_free(p);   /* the parent's: only its memory is here */
+        rb_pool_free(p);   /* the parent's: only its memory is here */
         p = *pool = NULL;
     }
     if (threads > 1 && !p)
-        p = *pool = pool_new();
+        p = *pool = rb_pool_new();
     if (p)
         grow(p, threads - 1);
     int helpers = p ? (threads - 1 < p->n_helpers ? threads - 1 : p->n_helpers) : 0;
@@ -250,7 +250,7 @@ void pool_run(Pool **pool, int threads, int n, PoolFn fn, void *ctx)
     weigh(p, n, seconds() - start);
 }
 
-void pool_free(Pool *p)
+void rb_pool_free(RbPool *p)
 {
     if (!p)
         return;
