@@ -19,7 +19,10 @@ import numpy as np
 import pytest
 
 from reborn_env import earth_reborn_v0
+from reborn_env.games.earth_reborn import positions
 from reborn_env.games.earth_reborn.fast.match import FastMatch
+from reborn_env.games.earth_reborn.fast.reference import ReferenceGames
+from tests.earth_reborn.fast.differential import new_games, reference_rules
 
 BACKENDS = ["fast", "python"]
 COPIERS: dict[str, Callable[[Any], Any]] = {
@@ -148,3 +151,48 @@ def test_a_vectors_unseeded_reset_continues_its_seeded_generators(make_vector: C
     for x, y in zip(reseeded.reset(), second, strict=True):
         assert np.array_equal(x, y)
     assert [reseeded.get_state(i) for i in range(3)] == states
+
+
+@pytest.mark.parametrize("games_kind", ["compiled", "reference"])
+def test_copy_slot_copies_a_game_between_games_of_one_scenario(
+    fast_games: type, games_kind: str
+) -> None:
+    """``copy_slot(i, other, j)`` (a match's deep copy, no Python state made): slot ``i`` then
+    holds slot ``j``'s game, equal and independent; a Games of another scenario or kind, or an
+    empty slot, is refused with the target slot unchanged."""
+    games_class = fast_games if games_kind == "compiled" else ReferenceGames
+    other_class = ReferenceGames if games_kind == "compiled" else fast_games
+    rules = reference_rules()
+    source, target = new_games(games_class, rules, 2, 5), new_games(games_class, rules, 2, 6)
+    source.new_game(1, 11)
+    target.new_game(0, 12)
+    rng = np.random.default_rng(0)
+    for _ in range(30):  # a game under way in the source's slot 1, by legal actions (ER-ENV-10)
+        source.apply(1, int(rng.choice(source.legal(1))))
+    target.copy_slot(0, source, 1)
+    assert position(target, 0) == position(source, 1)
+    target.apply(0, target.legal(0)[0])
+    assert position(target, 0) != position(source, 1)
+    before = position(target, 0)
+    elsewhere = copy.deepcopy(rules.scenario)  # equal, but not this Games' scenario
+    refused = [
+        (object(), 0),
+        (new_games(other_class, rules, 1, 0), 0),
+        (games_class(elsewhere, *new_games_args(rules)), 0),
+    ]
+    for wrong, j in refused:
+        with pytest.raises(ValueError, match="copy_slot"):
+            target.copy_slot(0, wrong, j)
+    with pytest.raises(ValueError, match="holds no game"):
+        target.copy_slot(0, source, 0)
+    assert position(target, 0) == before
+
+
+def position(games: Any, i: int) -> dict[str, Any]:
+    """Slot ``i``'s position (docs/position_format.md)."""
+    return positions.state_to_dict(games.dump(i))
+
+
+def new_games_args(rules: Any) -> tuple:
+    """What ``Games`` takes after its scenario, for one slot of ``rules``' options."""
+    return (rules.codec, rules.observer.layout, 1, rules.max_steps, rules.mp_shaping, 0)

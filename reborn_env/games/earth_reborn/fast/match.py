@@ -90,12 +90,18 @@ class FastMatch:
             spares.append(games)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> FastMatch:
-        """An independent match of the same game in a Games slot of its own (the slot's
-        GameState, or the reference's once it was handed over); the rules, the configuration
-        that the state's scenario belongs to and that no step changes, are shared."""
+        """An independent match of the same game in a Games slot of its own (the slot copied
+        within the core, no Python state made; or the reference's GameState once it was handed
+        over); the rules, the configuration that the state's scenario belongs to and that no
+        step changes, are shared."""
         reference = self._reference
-        state = self._games.dump(0) if reference is None else reference.state.clone()
-        return FastMatch.restored(self.rules, state, self._shaped, reference is not None)
+        if reference is not None:
+            return FastMatch.restored(self.rules, reference.state.clone(), self._shaped, True)
+        games = _spare_games(self.rules)
+        games.copy_slot(0, self._games, 0)
+        match = FastMatch(self.rules, games)
+        match._shaped = list(self._shaped)
+        return match
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickled as its position (docs/position_format.md; a ``_core.Games`` cannot be), the

@@ -133,6 +133,15 @@ class ReferenceGames:
         """A new reference GameState equal to slot ``i``."""
         return self._state(i).clone()
 
+    def copy_slot(self, i: int, other: ReferenceGames, j: int) -> None:
+        """Slot ``i`` := a copy of slot ``j`` of ``other``, a Games of this scenario."""
+        i = self._slot(i)
+        if not isinstance(other, ReferenceGames) or other.scenario is not self.scenario:
+            raise ValueError(
+                f"slot {i}: copy_slot() takes a Games of this Games' scenario, got {other!r}"
+            )
+        self._states[i] = other._state(j).clone()
+
     def legal(self, i: int) -> list[int]:
         """ER-ENV-10: the legal actions of slot ``i``'s decision, sorted."""
         return list(engine.legal_actions(self._state(i)))

@@ -895,6 +895,34 @@ static PyObject *Games_load(GamesObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+static PyTypeObject GamesType;
+
+/* copy_slot(i, other, j): slot i := slot j of other, a Games of the same scenario; the Game
+ * struct is copied as it is, with no Python object made (a match's deep copy). */
+static PyObject *Games_copy_slot(GamesObject *self, PyObject *args)
+{
+    PyObject *i_obj, *other_obj, *j_obj;
+    if (!PyArg_ParseTuple(args, "OOO:copy_slot", &i_obj, &other_obj, &j_obj))
+        return NULL;
+    int i = slot(self, i_obj, 0);
+    if (i < 0)
+        return NULL;
+    if (!PyObject_TypeCheck(other_obj, &GamesType) ||
+        ((GamesObject *)other_obj)->scenario != self->scenario) {
+        PyErr_Format(PyExc_ValueError, "slot %d: copy_slot() takes a Games of this Games' "
+                                       "scenario, got %R", i, other_obj);
+        return NULL;
+    }
+    GamesObject *other = (GamesObject *)other_obj;
+    int j = slot(other, j_obj, 1);
+    if (j < 0 || in_use(self) < 0 || in_use(other) < 0)
+        return NULL;
+    self->games[i] = other->games[j];
+    self->has_game[i] = 1;
+    self->legal_ok[i] = 0;
+    Py_RETURN_NONE;
+}
+
 /* A new reference GameState of the game g (fast/state_layout.py's unpack of its bytes). */
 static PyObject *dump_state(GamesObject *self, const Game *g)
 {
@@ -1441,6 +1469,8 @@ static PyMethodDef Games_methods[] = {
     {"load", (PyCFunction)Games_load, METH_VARARGS,
      "load(i, state): slot i := a copy of a reference GameState"},
     {"dump", (PyCFunction)Games_dump, METH_O, "dump(i) -> a new reference GameState of slot i"},
+    {"copy_slot", (PyCFunction)Games_copy_slot, METH_VARARGS,
+     "copy_slot(i, other, j): slot i := a copy of slot j of other, a Games of this scenario"},
     {"legal", (PyCFunction)Games_legal, METH_O, "legal(i) -> the sorted legal actions"},
     {"mask", (PyCFunction)Games_mask, METH_VARARGS, "mask(i, out): out[a] = 1 if a is legal"},
     {"apply", (PyCFunction)Games_apply, METH_VARARGS,
