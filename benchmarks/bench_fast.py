@@ -28,6 +28,7 @@ games done).
 from __future__ import annotations
 
 import argparse
+import copy
 import importlib
 import importlib.util
 import json
@@ -362,17 +363,43 @@ def speed(args: argparse.Namespace) -> int:
     return 0
 
 
+def copy_seconds(game: Compiled, backend: str, copies: int = 200) -> float | str:
+    """Seconds per ``copy.deepcopy`` of a mid-game ``env(backend=...)`` (how OpenSpiel clones a
+    Python state, and how search bots branch), best of five rounds."""
+    if backend == "fast" and game.missing():
+        return game.missing() or ""
+    env = game.public.env(backend=backend)
+    env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    for _ in range(40):
+        agent = env.agent_selection
+        if env.terminations[agent] or env.truncations[agent]:
+            break
+        env.step(int(rng.choice(np.flatnonzero(env.observe(agent)["action_mask"]))))
+    rounds = []
+    for _ in range(5):
+        start = time.perf_counter()
+        for _ in range(copies):
+            copy.deepcopy(env)
+        rounds.append((time.perf_counter() - start) / copies)
+    return min(rounds)
+
+
 def _print_costs(game: Compiled) -> None:
     built = _attempt(lambda: build_seconds(game))
     core_import, first_env = _attempt(lambda: import_seconds(game), pair=True)
     per_core = _attempt(lambda: core_bytes_per_game(game))
     per_reference = reference_bytes_per_game(game)
+    copy_fast = _attempt(lambda: copy_seconds(game, "fast"))
+    copy_python = copy_seconds(game, "python")
     figures = [
         ("build of the core (setup.py build_ext, clean)", _seconds(built)),
         ("first import of the fast package (no JIT)", _millis(core_import)),
         ("fresh interpreter to a reset env(backend='fast')", _millis(first_env)),
         ("memory per game, core (RSS growth per Games slot)", _bytes(per_core)),
         ("memory per game, reference GameState (Python heap)", _bytes(per_reference)),
+        ("deep copy of a mid-game env(backend='fast')", _micros(copy_fast)),
+        ("deep copy of a mid-game env(backend='python')", _micros(copy_python)),
     ]
     print("| figure | value |")
     print("| --- | ---: |")
@@ -392,6 +419,10 @@ def _attempt(measure: Callable[[], object], pair: bool = False) -> object:
 
 def _seconds(value: float | str) -> str:
     return value if isinstance(value, str) else f"{value:.1f} s"
+
+
+def _micros(value: float | str) -> str:
+    return value if isinstance(value, str) else f"{value * 1e6:,.0f} us"
 
 
 def _millis(value: float | str) -> str:
