@@ -9,7 +9,8 @@ per second, each as a ratio to PettingZoo's connect_four_v3 ``env()`` measured i
 connect_four_v3 env(), the game's ``env()`` on each backend, the vector core (the game's
 ``vector_env``, observations and masks included) at N = 1, 64, 256, 1024 on 1 and 2 threads,
 and pgx connect four (B = 256, ``jax.jit`` of ``vmap``, compile time excluded); then the build
-time, the first import, and the memory of one game. Every row plays uniformly random legal
+time, the first import, the memory of one game, the deep copy of a mid-game env on each backend
+and a vector slot's position out and in. Every row plays uniformly random legal
 actions: one at a time from the mask for the AEC envs (as bench_env.py does), for the whole batch
 at once from the mask array for the vector core (numpy) and pgx (jax), as batched environments
 are driven. Needs the ``bench`` extra (pygame-ce for PettingZoo's classic games;
@@ -385,6 +386,28 @@ def copy_seconds(game: Compiled, backend: str, copies: int = 200) -> float | str
     return min(rounds)
 
 
+def position_seconds(game: Compiled, reps: int = 500) -> tuple[float, float]:
+    """Seconds per ``get_state`` and per ``set_state`` of one slot of the game's vector env (a
+    run's checkpoint, a search bot's determinization), mid-game, best of five rounds each."""
+    vector = game.public.vector_env(2, seed=0)
+    vector.reset()
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        vector.step(random_legal(vector.mask, rng))
+    position = vector.get_state(0)
+
+    def best(call: Callable[[], object]) -> float:
+        rounds = []
+        for _ in range(5):
+            start = time.perf_counter()
+            for _ in range(reps):
+                call()
+            rounds.append((time.perf_counter() - start) / reps)
+        return min(rounds)
+
+    return best(lambda: vector.get_state(0)), best(lambda: vector.set_state(1, position))
+
+
 def _print_costs(game: Compiled) -> None:
     built = _attempt(lambda: build_seconds(game))
     core_import, first_env = _attempt(lambda: import_seconds(game), pair=True)
@@ -392,6 +415,7 @@ def _print_costs(game: Compiled) -> None:
     per_reference = reference_bytes_per_game(game)
     copy_fast = _attempt(lambda: copy_seconds(game, "fast"))
     copy_python = copy_seconds(game, "python")
+    position_out, position_in = _attempt(lambda: position_seconds(game), pair=True)
     figures = [
         ("build of the core (setup.py build_ext, clean)", _seconds(built)),
         ("first import of the fast package (no JIT)", _millis(core_import)),
@@ -400,6 +424,8 @@ def _print_costs(game: Compiled) -> None:
         ("memory per game, reference GameState (Python heap)", _bytes(per_reference)),
         ("deep copy of a mid-game env(backend='fast')", _micros(copy_fast)),
         ("deep copy of a mid-game env(backend='python')", _micros(copy_python)),
+        ("a slot's position out, vector get_state (mid-game)", _micros(position_out)),
+        ("a slot's position in, vector set_state (mid-game)", _micros(position_in)),
     ]
     print("| figure | value |")
     print("| --- | ---: |")
