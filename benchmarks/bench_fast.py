@@ -96,6 +96,15 @@ class Compiled:
             return f"core not built: {self.fast.IMPORT_ERROR}"
         return None
 
+    def vector_missing(self) -> str | None:
+        """Why the vector core cannot be measured (not built, or a game whose core compiles
+        only hot pieces, as haven's), or None."""
+        if self.missing():
+            return self.missing()
+        if not hasattr(self.fast.core, "Games"):
+            return "no vector core: this game compiles only pieces of its engine"
+        return None
+
 
 def compiled_games() -> list[str]:
     """The registered games whose package has a compiled core (a ``fast`` subpackage)."""
@@ -211,6 +220,7 @@ def speed_rows(
             missing or (lambda: aec_rate(lambda: env(backend="fast"), seconds)),
         )
     )
+    missing = game.vector_missing()
     for n in VECTOR_SIZES:
         for threads in THREADS:
             rows.append(
@@ -289,7 +299,7 @@ def _resident_bytes() -> int:
 def core_bytes_per_game(game: Compiled, n: int = 8192) -> float | str:
     """RSS growth per slot of a ``Games`` of ``n`` slots after reset_all (its output arrays are
     allocated and touched before the first reading)."""
-    missing = game.missing()
+    missing = game.vector_missing()
     if missing:
         return missing
     rules = game.harness.reference_rules()
@@ -356,9 +366,11 @@ def speed(args: argparse.Namespace) -> int:
         else:
             print(f"| {name:<42} | {steps:>9} | {rate:>11,.0f} | {rate / peer:>24.2f}x | {note}")
     print()
-    print(f"the vector rows include their policy: {policy_rate(game):,.0f} random legal actions/s")
-    print("(numpy, N = 1024, on the masks of real decisions)")
-    print()
+    if not game.vector_missing():
+        rate = policy_rate(game)
+        print(f"the vector rows include their policy: {rate:,.0f} random legal actions/s")
+        print("(numpy, N = 1024, on the masks of real decisions)")
+        print()
     _print_costs(game)
     _print_targets(game, results, peer)
     return 0
@@ -412,10 +424,13 @@ def _print_costs(game: Compiled) -> None:
     built = _attempt(lambda: build_seconds(game))
     core_import, first_env = _attempt(lambda: import_seconds(game), pair=True)
     per_core = _attempt(lambda: core_bytes_per_game(game))
-    per_reference = reference_bytes_per_game(game)
+    per_reference = _attempt(lambda: reference_bytes_per_game(game))
     copy_fast = _attempt(lambda: copy_seconds(game, "fast"))
-    copy_python = copy_seconds(game, "python")
-    position_out, position_in = _attempt(lambda: position_seconds(game), pair=True)
+    copy_python = _attempt(lambda: copy_seconds(game, "python"))
+    no_vector = game.vector_missing()
+    position_out, position_in = (
+        (no_vector, no_vector) if no_vector else _attempt(lambda: position_seconds(game), pair=True)
+    )
     figures = [
         ("build of the core (setup.py build_ext, clean)", _seconds(built)),
         ("first import of the fast package (no JIT)", _millis(core_import)),
