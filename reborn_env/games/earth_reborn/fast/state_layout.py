@@ -176,7 +176,7 @@ def _writer_source(layout: Layout) -> str:
             continue
         ref = f"r.{field.name}"
         if field.code is Code.FACES:
-            items += [f"len({ref})", f"bytes([FACE_CODES[f] for f in {ref}])"]
+            items += [f"len({ref})", f"bytes(map(FACE_CODES.__getitem__, {ref}))"]
         elif field.code is Code.RECORDS:
             inner, per = field.record, LAYOUTS[field.record].values
             if field.counted_by:
@@ -190,7 +190,7 @@ def _writer_source(layout: Layout) -> str:
         else:
             if isinstance(field.length, tuple):
                 checks.append((ref, _length_text(field)))
-            items.append(f"*[{_encode_text(field, 'x')} for x in {ref}]")
+            items.append(f"*{_encode_items_text(field, ref)}")
             if field.length != member.items:
                 items.append(f"*ZEROS[: {member.items} - len({ref})]")
     lines = [f"def write_{name}(r, counts):"]
@@ -202,6 +202,21 @@ def _writer_source(layout: Layout) -> str:
         ]
     lines.append("    return (" + ", ".join(items) + ",)")
     return "\n".join(lines)
+
+
+def _encode_items_text(field: Field, ref: str) -> str:
+    """Python expression: the integers the core stores for the items of the list ``ref``, by a
+    C-level map where the coding has a function (a generated list comprehension costs a call)."""
+    code = field.code
+    if code is Code.FLAG:
+        return f"map(bool, {ref})"
+    if code is Code.CHOICE:
+        return f"map(INDEX[{field.choices!r}].__getitem__, {ref})"
+    if code in (Code.PILE, Code.SET):
+        return f"map(_bits, {ref})"
+    if code in (Code.OPTIONAL, Code.GENERATOR):
+        return f"[{_encode_text(field, 'x')} for x in {ref}]"
+    return ref
 
 
 def _encode_text(field: Field, ref: str) -> str:
@@ -234,7 +249,7 @@ def _reader_source(layout: Layout) -> str:
             continue
         ref = f"r.{field.name}"
         if field.code is Code.FACES:
-            lines.append(f"    {ref} = [FACES[c] for c in v[at + {at}][: {used}]]")
+            lines.append(f"    {ref} = list(map(FACES.__getitem__, v[at + {at}][: {used}]))")
             at += 1
         elif field.code is Code.RECORDS:
             inner, per = field.record, LAYOUTS[field.record].values
@@ -255,14 +270,23 @@ def _reader_source(layout: Layout) -> str:
             at += 1
         else:
             items = f"v[at + {at} : at + {at} + {_length_text(field)}]"
-            decoded = _decode_text(field, "x")
-            lines.append(
-                f"    {ref} = list({items})"
-                if decoded == "x"
-                else f"    {ref} = [{decoded} for x in {items}]"
-            )
+            lines.append(f"    {ref} = {_decode_items_text(field, items)}")
             at += member.items
     return "\n".join(lines)
+
+
+def _decode_items_text(field: Field, items: str) -> str:
+    """Python expression: the list of ``field``'s items that the stored integers ``items``
+    code, by a C-level map where the coding has a function."""
+    code = field.code
+    if code is Code.FLAG:
+        return f"list(map(bool, {items}))"
+    if code is Code.CHOICE:
+        return f"list(map({field.choices}.__getitem__, {items}))"
+    if code is Code.PILE:
+        return f"list(map(_set_bits, {items}))"
+    decoded = _decode_text(field, "x")
+    return f"list({items})" if decoded == "x" else f"[{decoded} for x in {items}]"
 
 
 def _decode_text(field: Field, ref: str) -> str:
@@ -318,16 +342,36 @@ _WRITE_GAME, _READ_GAME = _CODE["write_GameState"], _CODE["read_GameState"]
 def pack(state: GameState) -> bytes:
     """The bytes of ``state`` as the core's ``Game``; ValueError if a value does not fit."""
     try:
-        return GAME_STRUCT.pack(*_WRITE_GAME(state, counts_of(state.scenario)))
+        return GAME_STRUCT.pack(*_WRITE_GAME(state, _scenario_facts(state.scenario)[0]))
     except (struct.error, KeyError, ValueError, TypeError, AttributeError) as exc:
         raise ValueError(f"the state does not fit the compiled core's Game struct: {exc}") from None
 
 
 def unpack(scenario: Scenario, data: bytes) -> GameState:
-    """The GameState of ``scenario`` whose ``Game`` bytes are ``data`` (as :func:`pack` wrote)."""
-    state = GameState(scenario, 0)
-    _READ_GAME(state, GAME_STRUCT.unpack(data), 0, counts_of(scenario))
+    """The GameState of ``scenario`` whose ``Game`` bytes are ``data`` (as :func:`pack` wrote):
+    its derived attributes from the scenario, every field from the bytes (no setup is run)."""
+    counts, codec, faction_of = _scenario_facts(scenario)
+    state = GameState.__new__(GameState)
+    state.scenario, state.codec, state.faction_of = scenario, codec, faction_of
+    state.rng, state._legal = state_module.SplitMix64(0), None
+    _READ_GAME(state, GAME_STRUCT.unpack(data), 0, counts)
     return state
+
+
+_FACTS: dict[int, tuple[Scenario, dict[str, int], Any, tuple[int, ...]]] = {}
+
+
+def _scenario_facts(scenario: Scenario) -> tuple[dict[str, int], Any, tuple[int, ...]]:
+    """What a GameState of ``scenario`` derives from it (as ``GameState.__init__`` does), and
+    its counts, kept per scenario object: a dump is on the path of every position read."""
+    facts = _FACTS.get(id(scenario))
+    if facts is None or facts[0] is not scenario:
+        if len(_FACTS) >= 16:
+            _FACTS.clear()
+        setup = GameState(scenario, 0)
+        facts = (scenario, counts_of(scenario), setup.codec, setup.faction_of)
+        _FACTS[id(scenario)] = facts
+    return facts[1], facts[2], facts[3]
 
 
 # --- the generated C ------------------------------------------------------------------------
