@@ -204,19 +204,21 @@ def _writer_source(layout: Layout) -> str:
     return "\n".join(lines)
 
 
+def _encode_function(field: Field) -> str | None:
+    """The function that codes one item of ``field`` for the core, where the coding is one, so
+    that a list's items are coded by a C-level ``map`` (a generated comprehension costs a call)."""
+    if field.code is Code.CHOICE:
+        return f"INDEX[{field.choices!r}].__getitem__"
+    return {Code.FLAG: "bool", Code.PILE: "_bits", Code.SET: "_bits"}.get(field.code)
+
+
 def _encode_items_text(field: Field, ref: str) -> str:
-    """Python expression: the integers the core stores for the items of the list ``ref``, by a
-    C-level map where the coding has a function (a generated list comprehension costs a call)."""
-    code = field.code
-    if code is Code.FLAG:
-        return f"map(bool, {ref})"
-    if code is Code.CHOICE:
-        return f"map(INDEX[{field.choices!r}].__getitem__, {ref})"
-    if code in (Code.PILE, Code.SET):
-        return f"map(_bits, {ref})"
-    if code in (Code.OPTIONAL, Code.GENERATOR):
-        return f"[{_encode_text(field, 'x')} for x in {ref}]"
-    return ref
+    """Python expression: the integers the core stores for the items of the list ``ref``."""
+    function = _encode_function(field)
+    if function:
+        return f"map({function}, {ref})"
+    encoded = _encode_text(field, "x")
+    return ref if encoded == "x" else f"[{encoded} for x in {ref}]"
 
 
 def _encode_text(field: Field, ref: str) -> str:
@@ -275,16 +277,19 @@ def _reader_source(layout: Layout) -> str:
     return "\n".join(lines)
 
 
+def _decode_function(field: Field) -> str | None:
+    """The function that decodes one stored integer of ``field``, where the coding is one."""
+    if field.code is Code.CHOICE:
+        return f"{field.choices}.__getitem__"
+    return {Code.FLAG: "bool", Code.PILE: "_set_bits"}.get(field.code)
+
+
 def _decode_items_text(field: Field, items: str) -> str:
     """Python expression: the list of ``field``'s items that the stored integers ``items``
-    code, by a C-level map where the coding has a function."""
-    code = field.code
-    if code is Code.FLAG:
-        return f"list(map(bool, {items}))"
-    if code is Code.CHOICE:
-        return f"list(map({field.choices}.__getitem__, {items}))"
-    if code is Code.PILE:
-        return f"list(map(_set_bits, {items}))"
+    code."""
+    function = _decode_function(field)
+    if function:
+        return f"list(map({function}, {items}))"
     decoded = _decode_text(field, "x")
     return f"list({items})" if decoded == "x" else f"[{decoded} for x in {items}]"
 
