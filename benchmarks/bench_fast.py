@@ -379,8 +379,9 @@ def speed(args: argparse.Namespace) -> int:
 def copy_seconds(game: Compiled, backend: str, copies: int = 200) -> float | str:
     """Seconds per ``copy.deepcopy`` of a mid-game ``env(backend=...)`` (how OpenSpiel clones a
     Python state, and how search bots branch), best of five rounds."""
-    if backend == "fast" and game.missing():
-        return game.missing() or ""
+    missing = game.missing() if backend == "fast" else None
+    if missing:
+        return missing
     env = game.public.env(backend=backend)
     env.reset(seed=0)
     rng = np.random.default_rng(0)
