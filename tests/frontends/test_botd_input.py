@@ -37,6 +37,7 @@ from reborn_env.frontends.botd import (
 from tests.frontends.test_botd_play import TIMEOUT_S, Botd
 
 VAULT_RAID = resources.files("reborn_env.games.earth_reborn.scenario") / "data" / "vault_raid.toml"
+PACKAGED = registry.get(registry.default_name()).scenario_names()  # the default game's scenarios
 
 
 def server(env_name: str = "earth_reborn_v0") -> BotServer:
@@ -198,12 +199,12 @@ def test_new_game_opens_no_client_path(tmp_path: Path) -> None:
     botd = Botd("random", tmp_path / "stderr.txt", timeout_s=10)  # the FIFO hung the old botd
     for path in (str(fifo), "/dev/zero", str(copy), "vault_raid.toml", "../data/vault_raid"):
         message = botd.error(json.dumps({"cmd": "new_game", "seat": "norad", "scenario": path}))
-        assert "must name one of this server's scenarios: vault_raid; got" in message
-    assert "scenarios: vault_raid" in botd.error(
+        assert f"must name one of this server's scenarios: {', '.join(PACKAGED)}; got" in message
+    assert f"scenarios: {', '.join(PACKAGED)}" in botd.error(
         '{"cmd": "new_game", "seat": "norad", "scenario": 7}'
     )
     assert botd.send(cmd="new_game", seat="norad", scenario="vault_raid", seed=1)["ok"] is True
-    assert botd.send(cmd="hello")["scenarios"] == ["vault_raid"]
+    assert botd.send(cmd="hello")["scenarios"] == PACKAGED
     assert botd.send(cmd="quit")["bye"] is True
     assert botd.close() == 0
 
@@ -258,7 +259,7 @@ def test_scenario_dir_adds_scenarios_by_stem_name(tmp_path: Path) -> None:
     positions of that game name it, and one of the packaged scenario is refused (real process)."""
     directory = scenario_dir(tmp_path, other_raid=renamed_vault_raid("other_raid"))
     botd = Botd("random", tmp_path / "stderr.txt", "--scenario-dir", str(directory))
-    assert botd.send(cmd="hello")["scenarios"] == ["vault_raid", "other_raid"]
+    assert botd.send(cmd="hello")["scenarios"] == [*PACKAGED, "other_raid"]
     assert botd.send(cmd="new_game", seat="norad", scenario="other_raid", seed=2)["ok"] is True
     env = registry.get("earth_reborn_v0").make_env(scenario=str(directory / "other_raid.toml"))
     env.reset(seed=2)
@@ -269,7 +270,7 @@ def test_scenario_dir_adds_scenarios_by_stem_name(tmp_path: Path) -> None:
         json.dumps({"cmd": "position", "position": {**position, "scenario": "vault_raid"}})
     )
     assert "position is for 'vault_raid'" in refused
-    assert "scenarios: vault_raid, other_raid; got 'other_raid.toml'" in botd.error(
+    assert f"scenarios: {', '.join(PACKAGED)}, other_raid; got 'other_raid.toml'" in botd.error(
         json.dumps({"cmd": "new_game", "seat": "norad", "scenario": "other_raid.toml"})
     )
     assert botd.send(cmd="quit")["bye"] is True
@@ -394,7 +395,10 @@ def bad_scenario_dirs(tmp_path: Path) -> list[tuple[str, str]]:
         (str(tmp_path / "empty"), "holds no *.toml scenario file"),
         (str(tmp_path / "fifo"), "hang.toml is not a regular file"),
         (str(broken), "broken.toml"),
-        (str(packaged), "vault_raid.toml has the name of a packaged scenario (vault_raid)"),
+        (
+            str(packaged),
+            f"vault_raid.toml has the name of a packaged scenario ({', '.join(PACKAGED)})",
+        ),
         (str(renamed), "mine.toml names its scenario 'theirs'"),
         (str(not_toml), "not a valid UTF-8 TOML file"),
     ]

@@ -141,7 +141,7 @@ def _tile_items(scn: Scenario, tile_ids: Sequence[str], cps: Sequence[Sequence[i
 
 def _pieces(scn: Scenario, position: Mapping[str, Any], active: str | None) -> list[dict]:
     pieces = []
-    for spec in scn.characters:
+    for spec, letter in zip(scn.characters, scn.figure_letters, strict=True):
         ch = position["characters"][spec.id]
         x, y = ch["square"]
         stats = spec.wounded if ch["side"] == "wounded" else spec.healthy
@@ -153,7 +153,7 @@ def _pieces(scn: Scenario, position: Mapping[str, Any], active: str | None) -> l
             {
                 "x": x,
                 "y": y,
-                "label": spec.id[0].upper(),
+                "label": letter,
                 "key": spec.faction,
                 "facing": None if ch["dead"] else ch["facing"],
                 "wounded": ch["side"] == "wounded",

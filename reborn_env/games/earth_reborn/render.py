@@ -54,7 +54,7 @@ def render_ansi(state: GameState) -> str:
 
 
 def _figure_letter(state: GameState, c: int) -> str:
-    return state.scenario.characters[c].id[0].upper()
+    return state.scenario.figure_letters[c]
 
 
 def _figure_mark(state: GameState, c: int) -> str:
@@ -135,8 +135,9 @@ def _character_line(state: GameState, c: int) -> str:
     if spec.weapon is not None:
         weapon = f"{spec.weapon.name} {'ready' if ch.weapon_ready else 'no ammo'}"
     tiles = " ".join(_tile_text(state, a) for a in ch.tiles)
+    width = max(8, *(len(other.id) for other in state.scenario.characters))
     return (
-        f"{'*' if c == state.char else ' '}{_figure_letter(state, c)} {spec.id:<8} "
+        f"{'*' if c == state.char else ' '}{_figure_letter(state, c)} {spec.id:<{width}} "
         f"{spec.faction:<8} ({x},{y}) {DIRECTION_NAMES[ch.facing]} {side:<7} "
         f"{ch.wounds}/{stats.lp}LP {'engaged' if ch.engaged else '-':<7} "
         f"CP {ch.cp_spent}/{stats.maxcp} cards {ch.cards} {weapon:<19} {tiles}"

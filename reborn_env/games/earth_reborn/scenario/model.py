@@ -195,10 +195,13 @@ class Scenario:
     max_tiles_per_character: int = 4
     char_index: dict[str, int] = field(default_factory=dict, compare=False)
     tile_index: dict[str, int] = field(default_factory=dict, compare=False)
+    figure_letters: list[str] = field(default_factory=list, compare=False)
+    """Each character's letter on a drawn board (the text and RGB renders, the web page)."""
 
     def __post_init__(self) -> None:
         self.char_index.update({c.id: i for i, c in enumerate(self.characters)})
         self.tile_index.update({t.id: i for i, t in enumerate(self.tiles)})
+        self.figure_letters.extend(_figure_letters(self.characters))
 
     def initiative_for_turn(self, turn: int) -> str:
         """ER-INI-7 / ER-SCN-9: who holds the initiative in ``turn``."""
@@ -212,3 +215,16 @@ class Scenario:
         Bonus CP of each of its cards."""
         cards = [c for c in self.characters if c.faction == faction]
         return self.base_cp[faction] + sum(max(c.healthy.bonus, c.wounded.bonus) for c in cards)
+
+
+def _figure_letters(characters: tuple[CharacterSpec, ...]) -> list[str]:
+    """A distinct letter per character: the first letter of its id that no earlier character
+    took, nor one a drawn board gives terminals (``O``), caches (``C``) or doors (``S W M K``), so
+    two troopers or three zombies stay apart (the status lines say whose letter is whose)."""
+    taken = set("OCSWMK")
+    letters = []
+    for spec in characters:
+        free = [ch for ch in spec.id.upper() if ch.isalpha() and ch not in taken]
+        letters.append(free[0] if free else "?")
+        taken.add(letters[-1])
+    return letters
