@@ -1,10 +1,11 @@
 """The long random-play run: invariants after every step over many seeded games (nightly mode).
 
-Run: ``python benchmarks/fuzz.py --games 10000 [--env NAME] [--policy uniform|busy]
-[--first-seed S]``. ``--env`` is any registered game with a per-step check (default the first
-bundled one in name order); its registration gives the check, the busy policy and the bound on a
-game's decisions. Prints progress, then a summary: games, decisions, outcomes, longest game
-against the game's bound.
+Run: ``python benchmarks/fuzz.py --games 10000 [--env NAME] [--scenario NAME|all]
+[--policy uniform|busy] [--first-seed S]``. ``--env`` is any registered game with a per-step check
+(default the first bundled one in name order); its registration gives the check, the busy policy
+and the bound on a game's decisions (each scenario's own). ``--scenario all`` shares the games
+among every packaged scenario of the game, in turn; the default is the game's default scenario.
+Prints progress, then a summary: games, decisions, outcomes, longest game against its bound.
 """
 
 from __future__ import annotations
@@ -26,20 +27,31 @@ def main() -> None:
     parser.add_argument("--policy", choices=("uniform", "busy"), default="uniform")
     parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument("--chunk", type=int, default=500, help="games between progress lines")
+    parser.add_argument(
+        "--scenario", default="", help="a packaged scenario, or all of them in turn (all)"
+    )
     args = parser.parse_args()
     game = registry.get(args.env)
     busy = game.busy()
     if args.policy == "busy" and busy is None:
         parser.error(f"--policy busy: {args.env} registers no busy policy; use uniform")
     policy = busy if args.policy == "busy" else uniform_policy
-    bound = game.facts.max_game_length
-    env = game.make_env()
+    names = game.scenario_names()
+    if args.scenario and args.scenario != "all" and args.scenario not in names:
+        parser.error(f"--scenario {args.scenario}: not one of all, {', '.join(names)}")
+    scenarios = names if args.scenario == "all" else [args.scenario]
+    envs = [game.make_env(scenario=s) if s else game.make_env() for s in scenarios]
+    bounds = [game.decision_bound(env.unwrapped.rules) for env in envs]
     start = time.perf_counter()
     outcomes: dict[str, int] = {}
     lengths: list[int] = []
-    for first in range(args.first_seed, args.first_seed + args.games, args.chunk):
+    over: list[str] = []
+    for k, first in enumerate(range(args.first_seed, args.first_seed + args.games, args.chunk)):
         last = min(first + args.chunk, args.first_seed + args.games)
+        env, bound = envs[k % len(envs)], bounds[k % len(envs)]
         report = play_random_games(env, range(first, last), policy, game.step_check())
+        if bound and max(report.lengths) > bound:
+            over.append(f"{scenarios[k % len(envs)] or 'default'}: {max(report.lengths)} > {bound}")
         for returns in report.returns:
             outcome = _outcome(game, returns)
             outcomes[outcome] = outcomes.get(outcome, 0) + 1
@@ -49,13 +61,13 @@ def main() -> None:
         elapsed = time.perf_counter() - start
         progress = f"  {len(lengths):>6} games  {sum(lengths):>9} decisions  {elapsed:7.1f} s"
         print(progress, flush=True)
-    if bound and max(lengths) > bound:
-        raise AssertionError(f"a game took {max(lengths)} decisions, over the bound {bound}")
+    if over:
+        raise AssertionError(f"games over their scenario's decision bound: {'; '.join(over)}")
+    where = ", ".join(s or "the default scenario" for s in scenarios)
     print(
-        f"fuzz {args.env} ({args.policy}): {len(lengths)} games, {sum(lengths)} decisions, "
-        f"every invariant held; "
-        f"outcomes {outcomes}; longest game {max(lengths)} decisions (bound {bound}); "
-        f"{time.perf_counter() - start:.0f} s"
+        f"fuzz {args.env} ({args.policy}, {where}): {len(lengths)} games, {sum(lengths)} "
+        f"decisions, every invariant held; outcomes {outcomes}; longest game {max(lengths)} "
+        f"decisions (bounds {', '.join(map(str, bounds))}); {time.perf_counter() - start:.0f} s"
     )
 
 
