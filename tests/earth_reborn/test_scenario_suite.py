@@ -34,7 +34,7 @@ SPEC = {
         "turns": 4,
         "floor": 26,
         "base_cp": {"norad": 5, "salemite": 5},
-        "starts": {"vasquez": ((0, 1), E, 0), "jack_saw": ((6, 2), W, 0)},
+        "starts": {"vasquez": ((0, 1), E, 0), "deeler": ((6, 2), W, 0)},
         "terminals": {"O1": (4, 0), "O2": (4, 3)},
         "caches": [],
         "doors": {((4, 0), (4, 1)): "sliding", ((4, 2), (4, 3)): "wooden"},

@@ -249,6 +249,7 @@ def test_the_shipped_checkpoints_verify(path: Path) -> None:
 
 def test_the_shipped_checkpoints_are_there() -> None:
     assert [p.name for p in SHIPPED] == [
+        "earth_reborn_continued_league.pt",
         "earth_reborn_continuous_league.pt",
         "earth_reborn_league.pt",
         "earth_reborn_nfsp.pt",
