@@ -9,6 +9,9 @@ score of each seat over ``--games`` games a seat on the same deals, with its 95%
 uniform random play, both seats together; the mean decisions of a heuristic game; then the vector
 env on the compiled core (256 games, one thread, a random legal action each) in decisions per
 second, and as a ratio to the game's default scenario measured in the same run.
+``--generated FIRST COUNT`` adds one row for the maps ``generated:FIRST`` .. ``generated:FIRST +
+COUNT - 1`` taken together (rules spec ER-MAPGEN; the held-out seeds are 1000000 20): the games
+a seat shared among the maps, the sizes as ranges, the pace on the first map.
 """
 
 from __future__ import annotations
@@ -35,43 +38,54 @@ def score_text(score: Score) -> str:
     return f"{score.value:.3f} [{low:.3f}, {high:.3f}]"
 
 
-def balance(env_name: str, scenario: str, games: int, seed: int) -> dict[str, Score]:
-    """The heuristic against itself: each seat's score over ``games`` games."""
-    options = {"scenario": scenario}
-    result = play_vector_match(
-        env_name,
-        options,
-        player("heuristic", env_name, seed + 1, env_kwargs=options),
-        player("heuristic", env_name, seed + 2, env_kwargs=options),
-        games,
-        seed,
-        label=f"{scenario}: heuristic against itself",
-    )
-    return {agent: Score.of(record) for agent, record in result.seats.items()}
-
-
-def against_random(env_name: str, scenario: str, games: int, seed: int) -> Score:
-    """The heuristic against uniform random play, both seats' games together."""
-    options = {"scenario": scenario}
-    result = play_vector_match(
-        env_name,
-        options,
-        player("heuristic", env_name, seed + 1, env_kwargs=options),
-        player("random", env_name, seed + 2, env_kwargs=options),
-        games,
-        seed,
-    )
-    records = list(result.seats.values())
-    total = records[0]
-    for record in records[1:]:
-        total = type(total)(
-            total.wins + record.wins, total.draws + record.draws, total.losses + record.losses
+def balance(env_name: str, scenarios: list[str], games: int, seed: int) -> dict[str, Score]:
+    """The heuristic against itself: each seat's score over ``games`` games, shared among
+    ``scenarios``."""
+    totals: dict[str, list[int]] = {}
+    for k, scenario in enumerate(scenarios):
+        options = {"scenario": scenario}
+        result = play_vector_match(
+            env_name,
+            options,
+            player("heuristic", env_name, seed + 1, env_kwargs=options),
+            player("heuristic", env_name, seed + 2, env_kwargs=options),
+            games // len(scenarios) + (k < games % len(scenarios)),
+            seed,
         )
-    return Score.of(total)
+        for agent, record in result.seats.items():
+            total = totals.setdefault(agent, [0, 0, 0])
+            for i, value in enumerate((record.wins, record.draws, record.losses)):
+                total[i] += value
+    return {agent: Score(*total) for agent, total in totals.items()}
 
 
-def game_length(env_name: str, scenario: str, games: int, seed: int) -> float:
-    """Mean decisions of a heuristic-against-heuristic game (the vector's steps per game)."""
+def against_random(env_name: str, scenarios: list[str], games: int, seed: int) -> Score:
+    """The heuristic against uniform random play, both seats' games together, shared among
+    ``scenarios``."""
+    total = [0, 0, 0]
+    for k, scenario in enumerate(scenarios):
+        options = {"scenario": scenario}
+        result = play_vector_match(
+            env_name,
+            options,
+            player("heuristic", env_name, seed + 1, env_kwargs=options),
+            player("random", env_name, seed + 2, env_kwargs=options),
+            max(1, games // len(scenarios) + (k < games % len(scenarios))),
+            seed,
+        )
+        for record in result.seats.values():
+            for i, value in enumerate((record.wins, record.draws, record.losses)):
+                total[i] += value
+    return Score(*total)
+
+
+def game_length(env_name: str, scenarios: list[str], games: int, seed: int) -> float:
+    """Mean decisions of a heuristic-against-heuristic game (the vector's steps per game),
+    ``games`` on each of ``scenarios``."""
+    return sum(_game_length(env_name, s, games, seed) for s in scenarios) / len(scenarios)
+
+
+def _game_length(env_name: str, scenario: str, games: int, seed: int) -> float:
     spec = registry.get(env_name)
     venv = spec.make_vector_env(games, seed, 1, scenario=scenario)
     bots = player("heuristic", env_name, seed, env_kwargs={"scenario": scenario})(games)
@@ -104,6 +118,21 @@ def vector_rate(env_name: str, scenario: str, seconds: float) -> float:
     return rate
 
 
+def _area(scn: object) -> int:
+    return scn.board.width * scn.board.height
+
+
+def _team(scn: object, faction: str) -> int:
+    return sum(1 for c in scn.characters if c.faction == faction)
+
+
+def _span(items: list, value: object) -> str:
+    """``value`` of the items: one number, or their range ``low-high``."""
+    values = [value(item) for item in items]
+    low, high = min(values), max(values)
+    return str(low) if low == high else f"{low}-{high}"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     competitive = [n for n in registry.names() if not registry.get(n).facts.cooperative]
@@ -111,43 +140,57 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=200, help="games a seat (default 200)")
     parser.add_argument("--seconds", type=float, default=3.0, help="timing per scenario")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--generated",
+        nargs=2,
+        type=int,
+        metavar=("FIRST", "COUNT"),
+        help="one more row: the generated maps of seeds FIRST .. FIRST + COUNT - 1 together",
+    )
     args = parser.parse_args(argv)
     spec = registry.get(args.env)
-    names = spec.scenario_names()
+    pools = {name: [name] for name in spec.scenario_names()}
+    if args.generated:
+        first, count = args.generated
+        label = f"generated:{first}..{first + count - 1}"
+        pools[label] = [f"generated:{s}" for s in range(first, first + count)]
     rows, rates = [], {}
-    for name in names:
-        env = spec.make_env(scenario=name)
-        scn = env.unwrapped.rules.scenario
-        agents = list(env.possible_agents)
-        teams = " v ".join(str(sum(1 for c in scn.characters if c.faction == a)) for a in agents)
-        seats = balance(args.env, name, args.games, args.seed)
-        versus = against_random(args.env, name, max(20, args.games // 4), args.seed)
-        length = game_length(args.env, name, 64, args.seed)
-        rates[name] = vector_rate(args.env, name, args.seconds)
-        rows.append((name, scn, teams, env, agents, seats, versus, length))
-        print(f"{name}: done", file=sys.stderr)
+    for label, names in pools.items():
+        envs = [spec.make_env(scenario=name) for name in names]
+        scns = [env.unwrapped.rules.scenario for env in envs]
+        agents = list(envs[0].possible_agents)
+        seats = balance(args.env, names, args.games, args.seed)
+        versus = against_random(args.env, names, max(20, args.games // 4), args.seed)
+        length = game_length(args.env, names, max(4, 64 // len(names)), args.seed)
+        rates[label] = vector_rate(args.env, names[0], args.seconds)
+        rows.append((label, scns, envs, agents, seats, versus, length))
+        print(f"{label}: done", file=sys.stderr)
     base = rates[spec.default_scenario]
     print(
         f"\n{args.env}: heuristic against itself {args.games} games a seat (seed {args.seed}); "
         f"vector env {NUM_ENVS} games, 1 thread, random legal actions, {args.seconds:g} s each"
     )
-    agents = rows[0][4]
+    agents = rows[0][3]
+    seat = agents[0]
     print(
         "| scenario | map | squares | teams | turns | obs | actions | "
         + " | ".join(f"heuristic as {a}" for a in agents)
         + " | heuristic vs random | decisions a game | vector decisions/s | vs default |"
     )
     print("| --- " * (11 + len(agents)) + "|")
-    rows.sort(key=lambda row: (row[1].board.width * row[1].board.height, len(row[1].characters)))
-    for name, scn, teams, env, agents, seats, versus, length in rows:
-        board = scn.board
-        obs = env.observation_space(agents[0])["observation"].shape[0]
-        actions = env.action_space(agents[0]).n
+    rows.sort(key=lambda row: (len(row[1]), _area(row[1][0]), len(row[1][0].characters)))
+    for label, scns, envs, _, seats, versus, length in rows:
         cells = " | ".join(score_text(seats[a]) for a in agents)
         print(
-            f"| {name} | {board.width} x {board.height} | {board.void.count(False)} | {teams} "
-            f"| {scn.turns} | {obs} | {actions} | {cells} | {score_text(versus)} | {length:.0f} "
-            f"| {rates[name]:,.0f} | {rates[name] / base:.2f}x |"
+            f"| {label} | {_span(scns, lambda s: s.board.width)} x "
+            f"{_span(scns, lambda s: s.board.height)} "
+            f"| {_span(scns, lambda s: s.board.void.count(False))} "
+            f"| {' v '.join(_span(scns, lambda s, a=a: _team(s, a)) for a in agents)} "
+            f"| {_span(scns, lambda s: s.turns)} "
+            f"| {_span(envs, lambda e: e.observation_space(seat)['observation'].shape[0])} "
+            f"| {_span(envs, lambda e: e.action_space(seat).n)} | {cells} "
+            f"| {score_text(versus)} | {length:.0f} | {rates[label]:,.0f} "
+            f"| {rates[label] / base:.2f}x |"
         )
     return 0
 

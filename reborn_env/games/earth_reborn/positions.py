@@ -23,6 +23,7 @@ from .rules.dice import FACES
 from .rules.orders import section_of
 from .rules.state import DECISIONS, DOOR_STATES, PHASES, AssignedTile, GameState
 from .rules.state_schema import CAPACITIES
+from .scenario.generator import is_generated
 from .scenario.loader import load_scenario
 from .scenario.model import CLOSE_COMBAT, DIRECTION_NAMES, SHOOT, Scenario
 
@@ -249,7 +250,7 @@ def state_from_dict(data: Any, scenario: Scenario | None = None) -> GameState:
     """Rebuild a state from ``data``; raises PositionError on anything malformed or unreachable.
 
     ``scenario`` is the scenario the caller plays (the position must name it); without it the
-    position's scenario is loaded by name, from the bundled scenarios only.
+    position's scenario is loaded by name: a bundled one or a generated map (ER-MAPGEN-1).
     """
     if not isinstance(data, dict):
         raise PositionError(f"a position must be a JSON object, got {show(data)}")
@@ -280,8 +281,10 @@ def _scenario(data: dict[str, Any], scenario: Scenario | None) -> Scenario:
                 "scenario", f"position is for {show(name)}, this game plays {scenario.name!r}"
             )
         return scenario
-    if not _SCENARIO_NAME.fullmatch(name) or is_path(name):
-        raise fail("scenario", f"must name a bundled scenario, got {show(name)}")
+    if not (_SCENARIO_NAME.fullmatch(name) or is_generated(name)) or is_path(name):
+        raise fail(
+            "scenario", f"must name a bundled or generated:<seed> scenario, got {show(name)}"
+        )
     try:
         return load_scenario(name)
     except ScenarioError as err:

@@ -1,4 +1,5 @@
-"""Every scenario of the suite plays on the compiled core as on the reference engine (ER-SUITE-6).
+"""Every scenario of the suite, and generated maps, play on the compiled core as on the reference
+engine (ER-SUITE-6, ER-MAPGEN-1).
 
 The harness of :mod:`.differential`, on each map beside Vault Raid: a ``Games`` slot against the
 engine at every decision (position, status, legal set, mask, both seats' observations), with
@@ -15,7 +16,7 @@ import pytest
 
 from tests.earth_reborn.fast import differential as diff
 
-SCENARIOS = ("corridor_duel", "cache_run", "compound")
+SCENARIOS = ("corridor_duel", "cache_run", "compound", "generated:3", "generated:1000000")
 # Slot games per scenario and player: (first seed, games); the large map's games are long.
 SLOT_GAMES = {"random": (0, 4), "busy": (100, 3), "heuristic": (200, 2)}
 

@@ -20,6 +20,7 @@ from typing import Any
 from reborn_env.core.data_files import DataNode as _Node
 from reborn_env.core.data_files import ScenarioError, read_bundled, scenario_loader
 from reborn_env.games.earth_reborn.actions import MAX_CP
+from reborn_env.games.earth_reborn.scenario.generator import generated_scenario, is_generated
 from reborn_env.games.earth_reborn.scenario.model import (
     ARC_COLOUR_NAMES,
     DIRECTION_NAMES,
@@ -136,8 +137,11 @@ def load_scenario(name_or_path: str = DEFAULT_SCENARIO) -> Scenario:
     """Load and check a scenario (section 19).
 
     A bare name such as ``"vault_raid"`` loads ``data/<name>.toml`` from this package (cached: the
-    result is frozen); a string with a path separator or a ``.toml`` suffix is a file path.
+    result is frozen); ``"generated:<seed>"`` is the map the generator draws from that seed
+    (ER-MAPGEN-1); a string with a path separator or a ``.toml`` suffix is a file path.
     """
+    if is_generated(name_or_path):
+        return generated_scenario(name_or_path)
     return _load(name_or_path)
 
 
@@ -335,7 +339,8 @@ class _MapReader:
 # --- building the scenario -----------------------------------------------------------------------
 
 
-def _build_scenario(doc: dict[str, Any], source: str) -> Scenario:
+def build_scenario(doc: dict[str, Any], source: str) -> Scenario:
+    """The scenario a file's document describes, every value checked (ScenarioError)."""
     top = _Node(source, "", doc).table(_TOP_KEYS, optional=("cross_check",))
     factions = _factions(top["factions"])
     map_node = top["map"]
@@ -375,7 +380,7 @@ def _build_scenario(doc: dict[str, Any], source: str) -> Scenario:
     return scenario
 
 
-_load = scenario_loader(_PACKAGE, _build_scenario)
+_load = scenario_loader(_PACKAGE, build_scenario)
 
 
 def _factions(node: _Node) -> tuple[str, str]:
