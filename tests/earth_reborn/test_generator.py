@@ -72,7 +72,7 @@ def test_er_mapgen_2_draws_stay_in_their_ranges() -> None:
         teams.add((len(norad), len(salemite)))
         assert all(board.xy(c.start)[0] == 0 and c.facing == E for c in norad)
         assert all(board.xy(c.start)[0] == board.width - 1 and c.facing == W for c in salemite)
-        assert scn.base_cp == {"norad": 4 + len(norad), "salemite": 4 + len(salemite)}
+        assert scn.base_cp == {"norad": 4 + len(norad), "salemite": 7 + len(salemite)}
         assert 1 <= len(scn.terminals) <= 3 and len(scn.caches) == 1
         assert scn.turns == 6
         magnetic = any(d.kind.startswith("magnetic") for d in board.doors)

@@ -41,9 +41,9 @@ SPEC = {
         "kill_mp": {"norad": 3, "salemite": 3},
     },
     "cache_run": {
-        "turns": 7,
+        "turns": 5,
         "floor": 91,
-        "base_cp": {"norad": 6, "salemite": 7},
+        "base_cp": {"norad": 6, "salemite": 9},
         "starts": {
             "bolter": ((0, 3), E, 0),
             "vasquez": ((0, 4), E, 0),
@@ -65,7 +65,7 @@ SPEC = {
     "compound": {
         "turns": 8,
         "floor": 252,
-        "base_cp": {"norad": 7, "salemite": 9},
+        "base_cp": {"norad": 7, "salemite": 11},
         "starts": {
             "bolter": ((0, 6), E, 1),
             "vasquez": ((0, 7), E, 0),
@@ -75,7 +75,7 @@ SPEC = {
             "jack_saw": ((15, 6), W, 0),
             "zombie": ((15, 8), W, 0),
             "zombie_2": ((15, 10), W, 0),
-            "zombie_3": ((15, 12), W, 0),
+            "deeler_2": ((15, 12), W, 0),
         },
         "terminals": {"O1": (4, 1), "O2": (11, 1), "O3": (4, 14), "O4": (11, 14)},
         "caches": [(8, 0), (8, 15)],
@@ -152,8 +152,8 @@ def test_er_suite_3_norad_must_search_a_cache_before_a_magnetic_door() -> None:
     assert len(scn.caches) == 2
 
 
-def test_er_suite_5_the_trooper_and_the_zombies() -> None:
-    """ER-SUITE-5: the trooper's stat lines and rifle; the extra zombies are Zombies."""
+def test_er_suite_5_the_trooper_and_the_second_zombie_and_deeler() -> None:
+    """ER-SUITE-5: the trooper's stat lines and rifle; the second Zombie and Deeler are theirs."""
     scn = load_scenario("compound")
     by_id = {c.id: c for c in scn.characters}
     trooper = by_id["trooper"]
@@ -163,7 +163,9 @@ def test_er_suite_5_the_trooper_and_the_zombies() -> None:
     assert [getattr(wounded, k) for k in line] == [3, (1, 1, 0), 1, 1, 2, 4, 0, 1, 1]
     assert trooper.weapon is not None and trooper.weapon.damage_red == 4  # the assault rifle
     assert by_id["trooper_2"].healthy == healthy
-    assert by_id["zombie_2"].healthy == by_id["zombie_3"].healthy == by_id["zombie"].healthy
+    assert by_id["zombie_2"].healthy == by_id["zombie"].healthy
+    assert by_id["deeler_2"].healthy == by_id["deeler"].healthy
+    assert by_id["deeler_2"].weapon == by_id["deeler"].weapon
 
 
 @pytest.mark.parametrize("name", NEW)

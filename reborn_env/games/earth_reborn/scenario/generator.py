@@ -115,7 +115,7 @@ def draw_document(rng: random.Random, name: str) -> dict[str, Any]:
         "max_tiles_per_character": 4,
         "map": _draw(width, height, rooms, edges, marks),
         "start_marks": {"norad": "N", "salemite": "S"},
-        "base_cp": {"norad": 4 + len(norad), "salemite": 4 + len(salemite)},
+        "base_cp": {"norad": 4 + len(norad), "salemite": 7 + len(salemite)},
         "start_mp": {"norad": 0, "salemite": 0},
         "initiative": base["initiative"],
         "door_defense": base["door_defense"],
