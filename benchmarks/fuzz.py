@@ -4,7 +4,8 @@ Run: ``python benchmarks/fuzz.py --games 10000 [--env NAME] [--scenario NAME|all
 [--policy uniform|busy] [--first-seed S]``. ``--env`` is any registered game with a per-step check
 (default the first bundled one in name order); its registration gives the check, the busy policy
 and the bound on a game's decisions (each scenario's own). ``--scenario all`` shares the games
-among every packaged scenario of the game, in turn; the default is the game's default scenario.
+among every packaged scenario of the game, in turn, and ``--generated FIRST COUNT`` adds the
+generated maps of those seeds; the default is the game's default scenario.
 Prints progress, then a summary: games, decisions, outcomes, longest game against its bound.
 """
 
@@ -30,6 +31,13 @@ def main() -> None:
     parser.add_argument(
         "--scenario", default="", help="a packaged scenario, or all of them in turn (all)"
     )
+    parser.add_argument(
+        "--generated",
+        nargs=2,
+        type=int,
+        metavar=("FIRST", "COUNT"),
+        help="also the maps generated:FIRST .. generated:FIRST + COUNT - 1, in turn",
+    )
     args = parser.parse_args()
     game = registry.get(args.env)
     busy = game.busy()
@@ -40,6 +48,9 @@ def main() -> None:
     if args.scenario and args.scenario != "all" and args.scenario not in names:
         parser.error(f"--scenario {args.scenario}: not one of all, {', '.join(names)}")
     scenarios = names if args.scenario == "all" else [args.scenario]
+    if args.generated:
+        first, count = args.generated
+        scenarios += [f"generated:{s}" for s in range(first, first + count)]
     envs = [game.make_env(scenario=s) if s else game.make_env() for s in scenarios]
     bounds = [game.decision_bound(env.unwrapped.rules) for env in envs]
     start = time.perf_counter()
