@@ -38,9 +38,11 @@ def score_text(score: Score) -> str:
     return f"{score.value:.3f} [{low:.3f}, {high:.3f}]"
 
 
-def balance(env_name: str, scenarios: list[str], games: int, seed: int) -> dict[str, Score]:
-    """The heuristic against itself: each seat's score over ``games`` games, shared among
-    ``scenarios``."""
+def heuristic_scores(
+    env_name: str, opponent: str, scenarios: list[str], games: int, seed: int
+) -> dict[str, Score]:
+    """The heuristic against ``opponent``: its score in each seat over ``games`` games a seat,
+    shared among ``scenarios`` (at least one on each)."""
     totals: dict[str, list[int]] = {}
     for k, scenario in enumerate(scenarios):
         options = {"scenario": scenario}
@@ -48,8 +50,8 @@ def balance(env_name: str, scenarios: list[str], games: int, seed: int) -> dict[
             env_name,
             options,
             player("heuristic", env_name, seed + 1, env_kwargs=options),
-            player("heuristic", env_name, seed + 2, env_kwargs=options),
-            games // len(scenarios) + (k < games % len(scenarios)),
+            player(opponent, env_name, seed + 2, env_kwargs=options),
+            max(1, games // len(scenarios) + (k < games % len(scenarios))),
             seed,
         )
         for agent, record in result.seats.items():
@@ -59,24 +61,14 @@ def balance(env_name: str, scenarios: list[str], games: int, seed: int) -> dict[
     return {agent: Score(*total) for agent, total in totals.items()}
 
 
-def against_random(env_name: str, scenarios: list[str], games: int, seed: int) -> Score:
-    """The heuristic against uniform random play, both seats' games together, shared among
-    ``scenarios``."""
-    total = [0, 0, 0]
-    for k, scenario in enumerate(scenarios):
-        options = {"scenario": scenario}
-        result = play_vector_match(
-            env_name,
-            options,
-            player("heuristic", env_name, seed + 1, env_kwargs=options),
-            player("random", env_name, seed + 2, env_kwargs=options),
-            max(1, games // len(scenarios) + (k < games % len(scenarios))),
-            seed,
+def both_seats(scores: dict[str, Score]) -> Score:
+    """The seats' games taken together."""
+    return Score(
+        *(
+            sum(values)
+            for values in zip(*((s.wins, s.draws, s.losses) for s in scores.values()), strict=True)
         )
-        for record in result.seats.values():
-            for i, value in enumerate((record.wins, record.draws, record.losses)):
-                total[i] += value
-    return Score(*total)
+    )
 
 
 def game_length(env_name: str, scenarios: list[str], games: int, seed: int) -> float:
@@ -159,8 +151,9 @@ def main(argv: list[str] | None = None) -> int:
         envs = [spec.make_env(scenario=name) for name in names]
         scns = [env.unwrapped.rules.scenario for env in envs]
         agents = list(envs[0].possible_agents)
-        seats = balance(args.env, names, args.games, args.seed)
-        versus = against_random(args.env, names, max(20, args.games // 4), args.seed)
+        seats = heuristic_scores(args.env, "heuristic", names, args.games, args.seed)
+        games = max(20, args.games // 4)
+        versus = both_seats(heuristic_scores(args.env, "random", names, games, args.seed))
         length = game_length(args.env, names, max(4, 64 // len(names)), args.seed)
         rates[label] = vector_rate(args.env, names[0], args.seconds)
         rows.append((label, scns, envs, agents, seats, versus, length))
