@@ -19,6 +19,7 @@ from reborn_env.games.earth_reborn.scenario import generator
 from reborn_env.games.earth_reborn.scenario.loader import (
     ScenarioError,
     build_scenario,
+    generated_scenario,
     load_scenario,
 )
 from reborn_env.games.earth_reborn.scenario.model import DOOR_KINDS, WALL, E, W
@@ -55,7 +56,7 @@ def test_er_mapgen_1_a_bad_seed_is_a_clear_error(name: str) -> None:
     with pytest.raises(ScenarioError, match="no bundled scenario of that name"):
         load_scenario(name)
     with pytest.raises(ValueError, match="generated:<seed>"):
-        generator.generated_scenario(name)
+        generated_scenario(name)
 
 
 def test_er_mapgen_2_draws_stay_in_their_ranges() -> None:

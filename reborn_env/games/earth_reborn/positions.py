@@ -283,7 +283,7 @@ def _scenario(data: dict[str, Any], scenario: Scenario | None) -> Scenario:
         return scenario
     if not (_SCENARIO_NAME.fullmatch(name) or is_generated(name)) or is_path(name):
         raise fail(
-            "scenario", f"must name a bundled or generated:<seed> scenario, got {show(name)}"
+            "scenario", f"must name a bundled scenario or generated:<seed>, got {show(name)}"
         )
     try:
         return load_scenario(name)

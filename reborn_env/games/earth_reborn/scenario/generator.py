@@ -5,8 +5,8 @@ side), joined by a random spanning tree of doors of every kind and gaps plus a f
 round; terminals in the rooms farthest from NORAD's zone, a cache with a magnetic card, teams of
 one to three NORAD and one to four Salemites drawn from Compound's characters. Why: a benchmark
 with one map saturates; held-out seeds test whether a policy or a bot generalises. The draw is
-deterministic (``random.Random(seed)``), the result goes through the scenario loader's checks
-like any data file, and a draw that fails them or :func:`problems` is drawn again.
+deterministic (``random.Random(seed)``); the loader (``loader.generated_scenario``) puts each
+draw through its checks like any data file, and draws again while they or :func:`problems` fail.
 """
 
 from __future__ import annotations
@@ -35,27 +35,6 @@ def is_generated(name: str) -> bool:
     """``generated:<seed>``, the seed a non-negative decimal integer below 2**63."""
     seed = name.removeprefix(PREFIX)
     return name.startswith(PREFIX) and seed.isdecimal() and seed.isascii() and int(seed) < 2**63
-
-
-@functools.lru_cache(maxsize=16)
-def generated_scenario(name: str) -> Scenario:
-    """ER-MAPGEN-1..3: the scenario ``generated:<seed>`` names (ValueError for another name)."""
-    from .loader import ScenarioError, build_scenario
-
-    if not is_generated(name):
-        raise ValueError(
-            f"{name!r}: a generated scenario is named generated:<seed>, 0 <= seed < 2**63"
-        )
-    rng = random.Random(int(name.removeprefix(PREFIX)))
-    for _ in range(MAX_DRAWS):
-        document = draw_document(rng, name)
-        try:
-            scenario = build_scenario(document, f"<{name}>")
-        except ScenarioError:
-            continue
-        if not problems(scenario):
-            return scenario
-    raise ValueError(f"{name}: no valid map in {MAX_DRAWS} draws")  # not seen in 10,000 seeds
 
 
 def problems(scenario: Scenario) -> list[str]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import random
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -20,7 +21,13 @@ from typing import Any
 from reborn_env.core.data_files import DataNode as _Node
 from reborn_env.core.data_files import ScenarioError, read_bundled, scenario_loader
 from reborn_env.games.earth_reborn.actions import MAX_CP
-from reborn_env.games.earth_reborn.scenario.generator import generated_scenario, is_generated
+from reborn_env.games.earth_reborn.scenario.generator import (
+    MAX_DRAWS,
+    PREFIX,
+    draw_document,
+    is_generated,
+    problems,
+)
 from reborn_env.games.earth_reborn.scenario.model import (
     ARC_COLOUR_NAMES,
     DIRECTION_NAMES,
@@ -143,6 +150,25 @@ def load_scenario(name_or_path: str = DEFAULT_SCENARIO) -> Scenario:
     if is_generated(name_or_path):
         return generated_scenario(name_or_path)
     return _load(name_or_path)
+
+
+@functools.lru_cache(maxsize=16)
+def generated_scenario(name: str) -> Scenario:
+    """ER-MAPGEN-1..3: the map ``generated:<seed>`` names, the generator's first draw from that
+    seed that passes :func:`build_scenario`'s checks and ``generator.problems`` (ValueError for
+    another name)."""
+    if not is_generated(name):
+        raise ValueError(f"{name!r}: a generated scenario is generated:<seed>, 0 <= seed < 2**63")
+    rng = random.Random(int(name.removeprefix(PREFIX)))
+    for _ in range(MAX_DRAWS):
+        document = draw_document(rng, name)
+        try:
+            scenario = build_scenario(document, f"<{name}>")
+        except ScenarioError:
+            continue
+        if not problems(scenario):
+            return scenario
+    raise ValueError(f"{name}: no valid map in {MAX_DRAWS} draws")  # none in 10,000 seeds
 
 
 def parse_map(
