@@ -56,6 +56,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench_env import aec_rate  # noqa: E402
+from random_legal import random_legal  # noqa: E402
 
 from reborn_env.core import registry  # noqa: E402
 
@@ -116,16 +117,6 @@ def compiled_games() -> list[str]:
 
 
 # --- The random legal policy of the batched rows ----------------------------------------------
-
-
-def random_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """One uniformly random legal action per row of ``mask`` (int8 [N, A], no empty row), as
-    int64 [N]: the legal entries in one flat pass, then a uniform pick within each row's run."""
-    rows, width = mask.shape
-    legal = np.flatnonzero(mask.view(np.bool_))
-    counts = np.bincount(legal // width, minlength=rows)
-    ends = np.cumsum(counts)
-    return legal[ends - 1 - (rng.random(rows) * counts).astype(np.int64)] % width
 
 
 def policy_rate(game: Compiled, n: int = 1024, calls: int = 200) -> float:

@@ -7,7 +7,8 @@ map's squares and teams, turns, observation and action sizes; the heuristic agai
 score of each seat over ``--games`` games a seat on the same deals, with its 95% Wilson interval
 (a win 1, a draw 1/2: how balanced the map is for the scripted bot); the heuristic against
 uniform random play, both seats together; the mean decisions of a heuristic game; then the vector
-env on the compiled core (256 games, one thread, a random legal action each) in decisions per
+env on the compiled core (256 games, one thread, a random legal action each, as bench_fast.py
+steps it) in decisions per
 second, and as a ratio to the game's default scenario measured in the same run.
 ``--generated FIRST COUNT`` adds one row for the maps ``generated:FIRST`` .. ``generated:FIRST +
 COUNT - 1`` taken together (rules spec ER-MAPGEN; the held-out seeds are 1000000 20): the games
@@ -25,6 +26,8 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # this checkout (its package and its built core) first
+
+from random_legal import random_legal  # noqa: E402
 
 from reborn_env.core import registry  # noqa: E402
 from training.bench.matches import play_vector_match, player  # noqa: E402
@@ -102,8 +105,7 @@ def vector_rate(env_name: str, scenario: str, seconds: float) -> float:
     calls, start = 0, time.perf_counter()
     while time.perf_counter() - start < seconds:
         for _ in range(8):
-            noise = rng.random(mask.shape) * mask
-            _, mask, _, _, _, _ = venv.step(noise.argmax(axis=1))
+            _, mask, _, _, _, _ = venv.step(random_legal(mask, rng))
         calls += 8
     rate = calls * NUM_ENVS / (time.perf_counter() - start)
     venv.close()
