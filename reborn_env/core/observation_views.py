@@ -170,6 +170,40 @@ class Layout:
         return ObservationView(self, data)
 
 
+def embedding(small: Layout, big: Layout) -> np.ndarray:
+    """Where each float of ``small`` lands in ``big``, a layout with the same names and shapes at
+    least as large (a padded one): int64 [small.size], the index in ``big`` of the entry with
+    the same name and the same index along every axis. ValueError naming the block that does not
+    fit. With it, ``padded[embedding(small, big)] = vector`` pads a vector of ``small``."""
+    out = np.empty(small.size, dtype=np.int64)
+    _embed(small, big, 0, 0, out)
+    return out
+
+
+def _embed(small: Layout, big: Layout, at: int, big_at: int, out: np.ndarray) -> None:
+    for f in small:
+        if f.name not in big:
+            raise ValueError(f"block {f.name!r} has no place in the larger layout")
+        g = big[f.name]
+        if len(f.shape) != len(g.shape) or any(a > b for a, b in zip(f.shape, g.shape)):
+            raise ValueError(f"block {f.name!r}: shape {f.shape} does not fit in {g.shape}")
+        if (f.item is None) != (g.item is None):
+            raise ValueError(f"block {f.name!r} is a group in one layout and not the other")
+        if f.item is not None:
+            for r in range(max(f.count, 1) if f.shape else 1):
+                _embed(
+                    f.item, g.item, at + f.offset + r * f.item.size,
+                    big_at + g.offset + r * g.item.size, out,
+                )  # fmt: skip
+            continue
+        if not f.shape:
+            out[at + f.offset] = big_at + g.offset
+            continue
+        index = np.indices(f.shape).reshape(len(f.shape), -1)
+        flat = np.ravel_multi_index(tuple(index), g.shape)
+        out[at + f.offset : at + f.stop] = big_at + g.offset + flat
+
+
 class ObservationView:
     """Blocks of one record of a vector by name (see the module docstring); read-only."""
 

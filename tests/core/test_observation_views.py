@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from reborn_env import earth_reborn_v0, haven_v0
-from reborn_env.core.observation_views import Field, Layout, group
+from reborn_env.core.observation_views import Field, Layout, embedding, group
 from reborn_env.games.earth_reborn import observation as er_observation
 from reborn_env.games.earth_reborn.bots import ObservationReader
 from reborn_env.games.haven import observation as hv_observation
@@ -39,6 +39,52 @@ def toy_layout() -> Layout:
             group("units", unit, 2, "one record per unit", ("left", "right")),
         ]
     )
+
+
+def padded_toy(grid: tuple[int, int] = (3, 4), units: int = 3, slots: int = 4) -> Layout:
+    """The toy layout with its grid, its records and their nested records padded."""
+    unit = [
+        Field("hp", scale=10.0),
+        Field("cards", (4,)),
+        group("slots", [Field("kind", (2,)), Field("cp", scale=4)], slots),
+    ]
+    return Layout(
+        [
+            Field("phase", (3,)),
+            group("cp", [Field("mine"), Field("theirs")]),
+            Field("grid", grid),
+            group("units", unit, units),
+            Field("extra", (5,)),
+        ]
+    )
+
+
+def test_embedding_puts_every_entry_where_its_name_and_index_are() -> None:
+    small, big = toy_layout(), padded_toy()
+    index = embedding(small, big)
+    assert len(set(index.tolist())) == small.size
+    vector = np.arange(1, small.size + 1, dtype=np.float32)
+    padded = np.zeros(big.size, np.float32)
+    padded[index] = vector
+    was, now = small.view(vector), big.view(padded)
+    np.testing.assert_array_equal(now["grid"][:2, :3], was["grid"])
+    assert now["grid"][2].sum() == 0 and now["grid"][:, 3].sum() == 0
+    assert now["units"][1]["slots"][2]["cp"] == was["units"][1]["slots"][2]["cp"]
+    assert now["units"][2]["hp"] == 0 and now["units"][0]["slots"][3]["cp"] == 0
+    assert now["extra"].sum() == 0
+
+
+@pytest.mark.parametrize(
+    ("big", "error"),
+    [
+        (padded_toy(grid=(2, 2)), r"block 'grid': shape \(2, 3\) does not fit in \(2, 2\)"),
+        (padded_toy(units=1), r"block 'units': shape \(2,\) does not fit in \(1,\)"),
+        (Layout([Field("phase", (3,))]), "block 'cp' has no place in the larger layout"),
+    ],
+)
+def test_embedding_refuses_a_layout_too_small_by_block(big: Layout, error: str) -> None:
+    with pytest.raises(ValueError, match=error):
+        embedding(toy_layout(), big)
 
 
 def toy_vector() -> np.ndarray:

@@ -9,6 +9,8 @@ caches it per scenario); read an observation by name with ``layout_for(scn).view
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from ...core.observation_views import Field, Layout, group
@@ -48,9 +50,40 @@ def _pair(name: str, doc: str, scale: float | None = None) -> Field:
     return group(name, [Field("mine", scale=scale), Field("opponent", scale=scale)], doc=doc)
 
 
-def _character_fields(scn: Scenario) -> list[Field]:
+@dataclass(frozen=True)
+class LayoutDims:
+    """What an observation's shape depends on: the board's size and how many turns, doors,
+    terminals, caches, characters and tiles there are (their ids label the blocks). One
+    scenario's are :meth:`of` it; a map-independent layout pads them (``universal.py``)."""
+
+    factions: tuple[str, ...]
+    width: int
+    height: int
+    turns: int
+    doors: int
+    terminals: int
+    caches: int
+    chars: tuple[str, ...]
+    tiles: tuple[str, ...]
+
+    @classmethod
+    def of(cls, scn: Scenario) -> LayoutDims:
+        board = scn.board
+        return cls(
+            factions=tuple(scn.factions),
+            width=board.width,
+            height=board.height,
+            turns=scn.turns,
+            doors=len(board.doors),
+            terminals=len(scn.terminals),
+            caches=len(scn.caches),
+            chars=tuple(c.id for c in scn.characters),
+            tiles=tuple(t.id for t in scn.tiles),
+        )
+
+
+def _character_fields(dims: LayoutDims) -> list[Field]:
     """One character's record (ER-HID-5, -11: all of it is on the table)."""
-    board = scn.board
     scale = {"cards": CARDS_SCALE}
     fields = [Field(name, scale=scale.get(name)) for name in CHAR_SCALARS]
     section = [
@@ -60,24 +93,27 @@ def _character_fields(scn: Scenario) -> list[Field]:
         Field("present", doc="a tile is assigned to this slot"),
     ]
     return fields + [
-        Field("x", (board.width,), "column of its square"),
-        Field("y", (board.height,), "row of its square"),
+        Field("x", (dims.width,), "column of its square"),
+        Field("y", (dims.height,), "row of its square"),
         Field("facing", (4,), "the direction it faces", DIRECTION_NAMES),
-        Field("tried", (len(scn.terminals),), "terminals it tried this turn (ER-INT-2)"),
+        Field("tried", (dims.terminals,), "terminals it tried this turn (ER-INT-2)"),
         group("sections", section, SECTION_SLOTS, "sections 4 * slot + index (ER-ENV-6)"),
     ]
 
 
 def build_layout(scn: Scenario) -> Layout:
     """The named blocks of ``scn``'s observation, in order (ER-HID-1..11)."""
-    board = scn.board
-    chars = tuple(c.id for c in scn.characters)
-    tiles = tuple(t.id for t in scn.tiles)
+    return layout_of(LayoutDims.of(scn))
+
+
+def layout_of(dims: LayoutDims) -> Layout:
+    """The observation's named blocks for these dimensions, in order (ER-HID-1..11)."""
+    chars, tiles = dims.chars, dims.tiles
     n_tiles = len(tiles)
     return Layout(
         [
-            Field("faction", (2,), "faction", tuple(scn.factions)),
-            Field("turn", (scn.turns,), "turn"),
+            Field("faction", (2,), "faction", dims.factions),
+            Field("turn", (dims.turns,), "turn"),
             Field("phase", (len(PHASES),), "phase", PHASES),
             Field("decision", (len(DECISIONS),), "decision", DECISIONS),
             group(
@@ -101,12 +137,12 @@ def build_layout(scn: Scenario) -> Layout:
             Field("discard", (n_tiles,), "discard, only at my CHOOSE_DISCARD", tiles),  # ER-HID-7
             Field(
                 "doors",
-                (len(board.doors), len(DOOR_STATES)),
+                (dims.doors, len(DOOR_STATES)),
                 "doors: closed/open/destroyed per door",
                 DOOR_STATES,
             ),
-            Field("hacked", (len(scn.terminals),), "terminals hacked"),
-            Field("caches", (len(scn.caches),), "caches full"),
+            Field("hacked", (dims.terminals,), "terminals hacked"),
+            Field("caches", (dims.caches,), "caches full"),
             group(
                 "round",
                 [
@@ -125,7 +161,7 @@ def build_layout(scn: Scenario) -> Layout:
             Field("last_roll", (len(FACES),), "last roll: faces Y1..Y6, B1..B6", FACES, DICE),
             group(
                 "characters",
-                _character_fields(scn),
+                _character_fields(dims),
                 len(chars),
                 "one record per character, in scenario order",
                 chars,
