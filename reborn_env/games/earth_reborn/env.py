@@ -3,7 +3,8 @@
 The environment card (agents, actions, observations, rewards, versions) is the docstring of
 :mod:`reborn_env.earth_reborn_v0`; the AEC logic is :class:`reborn_env.core.game_env.GameEnv`,
 written once for every game, and this module only names the game and its options (``backend``
-picks the compiled core or the reference engine; both behave the same).
+picks the compiled core or the reference engine; both behave the same; ``layout="universal"``
+gives every scenario the one observation and action space of ``universal.py``, ER-UNI-1..5).
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.game_env import RENDER_MODES, GameEnv
-from .match import ENV_NAME, EarthRebornRules
+from .match import ENV_NAME
+from .universal_match import rules_for
 
 
 class raw_env(GameEnv):  # noqa: N801 - PettingZoo's naming convention
@@ -27,13 +29,14 @@ class raw_env(GameEnv):  # noqa: N801 - PettingZoo's naming convention
     def __init__(
         self,
         render_mode: str | None = None,
-        scenario: str = "vault_raid",
+        scenario: str | list[str] = "vault_raid",
         illegal_action: str = "raise",
         mp_shaping: float = 0.0,
         max_steps: int = 5000,
         backend: str | None = None,
+        layout: str = "scenario",
     ) -> None:
-        rules = EarthRebornRules(scenario, mp_shaping, max_steps, backend)
+        rules = rules_for(layout)(scenario, mp_shaping, max_steps, backend)
         super().__init__(rules, render_mode, illegal_action)  # ER-ENV-8
         self.scenario, self.codec, self.observer = rules.scenario, rules.codec, rules.observer
         self.mp_shaping, self.max_steps = rules.mp_shaping, rules.max_steps

@@ -94,7 +94,11 @@ class EarthRebornRules:
 def rules_step_bound(rules: EarthRebornRules) -> int:
     """ER-SCN-13, ER-ENV-9: the most decisions a game of ``rules`` takes from its setup: the
     scenario's turns times ``turn_step_bound``, or the step limit of its truncation if that comes
-    first (the game's ``GameFacts.max_game_length_of``)."""
+    first (the game's ``GameFacts.max_game_length_of``); with several scenarios (``owns``, the
+    universal layout's rules), the largest of theirs."""
+    owns = getattr(rules, "owns", None)
+    if owns is not None:
+        return max(rules_step_bound(own) for own in owns)
     return min(rules.scenario.turns * turn_step_bound(rules.scenario), rules.max_steps)
 
 

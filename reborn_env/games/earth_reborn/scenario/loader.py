@@ -152,7 +152,7 @@ def load_scenario(name_or_path: str = DEFAULT_SCENARIO) -> Scenario:
     return _load(name_or_path)
 
 
-@functools.lru_cache(maxsize=16)
+@functools.lru_cache(maxsize=1024)  # a training set of generated maps is held at once
 def generated_scenario(name: str) -> Scenario:
     """ER-MAPGEN-1..3: the map ``generated:<seed>`` names, the generator's first draw from that
     seed that passes :func:`build_scenario`'s checks and ``generator.problems`` (ValueError for
