@@ -90,7 +90,19 @@ table. The opponent's tiles, the bag's contents and the generator never enter it
 
 **Arguments.** `render_mode` (`"human"`, `"ansi"`, `"rgb_array"`), `scenario` (bundled name or a
 `.toml` path), `illegal_action` (`"raise"` or `"penalize"`), `mp_shaping` (reward per net MP
-gained, default 0), `max_steps` (truncation as a draw, default 5000, ER-ENV-9).
+gained, default 0), `max_steps` (truncation as a draw, default 5000, ER-ENV-9), `layout`
+(`"scenario"`, the default, or `"universal"`, below).
+
+**One layout for every map** (`layout="universal"`, spec section 23.2, ER-UNI-1..7). The
+observation is `Box(0, 1, (9172,))` and the action space `Discrete(356)` on every scenario: each
+block above padded to a 16 x 16 board, 12 turns, 32 doors, 16 terminals and caches, 16
+characters and 64 tiles (slot `k` is the scenario's `k`-th character or tile), plus a `map` block
+of what the scenario fixes (squares, walls, door, terminal and cache sites, character cards, tile
+sections); `universal.UNIVERSAL_LAYOUT` names the blocks. Turns align on the last (ER-UNI-5). A
+padded action is never legal. `scenario` may then be a list, `generated:<first>..<last>` naming
+a range of generated maps: the game of seed `s` plays the `s % n`-th scenario, and
+`env.unwrapped.scenario` is None. The scripted bots play it too
+(`batched_bot(..., layout="universal")`).
 
 **Positions.** `env.unwrapped.get_state()` returns the full position as JSON-ready data and
 `set_state(d)` restores it after validating it (docs/position_format.md);
@@ -106,7 +118,8 @@ environment, byte for byte: observations, masks, rewards, positions, error messa
 reference engine, so that the object stays live.
 
 **Vector env.** `vector_env(num_envs=256, seed=0, num_threads=1, backend=None, **options)`
-(options as `env()`: `scenario`, `mp_shaping`, `max_steps`) steps `num_envs` games in one call:
+(options as `env()`: `scenario`, `mp_shaping`, `max_steps`, `layout`) steps `num_envs` games in
+one call:
 
 ```python
 venv = earth_reborn_v0.vector_env(num_envs=256, seed=0)
@@ -123,15 +136,21 @@ from SplitMix64 of the `i`-th output of SplitMix64(`seed`), so results depend on
 `num_threads` nor the other slots. An illegal action raises `IllegalActionError` naming the slot,
 the decision and the legal actions, and no game moves (every action is checked first);
 `set_state` validates as `env.unwrapped.set_state` does. Without the core it runs on the
-reference engine (`fast.reference.ReferenceGames`), the same numbers, slower.
+reference engine (`fast.reference.ReferenceGames`), the same numbers, slower. With
+`layout="universal"` it is a `MixedVectorEnv`: slot `i` plays the `i % n`-th of the `n`
+scenarios for the whole run, each scenario's slots one compiled vector, all in one batch of
+universal observations, masks and actions (ER-UNI-6).
 
 **Versions.** v0 (2026-11): first release, rules spec version 1 (Vault Raid). 2026-12: the
-compiled core and the vector env; the environment's behaviour is unchanged.
+compiled core and the vector env; the environment's behaviour is unchanged. 2026-12: more
+scenarios (section 23), generated maps and the `layout="universal"` option; the default layout
+and every default behaviour are unchanged.
 """
 
 from __future__ import annotations
 
 from .games.earth_reborn.env import env, raw_env
-from .games.earth_reborn.fast.vector import VectorEnv, vector_env
+from .games.earth_reborn.fast.vector import VectorEnv
+from .games.earth_reborn.vectors import vector_env
 
 __all__ = ["VectorEnv", "env", "raw_env", "vector_env"]

@@ -234,9 +234,24 @@ def batched_bot(
     game's default scenario) when it has one built here, else PerSlotBots over the game's bot
     class (``options`` go to it, e.g. ``scenario=``), :class:`RandomBatch` for ``random``, or
     PerSlotBots over :func:`load_bot` (policy files: they read any scenario's observation, so
-    ``scenario`` is not passed to them)."""
+    ``scenario`` is not passed to them). With a ``layout`` the game registers
+    (``GameSpec.layouts``), the scenario's bots, adapted to that layout's observations and
+    actions (a policy file reads its own layout and is not adapted)."""
     spec = registry.get(game_name)
     seeds = list(seeds)
+    layout = options.get("layout", "scenario")
+    if layout != "scenario" and bot_name in {*spec.bots, *spec.batched_bots}:
+        if layout not in spec.layouts:
+            known = ", ".join(["scenario", *spec.layouts])
+            raise ValueError(f"{game_name} has no layout {layout!r}; its layouts: {known}")
+        rest = {k: v for k, v in options.items() if k not in ("layout", "scenario")}
+        adapt = registry.resolve(spec.layouts[layout])
+        scenario = options.get("scenario", spec.default_scenario)
+        return adapt(
+            lambda name, some: batched_bot(game_name, bot_name, some, scenario=name, **rest),
+            scenario, seeds,
+        )  # fmt: skip
+    options = {k: v for k, v in options.items() if k != "layout"}
     factory = spec.batched_bots.get(bot_name)
     rest = {k: v for k, v in options.items() if k != "scenario"}
     if factory:

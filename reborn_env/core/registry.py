@@ -58,6 +58,10 @@ class GameSpec:
     # "module:function(num_envs, seed, num_threads, **options)": a compiled vector of games, a
     # core.vector_env.GameVector (MakeVector); without one, make_vector_env loops over AEC envs
     vector_env: str = ""
+    # layout -> "module:function(make, scenario, seeds)": batched bots of a layout other than the
+    # scenario's own (``make(scenario, seeds)`` gives them in the scenario's), where a game's env
+    # takes a ``layout`` option
+    layouts: Mapping[str, str] = field(default_factory=dict)
     policy: str = ""  # the shipped policy checkpoint, a path from the repository's root
     draw_caption: str = "DRAW"  # a picture's caption for a game that ended level
     # its kind (opponents or one team), chance, information, utility range and length bound

@@ -103,11 +103,12 @@ def player(
     """``make(n)`` for the player ``spec`` names: a policy network or checkpoint payload (a
     :class:`~reborn_env.policies.bot.PolicyBatch`, sampled or ``greedy``), a checkpoint path, or a
     bot of the game's (``"random"``, ``"heuristic"``: compiled where the game has it); slot
-    ``i``'s bot is seeded ``seed + i`` and plays the ``scenario`` of ``env_kwargs``, if any."""
+    ``i``'s bot is seeded ``seed + i`` and plays the ``scenario`` of ``env_kwargs``, if any, in
+    its ``layout``."""
     from reborn_env.bots.batched import batched_bot
     from reborn_env.policies.bot import PolicyBatch
 
     if not isinstance(spec, str) or spec.endswith(".pt"):
         return lambda n: PolicyBatch(spec, greedy, seed)
-    options = {k: v for k, v in (env_kwargs or {}).items() if k == "scenario"}
+    options = {k: v for k, v in (env_kwargs or {}).items() if k in ("scenario", "layout")}
     return lambda n: batched_bot(env_name, spec, [seed + i for i in range(n)], **options)

@@ -32,7 +32,8 @@ register(
         public_view=f"{__name__}.public:public_view",  # ER-HID-13
         determinizer=f"{__name__}.public:determinizer",
         board_view=f"{__name__}.board_view:board_view",  # the web page
-        vector_env=f"{__name__}.fast.vector:vector_env",  # the compiled core
+        vector_env=f"{__name__}.vectors:vector_env",  # the compiled core
+        layouts={"universal": f"{__name__}.universal_bots:universal_batch"},  # ER-UNI-7
         policy="checkpoints/earth_reborn_ppo.pt",
         facts=GameFacts(
             kind=Kind.ZERO_SUM,  # two factions, one's win the other's loss

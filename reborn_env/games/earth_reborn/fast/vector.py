@@ -221,14 +221,3 @@ class VectorEnv:
         if not self._started:
             raise RuntimeError("call reset() before step(), get_state() or set_state()")
 
-
-def vector_env(
-    num_envs: int = 256,
-    seed: int = 0,
-    num_threads: int = 1,
-    backend: str | None = None,
-    **options: Any,
-) -> VectorEnv:
-    """``num_envs`` Earth Reborn games stepped at once; ``options`` as env(): ``scenario``,
-    ``mp_shaping``, ``max_steps`` (ER-ENV-9), ``illegal_action`` (only ``"raise"``)."""
-    return VectorEnv(num_envs, seed, num_threads, backend, **options)
