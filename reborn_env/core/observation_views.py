@@ -185,7 +185,9 @@ def _embed(small: Layout, big: Layout, at: int, big_at: int, out: np.ndarray) ->
         if f.name not in big:
             raise ValueError(f"block {f.name!r} has no place in the larger layout")
         g = big[f.name]
-        if len(f.shape) != len(g.shape) or any(a > b for a, b in zip(f.shape, g.shape)):
+        if len(f.shape) != len(g.shape) or any(
+            a > b for a, b in zip(f.shape, g.shape, strict=True)
+        ):
             raise ValueError(f"block {f.name!r}: shape {f.shape} does not fit in {g.shape}")
         if (f.item is None) != (g.item is None):
             raise ValueError(f"block {f.name!r} is a group in one layout and not the other")

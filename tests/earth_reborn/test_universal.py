@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import pickle
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -252,3 +253,33 @@ def test_er_uni_7_the_scripted_bot_plays_a_mixed_vector_as_in_each_scenario() ->
         for i in np.flatnonzero(terminated | truncated):
             universal.reset(int(i))
             own[i % k].reset(int(i) // k)
+
+
+def test_er_uni_7_the_ppo_recipe_trains_on_mixed_maps_and_plays_any_other(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Imitation, PPO against the heuristic, evaluation: all in the universal layout on two maps;
+    the policy then plays a third map, where a scenario-layout policy is refused by name."""
+    from training.bench.evaluate import main as evaluate_main
+    from training.ppo.config import load_config
+    from training.ppo.train import train
+
+    config = tmp_path / "mixed.yaml"
+    config.write_text(
+        "env: earth_reborn_v0\n"
+        "env_kwargs: {layout: universal, scenario: [corridor_duel, 'generated:5..6']}\n"
+        "total_steps: 512\nnum_envs: 6\nnum_steps: 32\nnum_minibatches: 2\nupdate_epochs: 1\n"
+        "hidden_sizes: [32]\nimitation_games: 6\nimitation_epochs: 1\n"
+        "bot_opponents: [heuristic]\nbot_opponent_prob: 0.5\n"
+        "eval_every: 2\neval_games: 3\neval_opponents: [heuristic]\ncheckpoint_every: 2\n"
+        f"checkpoint_dir: {tmp_path / 'ckpt'}\nrun_name: mixed\n"
+    )
+    train(load_config(config), log_dir=str(tmp_path / "runs"))
+    assert "imitation: 6/6 teacher games" in capsys.readouterr().out
+    policy = str(tmp_path / "ckpt" / "policy.pt")
+    argv = ["--checkpoint", policy, "--opponent", "heuristic", "--games", "2", "--greedy"]
+    assert evaluate_main([*argv, "--scenario", "compound"]) == 0
+    assert "scenario compound" in capsys.readouterr().out
+    shipped = str(Path(__file__).resolve().parents[2] / "checkpoints" / "earth_reborn_ppo.pt")
+    assert evaluate_main(["--checkpoint", shipped, "--scenario", "compound"]) == 2
+    assert "scenario 'compound' gives 1784 and 215" in capsys.readouterr().err

@@ -53,9 +53,11 @@ def evaluate(
     games: int,
     seed: int,
     greedy: bool = False,
+    scenario: str | None = None,
 ) -> MatchResult:
     """The arena's ``MatchResult`` of the checkpoint against ``opponent``, ``games`` per seat,
-    played in the game vector (``training/bench/matches.py``, with a progress bar).
+    played in the game vector (``training/bench/matches.py``, with a progress bar), on the
+    checkpoint's scenario or ``scenario`` (a policy of a map-independent layout plays any).
 
     ``opponent`` is ``"random"``, ``"heuristic"`` or the path of a policy file for the same env
     (played greedily too when ``greedy``). The checkpoint's policy samples with ``seed``, the
@@ -65,8 +67,13 @@ def evaluate(
 
     payload = load_checkpoint(checkpoint_path)
     env_name, env_kwargs = checkpoint_env(checkpoint_path, payload)
-    # OpponentError if it names no bot
-    make_opponent(opponent, env_name, seed + 1, greedy, env_kwargs.get("scenario"))
+    if scenario is not None:
+        env_kwargs = other_scenario(checkpoint_path, payload, env_kwargs, scenario)
+    # OpponentError if it names no bot (built on the default scenario for another layout)
+    own_layout = env_kwargs.get("layout", "scenario") == "scenario"
+    make_opponent(
+        opponent, env_name, seed + 1, greedy, env_kwargs.get("scenario") if own_layout else None
+    )
     return play_vector_match(
         env_name,
         env_kwargs,
@@ -232,6 +239,26 @@ def checkpoint_env(
     return env["name"], dict(env_kwargs)
 
 
+def other_scenario(
+    path: str | os.PathLike[str], payload: dict[str, Any], env_kwargs: dict[str, Any], scenario: str
+) -> dict[str, Any]:
+    """The checkpoint's env_kwargs playing ``scenario`` instead; :class:`CheckpointError` if its
+    policy cannot read that scenario's observation (its layout is the scenario's own)."""
+    env_kwargs = {**env_kwargs, "scenario": scenario}
+    env = payload["env"]
+    try:
+        sizes = env_sizes(env["name"], **env_kwargs)
+    except (ValueError, TypeError) as exc:
+        raise CheckpointError(f"{path}: scenario {scenario!r} cannot be built: {exc}") from exc
+    if (env["obs_size"], env["n_actions"]) != sizes:
+        raise CheckpointError(
+            f"{path}: its policy reads obs_size {env['obs_size']} and n_actions "
+            f"{env['n_actions']}; scenario {scenario!r} gives {sizes[0]} and {sizes[1]} "
+            "(a policy trained with layout 'universal' plays every scenario)"
+        )
+    return env_kwargs
+
+
 def format_table(result: MatchResult) -> str:
     """Wins, draws, losses and the win rate's 95% Wilson interval, per seat and overall."""
     header = (
@@ -285,6 +312,10 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--greedy", action="store_true", help="play the most likely action instead of sampling"
     )
+    parser.add_argument(
+        "--scenario",
+        help="play this scenario instead of the checkpoint's (names as the env's scenario option)",
+    )
     return parser
 
 
@@ -300,14 +331,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         payload = load_checkpoint(args.checkpoint)
         if env_mode(payload["env"]["name"]) == COOPERATIVE:
             return _team_main(args.checkpoint, payload, args.games, args.seed, args.greedy)
-        result = evaluate(args.checkpoint, args.opponent, args.games, args.seed, args.greedy)
+        result = evaluate(
+            args.checkpoint, args.opponent, args.games, args.seed, args.greedy, args.scenario
+        )
     except (CheckpointError, OpponentError) as exc:
         return fail(exc)
     except ImportError as exc:  # an exported opponent whose runtime is not installed
         return fail(f"opponent {args.opponent!r}: {exc}")
+    where = f", scenario {args.scenario}" if args.scenario else ""
     print(
         f"{args.checkpoint} ({mode}) vs {args.opponent}: {args.games} games per seat, "
-        f"seed {args.seed}"
+        f"seed {args.seed}{where}"
     )
     print(format_table(result))
     return 0

@@ -1,4 +1,4 @@
-"""One observation and one action space for every scenario: the map-independent layout (ER-UNI-1..5).
+"""One observation and one action space for every scenario: the universal layout (ER-UNI-1..5).
 
 A scenario's own observation (``observation.py``) is sized by its map and teams, so a policy
 trained on one map cannot read another's. The universal layout pads every block to the largest
@@ -13,15 +13,15 @@ tile, as in the scenario's own codec.
 
 from __future__ import annotations
 
-import numpy as np
-
 from collections.abc import Sequence
+
+import numpy as np
 
 from ...core.codec import Codec
 from ...core.observation_views import Field, Layout, embedding, group
 from ...core.per_scenario import PerScenario
 from .actions import _codec_for
-from .observation import LayoutDims, layout_of, layout_for
+from .observation import LayoutDims, layout_for, layout_of
 from .rules.state_schema import CAPACITIES
 from .scenario.generator import PREFIX
 from .scenario.model import DIRECTION_NAMES, DOOR_KINDS, ORDER_TYPES, WALL, Scenario, StatLine
@@ -70,10 +70,15 @@ def _map_fields() -> list[Field]:
             b.width * b.height,
             "square y * 16 + x: on the board, walls on its N, E, S, W edges",
         ),
-        _site("door_sites", b.doors, "doors in id order", [
-            Field("side", (4,), "the edge of its x, y square it is on", DIRECTION_NAMES),
-            Field("kind", (len(DOOR_KINDS),), "door kind (ER-DOOR-1)", DOOR_KINDS),
-        ]),  # fmt: skip
+        _site(
+            "door_sites",
+            b.doors,
+            "doors in id order",
+            [
+                Field("side", (4,), "the edge of its x, y square it is on", DIRECTION_NAMES),
+                Field("kind", (len(DOOR_KINDS),), "door kind (ER-DOOR-1)", DOOR_KINDS),
+            ],
+        ),  # fmt: skip
         _site("terminal_sites", b.terminals, "terminals in scenario order"),
         _site("cache_sites", b.caches, "caches in scenario order"),
         group(

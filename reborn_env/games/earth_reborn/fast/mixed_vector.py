@@ -1,4 +1,4 @@
-"""MixedVectorEnv: games of several scenarios stepped as one batch, in the universal layout (ER-UNI-6).
+"""MixedVectorEnv: games of several scenarios in one batch, in the universal layout (ER-UNI-6).
 
 Slot ``i`` plays scenario ``scenarios[i % len(scenarios)]`` for the whole run (with fewer slots
 than scenarios, slot ``i`` the ``i``-th, the others none): each scenario's
@@ -48,8 +48,14 @@ class MixedVectorEnv:
         self.scenarios = names
         self.slots = [np.arange(k, self.num_envs, len(names)) for k in range(len(names))]
         self.parts = [
-            VectorEnv(len(rows), (seed + k * SEED_STRIDE) % (MAX_SEED + 1), num_threads,
-                      backend, scenario=name, **options)  # fmt: skip
+            VectorEnv(
+                len(rows),
+                (seed + k * SEED_STRIDE) % (MAX_SEED + 1),
+                num_threads,
+                backend,
+                scenario=name,
+                **options,
+            )  # fmt: skip
             for k, (name, rows) in enumerate(zip(names, self.slots, strict=True))
         ]
         self.views = [universal_view(part.rules.scenario) for part in self.parts]

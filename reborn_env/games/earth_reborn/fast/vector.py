@@ -220,4 +220,3 @@ class VectorEnv:
     def _require_started(self) -> None:
         if not self._started:
             raise RuntimeError("call reset() before step(), get_state() or set_state()")
-
