@@ -12,7 +12,9 @@ steps it) in decisions per
 second, and as a ratio to the game's default scenario measured in the same run.
 ``--generated FIRST COUNT`` adds one row for the maps ``generated:FIRST`` .. ``generated:FIRST +
 COUNT - 1`` taken together (rules spec ER-MAPGEN; the held-out seeds are 1000000 20): the games
-a seat shared among the maps, the sizes as ranges, the pace on the first map.
+a seat shared among the maps, the sizes as ranges, the pace on the first map. A game with a
+map-independent layout (Earth Reborn's ``layout="universal"``, ER-UNI) gets one more column: the
+vector's pace in that layout, every map of the row in one mixed batch.
 """
 
 from __future__ import annotations
@@ -97,9 +99,11 @@ def _game_length(env_name: str, scenario: str, games: int, seed: int) -> float:
     return float(steps.mean())
 
 
-def vector_rate(env_name: str, scenario: str, seconds: float) -> float:
+def vector_rate(
+    env_name: str, scenario: str | list[str], seconds: float, **options: object
+) -> float:
     """Decisions per second of the vector env, a random legal action per game each step."""
-    venv = registry.get(env_name).make_vector_env(NUM_ENVS, 0, 1, scenario=scenario)
+    venv = registry.get(env_name).make_vector_env(NUM_ENVS, 0, 1, scenario=scenario, **options)
     _, mask, _ = venv.reset()
     rng = np.random.default_rng(0)
     calls, start = 0, time.perf_counter()
@@ -148,7 +152,8 @@ def main(argv: list[str] | None = None) -> int:
         first, count = args.generated
         label = f"generated:{first}..{first + count - 1}"
         pools[label] = [f"generated:{s}" for s in range(first, first + count)]
-    rows, rates = [], {}
+    universal = "universal" in spec.layouts
+    rows, rates, mixed = [], {}, {}
     for label, names in pools.items():
         envs = [spec.make_env(scenario=name) for name in names]
         scns = [env.unwrapped.rules.scenario for env in envs]
@@ -158,6 +163,8 @@ def main(argv: list[str] | None = None) -> int:
         versus = both_seats(heuristic_scores(args.env, "random", names, games, args.seed))
         length = game_length(args.env, names, max(4, 64 // len(names)), args.seed)
         rates[label] = vector_rate(args.env, names[0], args.seconds)
+        if universal:  # every map of the row in one batch
+            mixed[label] = vector_rate(args.env, names, args.seconds, layout="universal")
         rows.append((label, scns, envs, agents, seats, versus, length))
         print(f"{label}: done", file=sys.stderr)
     base = rates[spec.default_scenario]
@@ -171,8 +178,9 @@ def main(argv: list[str] | None = None) -> int:
         "| scenario | map | squares | teams | turns | obs | actions | "
         + " | ".join(f"heuristic as {a}" for a in agents)
         + " | heuristic vs random | decisions a game | vector decisions/s | vs default |"
+        + (" universal layout, decisions/s |" if universal else "")
     )
-    print("| --- " * (11 + len(agents)) + "|")
+    print("| --- " * (11 + universal + len(agents)) + "|")
     rows.sort(key=lambda row: (len(row[1]), _area(row[1][0]), len(row[1][0].characters)))
     for label, scns, envs, _, seats, versus, length in rows:
         cells = " | ".join(score_text(seats[a]) for a in agents)
@@ -185,7 +193,7 @@ def main(argv: list[str] | None = None) -> int:
             f"| {_span(envs, lambda e: e.observation_space(seat)['observation'].shape[0])} "
             f"| {_span(envs, lambda e: e.action_space(seat).n)} | {cells} "
             f"| {score_text(versus)} | {length:.0f} | {rates[label]:,.0f} "
-            f"| {rates[label] / base:.2f}x |"
+            f"| {rates[label] / base:.2f}x |" + (f" {mixed[label]:,.0f} |" if universal else "")
         )
     return 0
 

@@ -184,6 +184,14 @@ class UniversalView:
         self.scenario_action = np.full(UNIVERSAL_CODEC.size, -1, dtype=np.int64)
         self.scenario_action[self.action_index] = np.arange(own_codec.size)
         self.codec = own_codec
+        self.obs_spans = _spans(self.obs_index)
+        self.action_spans = _spans(self.action_index)
+
+    def scatter(self, own: np.ndarray, out: np.ndarray, spans: list[tuple[int, int, int]]) -> None:
+        """``out[..., index] = own`` for ``index`` given as its contiguous ``spans`` (``obs_spans``
+        or ``action_spans``): a few slice copies, rows of a batch at once."""
+        for start, stop, at in spans:
+            out[..., at : at + stop - start] = own[..., start:stop]
 
     def observation(self, own: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
         """The universal observation of the scenario's observation ``own``."""
@@ -203,6 +211,13 @@ class UniversalView:
         if not 0 <= action < UNIVERSAL_CODEC.size:
             return -1
         return int(self.scenario_action[action])
+
+
+def _spans(index: np.ndarray) -> list[tuple[int, int, int]]:
+    """(start, stop, target) of each run of ``index`` that counts up by one."""
+    cuts = np.flatnonzero(np.diff(index) != 1) + 1
+    starts, stops = np.r_[0, cuts], np.r_[cuts, len(index)]
+    return [(int(a), int(b), int(index[a])) for a, b in zip(starts, stops, strict=True)]
 
 
 universal_view = PerScenario(UniversalView)

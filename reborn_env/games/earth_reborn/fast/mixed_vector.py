@@ -47,6 +47,7 @@ class MixedVectorEnv:
         names = scenario_names(scenarios)[: self.num_envs]  # the first num_envs, if fewer slots
         self.scenarios = names
         self.slots = [np.arange(k, self.num_envs, len(names)) for k in range(len(names))]
+        self._rows = [slice(k, self.num_envs, len(names)) for k in range(len(names))]
         self.parts = [
             VectorEnv(
                 len(rows),
@@ -111,9 +112,9 @@ class MixedVectorEnv:
 
     def _gather(self, k: int) -> None:
         """Scenario ``k``'s arrays into the batch's rows of its slots."""
-        part, rows, view = self.parts[k], self.slots[k], self.views[k]
-        self.obs[np.ix_(rows, view.obs_index)] = part.obs
-        self.mask[np.ix_(rows, view.action_index)] = part.mask
+        part, rows, view = self.parts[k], self._rows[k], self.views[k]
+        view.scatter(part.obs, self.obs[rows], view.obs_spans)  # a view: written in place
+        view.scatter(part.mask, self.mask[rows], view.action_spans)
         self.agent[rows] = part.agent
         self.rewards[rows] = part.rewards
         self.terminated[rows] = part.terminated
