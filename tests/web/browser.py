@@ -2,11 +2,14 @@
 
 Why a module: the end-to-end test and the README's screenshot drive the page the same way.
 ``python -m tests.web.browser docs/web_screenshot.png`` remakes the README's picture: a game of
-the default env in progress against the random bot.
+the default env in progress against the random bot; ``--scenario NAME`` plays that scenario of
+it (``python -m tests.web.browser docs/web_compound.png --scenario compound``, the docs' picture
+of the largest map).
 """
 
 from __future__ import annotations
 
+import argparse
 import socket
 import subprocess
 import sys
@@ -135,9 +138,13 @@ def play_by_clicking(page: Any, limit: int = 5000, on_board_every: int = 2) -> l
 
 
 def main(argv: list[str]) -> int:
-    target = Path(argv[0] if argv else "docs/web_screenshot.png")
+    parser = argparse.ArgumentParser(prog="python -m tests.web.browser")
+    parser.add_argument("target", nargs="?", default="docs/web_screenshot.png")
+    parser.add_argument("--scenario", help="a scenario of the default env (default: its own)")
+    args = parser.parse_args(argv)
+    target = Path(args.target)
     with served() as url, browser_page(url) as page:
-        start_game(page, page.input_value("#env"), seed=11)
+        start_game(page, page.input_value("#env"), seed=11, scenario=args.scenario)
         for i in range(30):
             click_once(page, on_board=i % 2 == 0)
         page.screenshot(path=str(target), full_page=True)
