@@ -64,6 +64,8 @@ def _legend(scn: Scenario) -> list[dict[str, str]]:
         {"key": "cache_full", "shape": "cell", "colour": "#ffd36b", "text": "cache, full"},
         {"key": "cache_empty", "shape": "cell", "colour": "#e6dcc0", "text": "cache, searched"},
     ]
+    if scn.mission.hold_squares:  # ER-SCN-14
+        rows.append({"key": "hold", "shape": "cell", "colour": "#c8e6af", "text": "hold square"})
     for faction, colour in zip(scn.factions, FACTION_COLOURS, strict=True):
         rows.append(
             {"key": faction, "shape": "piece", "colour": _hex(colour), "text": f"{faction} figure"}
@@ -110,6 +112,9 @@ def _cells(scn: Scenario, position: Mapping[str, Any]) -> list[dict[str, Any]]:
         for y in range(board.height)
         for x in range(board.width)
     ]
+    for square in scn.mission.hold_squares:  # ER-SCN-14
+        x, y = board.xy(square)
+        cells[square] = {"x": x, "y": y, "key": "hold", "label": "H"}
     for terminal in scn.terminals:
         x, y = board.xy(terminal.square)
         hacked = position["terminals"][terminal.id]

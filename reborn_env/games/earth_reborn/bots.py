@@ -12,8 +12,10 @@ How it plays. NORAD sends each figure to its own unhacked terminal; the card car
 magnetic wooden door (that kind stays open) when a friend's way to its terminal needs it, hands
 the card to a friend on its square who needs it more, and a figure on a terminal hacks with as
 many CP as the Interact section takes. Salemites guard the squares outside the terminals' doors
-and hunt the nearest NORAD figure with the rest. Both sides fight adjacent enemies and shoot the
-weakest, closest target in sight with all the CP they can spare, about half the extra on aim.
+and hunt the nearest NORAD figure with the rest; where the mission scores held squares
+(ER-SCN-14), a free figure of either side takes each of them first. Both sides fight adjacent
+enemies and shoot the weakest, closest target in sight with all the CP they can spare, about half
+the extra on aim.
 Routes are cheapest paths on the map, a closed door the mover can open costing one extra MVP.
 CP go to progress only: a tile is drawn only when a figure needs an order type that neither its
 tiles nor the hand offer (never to fill the hand), rounds end and phases are passed rather than
@@ -431,6 +433,7 @@ class EarthRebornHeuristicBot:
             carrier_index, door = errand
             d = self.board.doors[door]
             plans[carrier_index] = Plan(frozenset({d.a, d.b}), door=door)
+        self._hold_plans(mine, routes, plans)
         lost_cards = frozenset(f.square for f in view.figures if not f.alive and f.has_card)
         enemies = view.living(False)
         for f in mine:
@@ -507,12 +510,26 @@ class EarthRebornHeuristicBot:
                 break
             guard = min(free, key=lambda f: self._guard_cost(f, routes[f.index], self.posts[t]))
             plans[guard.index] = Plan(self.posts[t])
+        self._hold_plans(mine, routes, plans)
         inside = [e for e in enemies if any(e.square in room for room in self.rooms)]
         prey = inside or enemies
         for f in mine:
             if f.index not in plans:
                 plans[f.index] = Plan(frozenset(self._attack_squares(view, f, prey)))
         return plans
+
+    def _hold_plans(self, mine: list[Figure], routes: RouteMap, plans: Plans) -> None:
+        """ER-SCN-14: each hold square, in scenario order, to the nearest figure still free that
+        can reach it (the first in ``mine`` on a tie); a figure on one stays there."""
+        for square in self.scn.mission.hold_squares:
+            free = [
+                f
+                for f in mine
+                if f.index not in plans and routes[f.index].cost[square] < UNREACHABLE
+            ]
+            if free:
+                holder = min(free, key=lambda f: routes[f.index].cost[square])
+                plans[holder.index] = Plan(frozenset({square}))
 
     def _guard_cost(self, fig: Figure, routes: Routes, post: frozenset[int]) -> int:
         """Route cost to a post; shooters count extra, so they roam and fire instead."""

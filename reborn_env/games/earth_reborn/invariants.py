@@ -42,7 +42,7 @@ from .rules.state import (
     GameState,
 )
 from .rules.tiles import tile_locations
-from .rules.turn import command_point_income
+from .rules.turn import command_point_income, hold_points
 from .scenario.model import CLOSE_COMBAT, MOVE, SHOOT, Scenario
 
 # ER-SCN-13: a game from the setup stays under this many agent steps (``scenario.turns`` times
@@ -348,6 +348,7 @@ def _earned_mp(state: GameState, p: int) -> int:
     mp += mission.kill_mp[faction] * dead
     if state.winner is not None and state.living(0) and state.living(1):  # ended by ER-FIN-1
         mp += mission.unhacked_terminal_mp.get(faction, 0) * state.hacked.count(False)
+        mp += hold_points(state, p)  # ER-SCN-14: nothing moves after the end
     return mp
 
 

@@ -494,10 +494,12 @@ class _Loader:
 
 
 def _most_mp(scn: Scenario, faction: str) -> int:
-    """ER-SCN-10/-11: every terminal hacked or unhacked, every enemy killed."""
+    """ER-SCN-10/-11/-14: every terminal hacked or unhacked, every enemy killed, every hold
+    square held."""
     mission = scn.mission
     enemies = sum(1 for c in scn.characters if c.faction != faction)
     mp = scn.start_mp[faction] + mission.kill_mp[faction] * enemies
+    mp += mission.hold_mp.get(faction, 0) * len(mission.hold_squares)
     per_terminal = mission.unhacked_terminal_mp.get(faction, 0)
     if faction == mission.hacker_faction:
         per_terminal = max(per_terminal, mission.hack_mp)

@@ -44,7 +44,8 @@ _DOOR_LETTERS = {SLIDING: "s", WOODEN: "w", MAGNETIC_SLIDING: "m", MAGNETIC_WOOD
 _COLOUR_CODES = {"black": "k", "red": "r", "gold": "g"}
 LEGEND = (
     "key: B> figure, facing ^>v<, ' wounded, z+ dead; doors S sliding, W wooden, M/K magnetic "
-    "sliding/wooden, lower case open, ~ destroyed; O1 terminal, 1* hacked; C cache, c empty"
+    "sliding/wooden, lower case open, ~ destroyed; O1 terminal, 1* hacked; C cache, c empty; "
+    "H hold square"
 )
 
 
@@ -79,6 +80,8 @@ def _square_marks(state: GameState) -> list[str]:
     """The 3-character content of every square; a living figure hides what lies under it."""
     scn = state.scenario
     cells = ["XXX" if void else " . " for void in scn.board.void]
+    for square in scn.mission.hold_squares:  # ER-SCN-14
+        cells[square] = " H "
     for i, t in enumerate(scn.terminals):
         cells[t.square] = (f"{t.id[1:]}*" if state.hacked[i] else t.id)[:3].ljust(3)
     for i, cache_ in enumerate(scn.caches):
@@ -208,6 +211,7 @@ DOOR_COLOURS: dict[str, Colour] = {
 }
 TERMINAL_TINT: tuple[Colour, Colour] = ((240, 185, 180), (170, 225, 170))  # not hacked, hacked
 CACHE_TINT: tuple[Colour, Colour] = ((226, 221, 206), (245, 215, 120))  # emptied, full
+HOLD_TINT: Colour = (200, 230, 175)  # a hold square (ER-SCN-14)
 
 # Status gauges: label, most blocks drawn, block pitch in px, colour.
 Gauge = tuple[str, int, int, Colour]
@@ -383,6 +387,8 @@ def _draw_element(img: np.ndarray, board: Board, sq: int, tint: Colour, label: s
 
 def _draw_elements(img: np.ndarray, state: GameState) -> None:
     scn = state.scenario
+    for square in scn.mission.hold_squares:
+        _draw_element(img, scn.board, square, HOLD_TINT, "H")
     for terminal, hacked in zip(scn.terminals, state.hacked, strict=True):
         _draw_element(img, scn.board, terminal.square, TERMINAL_TINT[hacked], terminal.id)
     for cache_, full in zip(scn.caches, state.cache_full, strict=True):

@@ -66,9 +66,13 @@ def _map_fields() -> list[Field]:
     return [
         group(
             "cells",
-            [Field("on_board"), Field("wall", (4,), "a wall on this edge", DIRECTION_NAMES)],
+            [
+                Field("on_board"),
+                Field("wall", (4,), "a wall on this edge", DIRECTION_NAMES),
+                Field("hold", doc="a hold square (ER-SCN-14)"),
+            ],
             b.width * b.height,
-            "square y * 16 + x: on the board, walls on its N, E, S, W edges",
+            "square y * 16 + x: on the board, walls on its N, E, S, W edges, a hold square",
         ),
         _site(
             "door_sites",
@@ -242,6 +246,7 @@ def _static(scn: Scenario) -> np.ndarray:
         put(cells, cell, "on_board", float(not board.void[sq]))
         for d in range(4):
             put(cells, cell, "wall", float(board.edge[sq][d] == WALL), d)
+        put(cells, cell, "hold", float(sq in scn.mission.hold_squares))
     doors = m["door_sites"]
     for door in board.doors:
         x, y = board.xy(door.a)

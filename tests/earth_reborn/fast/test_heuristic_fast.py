@@ -38,8 +38,8 @@ MAX_STEPS = 3000
 class Table:
     """One game in a compiled Games slot: the seat to move, its observation and mask."""
 
-    def __init__(self, core: Any, n: int = 1) -> None:
-        self.games = core.Games(SCN, codec_for(SCN), observer_for(SCN).layout, n, MAX_STEPS, 0.0, 0)
+    def __init__(self, core: Any, n: int = 1, scn: Any = SCN) -> None:
+        self.games = core.Games(scn, codec_for(scn), observer_for(scn).layout, n, MAX_STEPS, 0.0, 0)
         self.obs = np.zeros((n, self.games.obs_size), dtype=np.float32)
         self.mask = np.zeros((n, self.games.n_actions), dtype=np.int8)
 
@@ -54,17 +54,20 @@ class Table:
 
 
 def play_side_by_side(
-    core: Any, game: int, random_seat: int | None, saw_hunt: bool = False
+    core: Any, game: int, random_seat: int | None, saw_hunt: bool = False, scenario: str = ""
 ) -> tuple[int, int]:
-    """One seeded game; at every decision both bots of the seat to move see the same (obs, mask)
-    and must agree; ``random_seat`` then plays a random legal action 70% of the time. The saw
-    hunter's pair with ``saw_hunt``. (decisions, those where the heuristic would differ)."""
-    table = Table(core)
+    """One seeded game (of ``scenario``, Vault Raid if none); at every decision both bots of the
+    seat to move see the same (obs, mask) and must agree; ``random_seat`` then plays a random
+    legal action 70% of the time. The saw hunter's pair with ``saw_hunt``. (decisions, those
+    where the heuristic would differ)."""
+    scn = load_scenario(scenario) if scenario else SCN
+    table = Table(core, scn=scn)
     table.games.new_game(0, 5000 + game)
     bot = EarthRebornSawHunterBot if saw_hunt else EarthRebornHeuristicBot
-    python = [bot(seed=31 * game + seat) for seat in (0, 1)]
-    fast = [FastHeuristicBot(seed=31 * game + seat, saw_hunt=saw_hunt) for seat in (0, 1)]
-    plain = [EarthRebornHeuristicBot(seed=31 * game + seat) for seat in (0, 1)]
+    where = {"scenario": scenario} if scenario else {}
+    python = [bot(seed=31 * game + seat, **where) for seat in (0, 1)]
+    fast = [FastHeuristicBot(seed=31 * game + seat, saw_hunt=saw_hunt, **where) for seat in (0, 1)]
+    plain = [EarthRebornHeuristicBot(seed=31 * game + seat, **where) for seat in (0, 1)]
     rng = np.random.default_rng(game)
     decisions = differ = 0
     while (seat := table.decision(0)) is not None:
@@ -74,7 +77,7 @@ def play_side_by_side(
         got = fast[seat].act(obs, mask)
         assert got == expected, (
             f"game {game}, decision {decisions}: the Python bot plays "
-            f"{codec_for(SCN).name(expected)}, the compiled one {codec_for(SCN).name(got)}"
+            f"{codec_for(scn).name(expected)}, the compiled one {codec_for(scn).name(got)}"
         )
         if saw_hunt:  # the heuristic from the same tie-break state, to see the hunt matter
             plain[seat].rng.bit_generator.state = tie_breaker
@@ -115,6 +118,20 @@ def test_the_compiled_saw_hunter_takes_every_decision_of_the_python_one(
         differ += x
     assert decisions > 50 * 100
     assert differ > 20
+
+
+@pytest.mark.parametrize("scenario", ["hold_the_line", "ambush", "cache_run", "generated:4"])
+@pytest.mark.parametrize("saw_hunt", [False, True])
+def test_the_compiled_bots_take_every_decision_of_the_python_ones_on_other_maps(
+    core: Any, scenario: str, saw_hunt: bool
+) -> None:
+    """ER-SCN-14, ER-SUITE-7/-8: side by side on maps with other missions (hold squares, no
+    terminals, caches) and a generated one, 6 games each, one seat mostly random in half."""
+    decisions = 0
+    for game in range(6):
+        random_seat = (game // 2) % 2 if game % 2 else None
+        decisions += play_side_by_side(core, game, random_seat, saw_hunt, scenario)[0]
+    assert decisions > 6 * 100
 
 
 def test_a_batch_of_slots_equals_separate_python_bots_across_resets(core: Any) -> None:

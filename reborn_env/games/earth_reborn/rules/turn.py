@@ -169,10 +169,25 @@ def pass_round(state: GameState) -> None:
 # --- Final phase (ER-FIN-1..7, ER-SCN-11) ------------------------------------------------------
 
 
+def hold_points(state: GameState, player: int) -> int:
+    """ER-SCN-14: ``player``'s MP for the hold squares its living characters stand on."""
+    mission = state.scenario.mission
+    per_square = mission.hold_mp.get(state.scenario.factions[player], 0)
+    if not per_square:
+        return 0
+    held = {
+        ch.square
+        for c, ch in enumerate(state.chars)
+        if not ch.dead and state.faction_of[c] == player
+    }
+    return per_square * sum(1 for sq in mission.hold_squares if sq in held)
+
+
 def victory_check(state: GameState) -> bool:
     """ER-FIN-1 step 1 / ER-SCN-11: the game ends in the last turn or when every terminal is hacked.
 
-    End-of-game MP (a faction's points per unhacked terminal) are added, then MP decide.
+    End-of-game MP (a faction's points per unhacked terminal, and per hold square it holds,
+    ER-SCN-14) are added, then MP decide.
     """
     scn = state.scenario
     all_hacked = bool(state.hacked) and all(state.hacked)
@@ -181,6 +196,7 @@ def victory_check(state: GameState) -> bool:
     unhacked = state.hacked.count(False)
     for player, faction in enumerate(scn.factions):
         state.mp[player] += scn.mission.unhacked_terminal_mp.get(faction, 0) * unhacked
+        state.mp[player] += hold_points(state, player)
     a, b = state.mp
     end_game(state, 0 if a > b else 1 if b > a else -1)
     return True

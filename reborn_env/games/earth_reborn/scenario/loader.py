@@ -398,7 +398,7 @@ def build_scenario(doc: dict[str, Any], source: str) -> Scenario:
         initiative_duel=initiative["duel"].flag(),
         terminals=terminals,
         caches=caches,
-        mission=_mission(top["mission"], factions),
+        mission=_mission(top["mission"], factions, board),
         hand_limit=top["hand_limit"].integer(1),
         max_tiles_per_character=top["max_tiles_per_character"].integer(1),
     )
@@ -598,9 +598,15 @@ def _tile(tile_id: str, node: _Node) -> Tile:
     return Tile(tile_id, (sections[0], sections[1], sections[2], sections[3]))
 
 
-def _mission(node: _Node, factions: Sequence[str]) -> MissionRules:
-    entries = node.table(_MISSION_KEYS)
+def _mission(node: _Node, factions: Sequence[str], board: Board) -> MissionRules:
+    entries = node.table(_MISSION_KEYS, optional=("hold", "hold_mp"))
+    if ("hold" in entries) != ("hold_mp" in entries):
+        raise node.error("'hold' and 'hold_mp' come together: the squares and what each scores")
     return MissionRules(
+        hold_squares=_hold_squares(entries["hold"], board) if "hold" in entries else (),
+        hold_mp=_per_faction(entries["hold_mp"], factions, complete=False)
+        if "hold_mp" in entries
+        else {},
         hack_mp=entries["hack_mp"].integer(0),
         hacker_faction=entries["hacker_faction"].text(factions),
         kill_mp=_per_faction(entries["kill_mp"], factions, complete=False),
@@ -611,6 +617,19 @@ def _mission(node: _Node, factions: Sequence[str]) -> MissionRules:
         search_threshold=entries["search_threshold"].integer(1),
         end_when_all_hacked=entries["end_when_all_hacked"].flag(),
     )
+
+
+def _hold_squares(node: _Node, board: Board) -> tuple[int, ...]:
+    """ER-SCN-14: the hold squares, ``[[x, y], ...]``: at least one, distinct, on the floor."""
+    squares = []
+    for item in node.items(minimum=1):
+        sq = _square(item, board)
+        if board.void[sq]:
+            raise item.error(f"{_xy(board.xy(sq))} is outside the rooms; a hold square is floor")
+        if sq in squares:
+            raise item.error(f"{_xy(board.xy(sq))} is named twice")
+        squares.append(sq)
+    return tuple(squares)
 
 
 # --- the cross-check of the map against the lists of ER-SCN-2 ------------------------------------

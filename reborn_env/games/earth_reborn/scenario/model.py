@@ -168,6 +168,8 @@ class MissionRules:
     interact_threshold: int
     search_threshold: int
     end_when_all_hacked: bool
+    hold_squares: tuple[int, ...] = ()  # ER-SCN-14: squares held at the game's end score
+    hold_mp: dict[str, int] = field(default_factory=dict)  # faction -> MP per square it holds
 
 
 @dataclass(frozen=True)

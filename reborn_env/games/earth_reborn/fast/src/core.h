@@ -164,6 +164,9 @@ typedef struct {            /* model.MissionRules (ER-SCN-10, -11) */
     int kill_mp[2];         /* per player (faction index); 0 where the dict has none */
     int unhacked_terminal_mp[2];
     int interact_threshold, search_threshold, end_when_all_hacked;
+    int hold_mp[2];         /* ER-SCN-14: MP per hold square held at the end, per player */
+    int n_hold;
+    int hold_square[ER_MAX_SQUARES];
 } ErMission;
 
 typedef struct {            /* offsets of observation.Observer (at, char_at, section_at) */

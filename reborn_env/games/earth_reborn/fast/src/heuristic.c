@@ -844,6 +844,30 @@ static int errand(Ctx *c, const int *mine, int m, int *carrier_out, int *door_ou
     return 0;
 }
 
+/* _hold_plans: ER-SCN-14, each hold square in scenario order to the nearest figure still free
+ * that can reach it (the first in mine on a tie) */
+static void hold_plans(Ctx *c, const int *mine, int m)
+{
+    const ErMission *mission = &c->s->mission;
+    for (int h = 0; h < mission->n_hold; h++) {
+        int square = mission->hold_square[h], holder = -1, best = 0;
+        for (int k = 0; k < m; k++) {
+            const HFig *f = &c->v.fig[mine[k]];
+            if (c->plans[f->index].set)
+                continue;
+            int cost = routes(c, f)->cost[square];
+            if (cost < UNREACHABLE && (holder < 0 || cost < best)) {
+                holder = f->index;
+                best = cost;
+            }
+        }
+        if (holder >= 0) {
+            HPlan *p = &c->plans[holder];
+            plan_goals(p, &square, 1, -1, -1);
+        }
+    }
+}
+
 static void hacker_plans(Ctx *c, const int *mine, int m)
 {
     const Scn *s = c->s;
@@ -861,6 +885,7 @@ static void hacker_plans(Ctx *c, const int *mine, int m)
                 sq[n++] = c->set_b.tab[i];
         plan_goals(&c->plans[carrier], sq, n, door, -1);
     }
+    hold_plans(c, mine, m);
     Goals lost; /* frozenset(f.square for f in figures if not f.alive and f.has_card) */
     set_init(&c->set_a);
     for (int i = 0; i < s->n_chars; i++)
@@ -949,6 +974,7 @@ static void guard_plans(Ctx *c, const int *mine, int m)
         p->door = p->terminal = -1;
         p->set = 1;
     }
+    hold_plans(c, mine, m);
     int prey[ER_MAX_CHARS];
     int np = prey_of(c, prey);
     for (int k = 0; k < m; k++) {

@@ -495,7 +495,20 @@ static int read_mission(const Names *nm, PyObject *scenario, Scn *s)
             per_faction(nm, m, "unhacked_terminal_mp", 0, e->unhacked_terminal_mp, "mission") ||
             attr_int(m, "interact_threshold", 0, 1000000, &e->interact_threshold, "mission") ||
             attr_int(m, "search_threshold", 0, 1000000, &e->search_threshold, "mission") ||
-            attr_bool(m, "end_when_all_hacked", &e->end_when_all_hacked);
+            attr_bool(m, "end_when_all_hacked", &e->end_when_all_hacked) ||
+            per_faction(nm, m, "hold_mp", 0, e->hold_mp, "mission");
+    PyObject *hold = r ? NULL : attr_seq(m, "hold_squares", -1, "mission");
+    if (hold) {
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(hold);
+        r = too_many("hold squares", n, ER_MAX_SQUARES, "ER_MAX_SQUARES");
+        e->n_hold = (int)n;
+        for (int h = 0; h < e->n_hold && r == 0; h++)
+            r = as_int(PySequence_Fast_GET_ITEM(hold, h), 0, s->n_squares - 1,
+                       &e->hold_square[h], "mission.hold_squares");
+        Py_DECREF(hold);
+    } else {
+        r = -1;
+    }
     Py_DECREF(m);
     return r ? -1 : 0;
 }

@@ -177,8 +177,23 @@ void er_pass_round(Game *g, const Scn *s)
 
 /* --- Final phase (ER-FIN-1..7, ER-SCN-11) --------------------------------------------------- */
 
+/* turn.hold_points: ER-SCN-14, player p's MP for the hold squares its living characters stand on */
+static int hold_points(const Game *g, const Scn *s, int p)
+{
+    int held = 0;
+    for (int h = 0; h < s->mission.n_hold; h++)
+        for (int c = 0; c < s->n_chars; c++)
+            if (!g->chars[c].dead && s->chars[c].faction == p &&
+                g->chars[c].square == s->mission.hold_square[h]) {
+                held++;
+                break;
+            }
+    return s->mission.hold_mp[p] * held;
+}
+
 /* turn.victory_check: ER-FIN-1 step 1 / ER-SCN-11, the game ends in the last turn or when every
- * terminal is hacked; end-of-game MP (per unhacked terminal) are added, then MP decide. */
+ * terminal is hacked; end-of-game MP (per unhacked terminal, per hold square held, ER-SCN-14)
+ * are added, then MP decide. */
 int er_victory_check(Game *g, const Scn *s)
 {
     int unhacked = 0;
@@ -188,7 +203,7 @@ int er_victory_check(Game *g, const Scn *s)
     if (g->turn < s->turns && !(s->mission.end_when_all_hacked && all_hacked))
         return 0;
     for (int p = 0; p < 2; p++)
-        g->mp[p] += s->mission.unhacked_terminal_mp[p] * unhacked;
+        g->mp[p] += s->mission.unhacked_terminal_mp[p] * unhacked + hold_points(g, s, p);
     int a = g->mp[0], b = g->mp[1];
     er_end_game(g, a > b ? 0 : (b > a ? 1 : ER_DRAW));
     return 1;
