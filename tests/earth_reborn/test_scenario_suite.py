@@ -23,10 +23,13 @@ GAME = "earth_reborn_v0"
 SUITE = {
     "corridor_duel": (7, 4, 1, 1),
     "vault_raid": (9, 7, 2, 3),
+    "ambush": (10, 7, 3, 3),
     "cache_run": (11, 9, 3, 3),
+    "hold_the_line": (12, 9, 3, 4),
     "compound": (16, 16, 4, 5),
 }
-NEW = ("corridor_duel", "cache_run", "compound")
+NEW = ("corridor_duel", "cache_run", "compound")  # the terminal missions of ER-SUITE-2..4
+OTHER_MISSIONS = ("ambush", "hold_the_line")  # ER-SUITE-7, -8
 
 # ER-SUITE-2..4, as the spec states them.
 SPEC = {
@@ -96,22 +99,29 @@ def suite_scenario(request: pytest.FixtureRequest) -> Scenario:
 
 
 def test_er_suite_1_the_suite_rises_in_size_and_uses_every_door_kind() -> None:
-    """ER-SUITE-1: the four bundled maps, their sizes and teams, every door kind, caches."""
-    assert set(SUITE) <= set(bundled_names(scenario_file._PACKAGE))
+    """ER-SUITE-1: the bundled maps, their sizes and teams, every door kind, and every mission:
+    hack terminals, search caches, eliminate (kills only), hold squares (ER-SCN-14)."""
+    assert set(SUITE) == set(bundled_names(scenario_file._PACKAGE))
     sizes = []
     kinds: set[str] = set()
+    missions: set[str] = set()
     for name, (width, height, norad, salemite) in SUITE.items():
         scn = load_scenario(name)
         board = scn.board
         assert (board.width, board.height) == (width, height), name
         factions = [c.faction for c in scn.characters]
         assert (factions.count("norad"), factions.count("salemite")) == (norad, salemite), name
-        assert scn.terminals, f"{name}: every scenario has terminals to hack (ER-INT-3)"
+        missions |= {"hack"} if scn.terminals else set()
+        missions |= {"search"} if scn.caches else set()
+        missions |= {"hold"} if scn.mission.hold_squares else set()
+        if not scn.terminals and not scn.mission.hold_squares:
+            missions.add("eliminate")
+            assert min(scn.mission.kill_mp.values()) > 0, name
         kinds |= {d.kind for d in board.doors}
         sizes.append((width * height, len(scn.characters)))
     assert sizes == sorted(sizes), "the suite is listed by rising size"
     assert kinds == set(DOOR_KINDS), "together the scenarios use every door kind (ER-DOOR-1)"
-    assert any(load_scenario(n).caches for n in SUITE), "and caches (ER-SRCH-2)"
+    assert missions == {"hack", "search", "eliminate", "hold"}
     assert sizes[-1][0] == 256, "the largest fills the compiled core's 256 squares"
 
 
@@ -168,7 +178,59 @@ def test_er_suite_5_the_trooper_and_the_second_zombie_and_deeler() -> None:
     assert by_id["deeler_2"].weapon == by_id["deeler"].weapon
 
 
-@pytest.mark.parametrize("name", NEW)
+def test_er_suite_7_ambush_is_kills_only() -> None:
+    """ER-SUITE-7: no terminal, no cache, no hold square; 2 MP a kill; the starts."""
+    scn = load_scenario("ambush")
+    board = scn.board
+    assert (scn.turns, board.void.count(False), scn.base_cp) == (
+        6,
+        69,
+        {"norad": 6, "salemite": 7},
+    )
+    assert not scn.terminals and not scn.caches and not scn.mission.hold_squares
+    assert scn.mission.kill_mp == {"norad": 2, "salemite": 2}
+    assert not scn.mission.end_when_all_hacked
+    starts = {c.id: (board.xy(c.start), c.facing, c.cards) for c in scn.characters}
+    assert starts == {
+        "bolter": ((0, 1), E, 0),
+        "vasquez": ((0, 2), E, 0),
+        "trooper": ((0, 4), E, 0),
+        "deeler": ((9, 1), W, 0),
+        "jack_saw": ((9, 3), W, 0),
+        "zombie": ((9, 5), W, 0),
+    }
+    assert board.void[board.square(5, 3)]
+
+
+def test_er_suite_8_hold_the_line_scores_the_keep() -> None:
+    """ER-SUITE-8, ER-SCN-14: the keep's four corners, 2 MP each; its four door kinds; the card
+    in the store room."""
+    scn = load_scenario("hold_the_line")
+    board = scn.board
+    mission = scn.mission
+    assert [board.xy(sq) for sq in mission.hold_squares] == [(5, 3), (6, 3), (5, 5), (6, 5)]
+    assert mission.hold_mp == {"norad": 2, "salemite": 2}
+    assert mission.kill_mp == {"norad": 1, "salemite": 1}
+    assert (scn.turns, board.void.count(False), scn.base_cp) == (
+        6,
+        106,
+        {"norad": 7, "salemite": 9},
+    )
+    doors = {(board.xy(d.a), board.xy(d.b)): d.kind for d in board.doors}
+    assert doors == {
+        ((7, 1), (7, 2)): "wooden",
+        ((5, 2), (5, 3)): "sliding",
+        ((3, 4), (4, 4)): "magnetic_sliding",
+        ((7, 4), (8, 4)): "magnetic_wooden",
+        ((6, 5), (6, 6)): "wooden",
+    }
+    assert [board.xy(c.square) for c in scn.caches] == [(5, 0)]
+    cards = {c.id: c.cards for c in scn.characters}
+    assert cards["bolter"] == 1 and sum(cards.values()) == 1
+    assert len([c for c in scn.characters if c.faction == "salemite"]) == 4
+
+
+@pytest.mark.parametrize("name", NEW + OTHER_MISSIONS)
 def test_er_suite_6_the_scripted_bot_plays_every_map(name: str) -> None:
     """ER-SUITE-6: the heuristic, written for no map in particular, beats uniform random play
     on each scenario from both seats."""
@@ -186,7 +248,7 @@ def test_er_suite_6_the_scripted_bot_plays_every_map(name: str) -> None:
         assert record.wins >= 14, f"{name}: the heuristic as {seat}: {record}"
 
 
-@pytest.mark.parametrize("name", NEW)
+@pytest.mark.parametrize("name", NEW + OTHER_MISSIONS)
 def test_er_suite_6_the_renders_draw_every_map(name: str) -> None:
     """The text render draws every square and a distinct letter on each character's start
     square; the RGB render is as large as the map."""

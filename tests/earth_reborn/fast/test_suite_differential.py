@@ -16,7 +16,15 @@ import pytest
 
 from tests.earth_reborn.fast import differential as diff
 
-SCENARIOS = ("corridor_duel", "cache_run", "compound", "generated:3", "generated:1000000")
+SCENARIOS = (
+    "corridor_duel",
+    "ambush",
+    "cache_run",
+    "hold_the_line",
+    "compound",
+    "generated:3",
+    "generated:1000000",
+)
 # Slot games per scenario and player: (first seed, games); the large map's games are long.
 SLOT_GAMES = {"random": (0, 4), "busy": (100, 3), "heuristic": (200, 2)}
 
