@@ -94,7 +94,7 @@ gained, default 0), `max_steps` (truncation as a draw, default 5000, ER-ENV-9), 
 (`"scenario"`, the default, or `"universal"`, below).
 
 **One layout for every map** (`layout="universal"`, spec section 23.2, ER-UNI-1..7). The
-observation is `Box(0, 1, (9172,))` and the action space `Discrete(356)` on every scenario: each
+observation is `Box(0, 1, (9428,))` and the action space `Discrete(356)` on every scenario: each
 block above padded to a 16 x 16 board, 12 turns, 32 doors, 16 terminals and caches, 16
 characters and 64 tiles (slot `k` is the scenario's `k`-th character or tile), plus a `map` block
 of what the scenario fixes (squares, walls, door, terminal and cache sites, character cards, tile

@@ -54,6 +54,12 @@ def test_er_uni_1_every_scenario_fits_one_size(name: str) -> None:
     assert view.static[: map_block.offset].sum() == 0
 
 
+def test_er_uni_1_the_environment_card_states_the_universal_sizes() -> None:
+    card = earth_reborn_v0.__doc__ or ""
+    assert f"`Box(0, 1, ({UNIVERSAL_LAYOUT.size},))`" in card
+    assert f"`Discrete({UNIVERSAL_CODEC.size})`" in card
+
+
 def test_er_uni_1_a_scenario_beyond_the_bounds_is_refused_by_name() -> None:
     scn = load_scenario("vault_raid")
     longer = copy.copy(scn)
