@@ -1,14 +1,15 @@
 """How far a policy carries beyond the maps it was trained on: its score against the heuristic on
 held-out generated maps and on every hand-made scenario, one row per policy.
 
-Run: ``python benchmarks/bench_generalisation.py --policies A.pt B.pt [--games 200] [--seed 0]``.
+Run: ``python benchmarks/bench_generalisation.py --policies A.pt B.pt [--games 200] [--seed 0]
+[--out docs/generalisation.md]``.
 Each policy must read the universal layout (trained with ``env_kwargs: {layout: universal}``,
 rules spec ER-UNI): it plays, greedy, ``--games`` games a seat against the greedy heuristic on
 the held-out generated maps (``generated:1000000..1000019``, ER-MAPGEN-4, the games shared
 among them) and on each packaged scenario, with the same deals for every policy. A cell is the
 policy's score (a win 1, a draw 1/2) over both seats, with its 95% Wilson interval, and its two
-seats' win rates; the last line gives the command. The table is markdown, for
-``docs/benchmark.md``.
+seats' win rates; the last line gives the command. The table is markdown, printed and written
+to ``--out``, which ``benchmarks/leaderboard.py`` puts in ``docs/benchmark.md``.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from training.bench.evaluate import evaluate  # noqa: E402
 from training.exploit.score import Score  # noqa: E402
 
 HELD_OUT = "generated:1000000..1000019"
+OUT = Path("docs") / "generalisation.md"
 
 
 def cell(result: object) -> str:
@@ -52,24 +54,33 @@ def main() -> int:
     parser.add_argument("--policies", nargs="+", required=True, help="universal-layout policies")
     parser.add_argument("--games", type=int, default=200, help="games a seat per cell")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", default=str(ROOT / OUT), help=f"the table's file ({OUT})")
     args = parser.parse_args()
     env_name = load_checkpoint(args.policies[0])["env"]["name"]
     spec = registry.get(env_name)
     scenarios = [HELD_OUT, *bundled_names(spec.scenarios)]
-    print("| policy | trained on | " + " | ".join(scenarios) + " |")
-    print("|---|---|" + "---|" * len(scenarios))
+    lines = [
+        "| policy | trained on | " + " | ".join(scenarios) + " |",
+        "|---|---|" + "---|" * len(scenarios),
+    ]
     for path in args.policies:
         cells = []
         for scenario in scenarios:
             result = evaluate(path, "heuristic", args.games, args.seed, True, scenario)
             cells.append(cell(result))
-        print(f"| `{path}` | {trained_on(path)} | " + " | ".join(cells) + " |")
-    print(
-        f"\nEach cell: the score against the greedy heuristic over {args.games} games a seat "
-        "(a win 1, a draw 1/2) [95% Wilson interval] (win % as NORAD / as Salemite).\n"
+        lines.append(f"| `{path}` | {trained_on(path)} | " + " | ".join(cells) + " |")
+    lines += [
+        "",
+        f"Each cell: the score against the greedy heuristic over {args.games} games a seat "
+        "(a win 1, a draw 1/2) [95% Wilson interval] (win % as NORAD / as Salemite). Command: "
         f"`python benchmarks/bench_generalisation.py --policies {' '.join(args.policies)} "
-        f"--games {args.games} --seed {args.seed}`"
-    )
+        f"--games {args.games} --seed {args.seed}`",
+    ]
+    text = "\n".join(lines) + "\n"
+    print(text, end="")
+    from reborn_env.core.files import atomic_write
+
+    atomic_write(Path(args.out), text.encode())
     return 0
 
 

@@ -24,6 +24,8 @@ RUNS = Path("runs") / "leaderboard"
 DOC = Path("docs") / "benchmark.md"
 EXPLOITABILITY = Path("docs") / "exploitability"
 """The reports of ``python -m training.exploit`` that the doc's exploitability section shows."""
+GENERALISATION = Path("docs") / "generalisation.md"
+"""The table of ``python benchmarks/bench_generalisation.py`` that the doc's last section shows."""
 COMPARISON = Path("docs") / "comparison"
 """The reports of ``python -m training.compare`` that the doc's last section shows."""
 DEFAULT_GAMES = 800
@@ -199,6 +201,27 @@ def comparison_section(folder: Path = COMPARISON) -> str:
     return "\n".join([*intro, *("\n" + part for part in parts)])
 
 
+def generalisation_section(table: Path = GENERALISATION) -> str:
+    """The doc's section on one policy across maps: the table ``benchmarks/
+    bench_generalisation.py`` kept in ``table`` (minutes of play and an hour of training that
+    this script does not rerun), with what it measures; empty when there is none."""
+    if not table.exists():
+        return ""
+    intro = [
+        "## Generalisation: one policy on every map",
+        "",
+        'Policies that read the universal layout (`layout="universal"`, rules spec section '
+        "23.2) play any map, so a policy trained on some maps can be scored on others: the "
+        "held-out generated maps (seeds 1000000 to 1000019, never trained on) and every "
+        "hand-made scenario, against the greedy heuristic, greedy, on the same deals for every "
+        "policy. Each policy is trained by the same recipe and budget "
+        "(`configs/earth_reborn_generated.yaml`, `configs/earth_reborn_universal_vault.yaml`: "
+        "`python -m training.ppo --config ...`); they differ only in their training maps.",
+        "",
+    ]
+    return "\n".join(intro) + table.read_text().rstrip("\n")
+
+
 def document(sections: list[str], games: int, seed: int, greedy: bool, extra: list[str]) -> str:
     """The whole of docs/benchmark.md."""
     bots = f" --bots {' '.join(extra)}" if extra else ""
@@ -224,7 +247,7 @@ def document(sections: list[str], games: int, seed: int, greedy: bool, extra: li
         "uncertainty too: two bots' ratings move together across resamples, and their "
         "difference is surer than their intervals side by side suggest.",
     ]
-    extra_sections = [exploitability_section(), comparison_section()]
+    extra_sections = [exploitability_section(), comparison_section(), generalisation_section()]
     sections = [*sections, *(s for s in extra_sections if s)]
     return "\n".join([*intro, *("\n" + s for s in sections)]) + "\n"
 

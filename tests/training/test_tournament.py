@@ -296,3 +296,14 @@ def test_the_leaderboard_refuses_a_folder_of_other_arguments_in_one_line(
     assert status == 2 and err.startswith("error: ") and err.count("\n") == 1, err
     assert "other arguments" in err and "games 1 there, 2 now" in err
     assert not (tmp_path / "board.md").exists()
+
+
+def test_the_generalisation_section_shows_the_kept_table_or_nothing(
+    leaderboard: ModuleType, tmp_path: Path
+) -> None:
+    table = tmp_path / "generalisation.md"
+    assert leaderboard.generalisation_section(table) == ""
+    table.write_text("| policy | trained on |\n|---|---|\n| `a.pt` | x |\n")
+    shown = leaderboard.generalisation_section(table)
+    assert shown.startswith("## Generalisation: one policy on every map")
+    assert shown.endswith("| `a.pt` | x |")
