@@ -180,7 +180,7 @@ class ISMCTSBot:
         self.rng = np.random.default_rng(seed)
         self._prior_policy = None if prior in PRIORS else _policy_prior(prior, game, seed)
         self._value = None if self.settings.value is None else _value_net(self.settings.value, game)
-        self._policy: Any = None  # the heuristic's batch of one slot, made on first use
+        self._policies: dict[str | None, Any] = {}  # the heuristic's one-slot batch per scenario
         self._choose: Any = None  # the heuristic's move, ``choose(match, writes)``, per search
         self._seen: Any = None  # the seat to move's observation and mask, per search
         self.last_visits: dict[int, int] = {}  # the root's visits of the last search, by action
@@ -343,10 +343,15 @@ class ISMCTSBot:
 
     def _heuristic(self, rules: Rules) -> Callable[[Match, bool], int]:
         """``choose(match, writes)``: the game's heuristic's action for the seat to move (one
-        slot of its batch, compiled where the game registers one; its tie-breaks run on)."""
-        if self._policy is None:
-            self._policy = batched_bot(self.game, "heuristic", [int(self.rng.integers(2**63))])
-        policy, seen = self._policy, self._seen
+        slot of its batch for the rules' scenario, compiled where the game registers one; its
+        tie-breaks run on)."""
+        scenario = getattr(getattr(rules, "scenario", None), "name", None)
+        policy = self._policies.get(scenario)
+        if policy is None:
+            where = {"scenario": scenario} if scenario else {}
+            seeds = [int(self.rng.integers(2**63))]
+            policy = self._policies[scenario] = batched_bot(self.game, "heuristic", seeds, **where)
+        seen = self._seen
         slot = np.zeros(1, dtype=np.int64)
 
         def choose(match: Match, writes: bool) -> int:

@@ -248,6 +248,24 @@ def test_er_suite_6_the_scripted_bot_plays_every_map(name: str) -> None:
         assert record.wins >= 14, f"{name}: the heuristic as {seat}: {record}"
 
 
+@pytest.mark.parametrize("name", ["corridor_duel", "hold_the_line"])
+def test_er_suite_6_the_search_bot_plays_other_maps_with_their_heuristic(name: str) -> None:
+    """ER-SUITE-6: ISMCTS's heuristic rollouts and prior are the map's own heuristic (one game
+    a seat, whole and legal: the env refuses an illegal action, ER-ENV-8)."""
+    from functools import partial
+
+    from reborn_env.bots.arena import play_match
+    from reborn_env.bots.loading import load_bot
+    from reborn_env.core import registry
+
+    spec = registry.get(GAME)
+    bot = load_bot("ismcts:sims=3", GAME, seed=1)
+    opponent = load_bot("heuristic", GAME, seed=2, scenario=name)
+    result = play_match(partial(spec.make_env, scenario=name), bot, opponent, games=1, seed=3)
+    assert [record.games for record in result.seats.values()] == [1, 1]
+    assert set(bot._policies) == {name}
+
+
 @pytest.mark.parametrize("name", NEW + OTHER_MISSIONS)
 def test_er_suite_6_the_renders_draw_every_map(name: str) -> None:
     """The text render draws every square and a distinct letter on each character's start
