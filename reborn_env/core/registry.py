@@ -34,6 +34,9 @@ class GameSpec:
     env: str  # "module:attribute" of the ``env(**kwargs)`` factory (a PettingZoo AECEnv)
     scenarios: str = ""  # the package whose data/*.toml files are the bundled scenarios
     default_scenario: str = ""
+    # scenarios beyond the bundled files that the conformance suite also plays (e.g. one a
+    # generator draws from a seed): names ``make_env(scenario=...)`` takes
+    more_scenarios: tuple[str, ...] = ()
     bots: Mapping[str, str] = field(default_factory=dict)  # kind -> "module:Class" (seed=...)
     # kind -> "module:function(scenario, seeds)": that bot for many games at once (the API of
     # bots.batched.BatchedBot), or None where its compiled form is not built; without an entry,

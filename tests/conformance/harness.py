@@ -4,7 +4,7 @@ snapshot of everything a refused input must leave as it was.
 ``GAMES`` is read once, at collection: the bundled games and those tests/conftest.py registered
 from tests/games/, not the toy envs some trainer tests register for a while in a fixture.
 ``CASES`` adds each game's other bundled scenarios, so a scenario enters the suite by being
-bundled.
+bundled, and the ones its registration adds (``GameSpec.more_scenarios``: a generated map).
 """
 
 from __future__ import annotations
@@ -43,12 +43,13 @@ class Case:
 
 
 def _cases() -> list[Case]:
-    """Every game on its default scenario, then on each other scenario it bundles."""
+    """Every game on its default scenario, then on each other scenario it bundles or names."""
     cases = []
     for name in GAMES:
         spec = registry.get(name)
         cases.append(Case(name))
         cases += [Case(name, s) for s in spec.scenario_names() if s != spec.default_scenario]
+        cases += [Case(name, s) for s in spec.more_scenarios]
     return cases
 
 

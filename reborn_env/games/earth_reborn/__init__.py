@@ -16,6 +16,7 @@ register(
         env=f"{__name__}.env:env",
         scenarios=f"{__name__}.scenario",
         default_scenario="vault_raid",
+        more_scenarios=("generated:1000000",),  # a held-out generated map (ER-MAPGEN-4)
         bots={
             "heuristic": f"{__name__}.bots:EarthRebornHeuristicBot",
             "saw_hunter": f"{__name__}.saw_hunter:EarthRebornSawHunterBot",
