@@ -80,7 +80,8 @@ def main() -> int:
     print(text, end="")
     from reborn_env.core.files import atomic_write
 
-    atomic_write(Path(args.out), text.encode())
+    with atomic_write(args.out) as out:
+        out.write(text.encode())
     return 0
 
 
