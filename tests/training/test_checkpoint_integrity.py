@@ -254,6 +254,7 @@ def test_the_shipped_checkpoints_are_there() -> None:
         "earth_reborn_league.pt",
         "earth_reborn_nfsp.pt",
         "earth_reborn_ppo.pt",
+        "earth_reborn_salemite_league.pt",
         "haven_mire_ppo.pt",
         "haven_ppo.pt",
     ]
