@@ -211,21 +211,12 @@ def generalisation_section(table: Path = GENERALISATION) -> str:
     intro = [
         "## Generalisation: one policy on every map",
         "",
-        'Policies that read the universal layout (`layout="universal"`, rules spec section '
-        "23.2) play any map, so a policy trained on some maps can be scored on others: the "
-        "held-out generated maps (seeds 1000000 to 1000019, never trained on) and every "
-        "hand-made scenario, against the greedy heuristic, greedy, on the same deals for every "
-        "policy. Each policy is trained by the same recipe and budget "
-        "(`configs/earth_reborn_generated.yaml`, `configs/earth_reborn_universal_vault.yaml`: "
-        "`python -m training.ppo --config ...`: 128 updates after a 500-game clone of the saw "
-        "hunter and two DAgger rounds, about 27 minutes each with another job beside it); they "
-        "differ only in their training maps. The policies are not shipped (10 MB each, the "
-        "universal layout's 9,428 inputs); the configs remake them, not to the bit. Neither "
-        "generalises at this budget: the policy trained on Vault Raid alone scores 0.725 there "
-        "and at most 0.21 elsewhere, and the one trained on 64 generated maps did not learn "
-        "even its own maps (2% against the heuristic on them in its last evaluation, sampled): "
-        "an MLP over the flat universal observation is a baseline for this table, not an "
-        "answer to it.",
+        "A game whose environment offers a map-independent layout lets one policy play every "
+        "map, so a policy trained on some maps can be scored on others: maps generated from "
+        "held-out seeds, never trained on, and every bundled scenario, against the greedy "
+        "heuristic, greedy, on the same deals for every policy "
+        "(`benchmarks/bench_generalisation.py`; the game's environment doc says how each "
+        "policy was trained, and the policies, too large to ship, are remade by their configs).",
         "",
     ]
     return "\n".join(intro) + table.read_text().rstrip("\n")

@@ -34,11 +34,13 @@ def test_api_test_on_every_other_bundled_scenario(case: Case) -> None:
 
 
 def test_every_bundled_scenario_is_a_case() -> None:
-    """The suite runs on every scenario each game bundles, not only on its default."""
+    """The suite runs on every scenario each game bundles, not only on its default, and on the
+    ones its registration adds (``more_scenarios``)."""
     for name in GAMES:
         spec = registry.get(name)
         covered = {c.scenario or spec.default_scenario for c in CASES if c.name == name}
-        assert covered == set(spec.scenario_names()) | {spec.default_scenario}, name
+        bundled = set(spec.scenario_names()) | {spec.default_scenario}
+        assert covered == bundled | set(spec.more_scenarios), name
 
 
 @pytest.mark.parametrize("case", CASES, ids=str)
