@@ -179,7 +179,6 @@ class UniversalView:
         assert uturn.offset <= index[turn.offset] < uturn.stop
         self.obs_index = index
         self.static = _static(scn)
-        self.map_slice = slice(UNIVERSAL_LAYOUT["map"].offset, UNIVERSAL_LAYOUT["map"].stop)
         own_codec = _codec_for(tuple(c.id for c in scn.characters), tuple(t.id for t in scn.tiles))
         self.action_index = np.array(
             [UNIVERSAL_CODEC.encode(*own_codec.decode(a)) for a in range(own_codec.size)],
@@ -187,7 +186,6 @@ class UniversalView:
         )
         self.scenario_action = np.full(UNIVERSAL_CODEC.size, -1, dtype=np.int64)
         self.scenario_action[self.action_index] = np.arange(own_codec.size)
-        self.codec = own_codec
         self.obs_spans = _spans(self.obs_index)
         self.action_spans = _spans(self.action_index)
 
@@ -197,6 +195,13 @@ class UniversalView:
         for start, stop, at in spans:
             out[..., at : at + stop - start] = own[..., start:stop]
 
+    def gather(self, universal: np.ndarray, spans: list[tuple[int, int, int]]) -> np.ndarray:
+        """The scenario's own entries of ``universal`` (rows of a batch at once), the inverse of
+        :meth:`scatter`: a new array of the scenario's width."""
+        return np.concatenate(
+            [universal[..., at : at + stop - start] for start, stop, at in spans], axis=-1
+        )
+
     def observation(self, own: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
         """The universal observation of the scenario's observation ``own``."""
         if out is None:
@@ -204,17 +209,17 @@ class UniversalView:
         out[self.obs_index] = own
         return out
 
-    def mask(self, own: np.ndarray) -> np.ndarray:
-        """The universal action mask of the scenario's mask ``own``."""
-        out = np.zeros(UNIVERSAL_CODEC.size, dtype=np.int8)
-        out[self.action_index] = own
-        return out
-
     def to_scenario(self, action: int) -> int:
         """The scenario's action of universal ``action``; -1 for a padded one (never legal)."""
         if not 0 <= action < UNIVERSAL_CODEC.size:
             return -1
         return int(self.scenario_action[action])
+
+
+def slot_of(i: int, count: int) -> tuple[int, int]:
+    """ER-UNI-6: batch slot ``i`` of ``count`` scenarios is the ``i // count``-th slot of the
+    ``i % count``-th scenario: (scenario, its slot)."""
+    return i % count, i // count
 
 
 def _spans(index: np.ndarray) -> list[tuple[int, int, int]]:

@@ -14,7 +14,13 @@ from typing import Any
 import numpy as np
 
 from .scenario.loader import load_scenario
-from .universal import UNIVERSAL_CODEC, UNIVERSAL_LAYOUT, scenario_names, universal_view
+from .universal import (
+    UNIVERSAL_CODEC,
+    UNIVERSAL_LAYOUT,
+    scenario_names,
+    slot_of,
+    universal_view,
+)
 
 MakeBatch = Callable[[str, list[int | None]], Any]
 
@@ -38,8 +44,8 @@ class UniversalBatch:
     def reset(self, i: int) -> None:
         if not 0 <= i < len(self):
             raise IndexError(f"slot {i} is out of range: there are slots 0..{len(self) - 1}")
-        k = len(self.scenarios)
-        self.batches[i % k].reset(i // k)
+        k, j = slot_of(i, len(self.scenarios))
+        self.batches[k].reset(j)
 
     def act(self, slots: np.ndarray, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """Each row's action: its scenario's bot on the scenario's part of the row."""
@@ -51,8 +57,8 @@ class UniversalBatch:
             rows = np.flatnonzero(slots % k == j)
             if not len(rows):
                 continue
-            own_obs = np.ascontiguousarray(obs[np.ix_(rows, view.obs_index)], dtype=np.float32)
-            own_mask = np.ascontiguousarray(mask[np.ix_(rows, view.action_index)])
+            own_obs = view.gather(np.asarray(obs[rows], dtype=np.float32), view.obs_spans)
+            own_mask = view.gather(mask[rows], view.action_spans)
             chosen = batch.act(slots[rows] // k, own_obs, own_mask)
             out[rows] = view.action_index[chosen]
         return out

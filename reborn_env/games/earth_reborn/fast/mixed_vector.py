@@ -19,7 +19,13 @@ import numpy as np
 
 from ....core.aec_vector import count_arg
 from ....core.errors import IllegalActionError
-from ..universal import UNIVERSAL_CODEC, UNIVERSAL_LAYOUT, scenario_names, universal_view
+from ..universal import (
+    UNIVERSAL_CODEC,
+    UNIVERSAL_LAYOUT,
+    scenario_names,
+    slot_of,
+    universal_view,
+)
 from .reference import MAX_SEED, WAIT
 from .vector import Arrays, VectorEnv
 
@@ -46,18 +52,17 @@ class MixedVectorEnv:
         seed = count_arg("seed", seed, 0, MAX_SEED)
         names = scenario_names(scenarios)[: self.num_envs]  # the first num_envs, if fewer slots
         self.scenarios = names
-        self.slots = [np.arange(k, self.num_envs, len(names)) for k in range(len(names))]
-        self._rows = [slice(k, self.num_envs, len(names)) for k in range(len(names))]
+        self.rows = [slice(k, self.num_envs, len(names)) for k in range(len(names))]
         self.parts = [
             VectorEnv(
-                len(rows),
+                len(range(self.num_envs)[rows]),
                 (seed + k * SEED_STRIDE) % (MAX_SEED + 1),
                 num_threads,
                 backend,
                 scenario=name,
                 **options,
             )  # fmt: skip
-            for k, (name, rows) in enumerate(zip(names, self.slots, strict=True))
+            for k, (name, rows) in enumerate(zip(names, self.rows, strict=True))
         ]
         self.views = [universal_view(part.rules.scenario) for part in self.parts]
         first = self.parts[0]
@@ -65,7 +70,7 @@ class MixedVectorEnv:
         self.n_actions, self.obs_size = UNIVERSAL_CODEC.size, UNIVERSAL_LAYOUT.size
         n = self.num_envs
         self.obs = np.zeros((n, self.obs_size), dtype=np.float32)
-        for rows, view in zip(self.slots, self.views, strict=True):
+        for rows, view in zip(self.rows, self.views, strict=True):
             self.obs[rows] = view.static
         self.mask = np.zeros((n, self.n_actions), dtype=np.int8)
         self.agent = np.zeros(n, dtype=np.int8)
@@ -93,7 +98,7 @@ class MixedVectorEnv:
             )
         chosen = chosen.astype(np.int64)
         own = []
-        for rows, view, part in zip(self.slots, self.views, self.parts, strict=True):
+        for k, (rows, view, part) in enumerate(zip(self.rows, self.views, self.parts, strict=True)):
             mine = chosen[rows]
             mapped = np.full(len(mine), -1, dtype=np.int64)
             inside = (mine >= 0) & (mine < self.n_actions)
@@ -102,7 +107,8 @@ class MixedVectorEnv:
             bad = np.flatnonzero((mine != WAIT) & ((mapped < 0) | ~legal))
             if len(bad):
                 i = int(bad[0])
-                raise IllegalActionError(self._refusal(int(rows[i]), int(mine[i])))
+                slot = k + i * len(self.parts)  # universal.slot_of's inverse
+                raise IllegalActionError(self._refusal(slot, int(mine[i])))
             mapped[mine == WAIT] = WAIT
             own.append(mapped)
         for k, part in enumerate(self.parts):
@@ -112,7 +118,7 @@ class MixedVectorEnv:
 
     def _gather(self, k: int) -> None:
         """Scenario ``k``'s arrays into the batch's rows of its slots."""
-        part, rows, view = self.parts[k], self._rows[k], self.views[k]
+        part, rows, view = self.parts[k], self.rows[k], self.views[k]
         view.scatter(part.obs, self.obs[rows], view.obs_spans)  # a view: written in place
         view.scatter(part.mask, self.mask[rows], view.action_spans)
         self.agent[rows] = part.agent
@@ -122,9 +128,7 @@ class MixedVectorEnv:
 
     def _locate(self, i: Any) -> tuple[int, int]:
         """(scenario, its slot) of batch slot ``i``."""
-        i = count_arg("game index", i, 0, self.num_envs - 1)
-        k = i % len(self.parts)
-        return k, i // len(self.parts)
+        return slot_of(count_arg("game index", i, 0, self.num_envs - 1), len(self.parts))
 
     def _refusal(self, i: int, action: int) -> str:
         k, j = self._locate(i)
@@ -147,7 +151,7 @@ class MixedVectorEnv:
         part.set_state(j, position)
         view = self.views[k]
         view.observation(part.obs[j], self.obs[i])
-        self.mask[i, view.action_index] = part.mask[j]
+        view.scatter(part.mask[j], self.mask[i], view.action_spans)
         self.agent[i] = part.agent[j]
 
     def observe(self, i: int, seat: int) -> np.ndarray:
