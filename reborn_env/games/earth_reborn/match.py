@@ -84,6 +84,12 @@ class EarthRebornRules:
         """The reference engine's match of ``state``, with the shaping its last step earned."""
         return EarthRebornMatch(self, state, shaped)
 
+    def step_bound(self) -> int:
+        """ER-SCN-13, ER-ENV-9: the most decisions a game takes from its setup: the scenario's
+        turns times ``turn_step_bound``, or the step limit of its truncation if that comes
+        first."""
+        return min(self.scenario.turns * turn_step_bound(self.scenario), self.max_steps)
+
     def action_name(self, action: int) -> str:
         return self.codec.name(action)
 
@@ -92,14 +98,9 @@ class EarthRebornRules:
 
 
 def rules_step_bound(rules: EarthRebornRules) -> int:
-    """ER-SCN-13, ER-ENV-9: the most decisions a game of ``rules`` takes from its setup: the
-    scenario's turns times ``turn_step_bound``, or the step limit of its truncation if that comes
-    first (the game's ``GameFacts.max_game_length_of``); with several scenarios (``owns``, the
-    universal layout's rules), the largest of theirs."""
-    owns = getattr(rules, "owns", None)
-    if owns is not None:
-        return max(rules_step_bound(own) for own in owns)
-    return min(rules.scenario.turns * turn_step_bound(rules.scenario), rules.max_steps)
+    """The game's ``GameFacts.max_game_length_of``: ``rules.step_bound()``, for these rules or
+    the universal layout's (several scenarios)."""
+    return rules.step_bound()
 
 
 class EarthRebornMatch:

@@ -80,6 +80,10 @@ class UniversalRules:
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), self._arguments)
 
+    def step_bound(self) -> int:
+        """The longest of its scenarios' bounds (``EarthRebornRules.step_bound``)."""
+        return max(own.step_bound() for own in self.owns)
+
     def new_match(self, seed: int, options: Mapping[str, Any]) -> UniversalMatch:
         k = seed % len(self.owns)
         return UniversalMatch(self.owns[k].new_match(seed, options), self.views[k])
