@@ -171,5 +171,6 @@ def keyed(
     value = mapping(errors, path, value)
     known_keys(errors, path, value, (*required, *optional))
     for key in required:
-        entry(errors, value, key, child(path if prefix is None else prefix, key))
+        if key not in value:  # the missing key's path is built only when it is wanted
+            raise errors.missing(child(path if prefix is None else prefix, key))
     return value
