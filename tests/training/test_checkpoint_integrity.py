@@ -251,6 +251,7 @@ def test_the_shipped_checkpoints_are_there() -> None:
     assert [p.name for p in SHIPPED] == [
         "earth_reborn_continued_league.pt",
         "earth_reborn_continuous_league.pt",
+        "earth_reborn_final_league.pt",
         "earth_reborn_league.pt",
         "earth_reborn_nfsp.pt",
         "earth_reborn_ppo.pt",

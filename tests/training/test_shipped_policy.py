@@ -1,12 +1,14 @@
 """The shipped Earth Reborn checkpoints: each loads for this environment, plays only legal moves,
 beats random and the heuristic.
 
-checkpoints/earth_reborn_ppo.pt (the default the registration offers),
+checkpoints/earth_reborn_final_league.pt (the default the registration offers),
+checkpoints/earth_reborn_ppo.pt (the PPO recipe's policy, where the leagues start),
 checkpoints/earth_reborn_league.pt (trained from it by a league round) and
 checkpoints/earth_reborn_continuous_league.pt (trained from it by a continuous league) and
 checkpoints/earth_reborn_continued_league.pt (that league run again from its result) and
-checkpoints/earth_reborn_salemite_league.pt (a third run, weighted to the Salemite seat) are what a
-user downloads with the repository; if the environment's observation or action layout ever
+checkpoints/earth_reborn_salemite_league.pt (a third run, weighted to the Salemite seat) and
+checkpoints/earth_reborn_final_league.pt (a fourth, a finishing phase) are what a user downloads
+with the repository; if the environment's observation or action layout ever
 changes, this test says they must be retrained.
 """
 
@@ -23,7 +25,8 @@ from reborn_env.core import registry
 from reborn_env.policies.artifact import load_checkpoint
 
 ROOT = Path(__file__).resolve().parents[2]
-SHIPPED = ROOT / "checkpoints" / "earth_reborn_ppo.pt"
+DEFAULT = ROOT / "checkpoints" / "earth_reborn_final_league.pt"
+PPO = ROOT / "checkpoints" / "earth_reborn_ppo.pt"
 LEAGUE = ROOT / "checkpoints" / "earth_reborn_league.pt"
 CONTINUOUS = ROOT / "checkpoints" / "earth_reborn_continuous_league.pt"
 CONTINUED = ROOT / "checkpoints" / "earth_reborn_continued_league.pt"
@@ -31,8 +34,10 @@ SALEMITE = ROOT / "checkpoints" / "earth_reborn_salemite_league.pt"
 # Each policy's floor on the heuristic test's deals (wins of 100 a seat, and of the 200): a few
 # games below what it won when shipped, and at least 70% a seat.
 FLOORS = {
+    # 98.2% / 81.6% over 1,000 games a seat (its model card); 99 and 88 on these deals
+    DEFAULT: {"norad": 90, "salemite": 75, "overall": 170},
     # 96.7% / 83.7% over 1,000 games a seat (its model card); 98 and 84 on these deals
-    SHIPPED: {"norad": 90, "salemite": 75, "overall": 170},
+    PPO: {"norad": 90, "salemite": 75, "overall": 170},
     # 95.6% / 82.5% over 1,000 games a seat (its model card); 96 and 81 on these deals
     LEAGUE: {"norad": 90, "salemite": 75, "overall": 170},
     # 96.6% / 73.8% over 1,000 games a seat (its model card); 99 and 84 on these deals
@@ -44,13 +49,12 @@ FLOORS = {
 }
 
 
-def test_the_default_policy_is_the_ppo_policy():
-    """The league policies are less exploitable at the protocol's budget, but the rounds
-    league's not against the strongest adversary tried, the continuous leagues' Salemites win
-    less than 75% against the heuristic (the third run's 74.7%), and the last two took two and
-    three league runs after the PPO recipe (their model cards), so the PPO policy stays the
-    default."""
-    assert ROOT / registry.get("earth_reborn_v0").policy == SHIPPED
+def test_the_default_policy_is_the_least_exploitable_one_that_meets_every_target():
+    """The finishing league's policy is the default: the least exploitable under the protocol
+    that also wins at least 75% a seat against the heuristic and scores at least 55% against the
+    PPO policy (its model card); the PPO policy, the earlier default, stays shipped as the
+    leagues' start."""
+    assert ROOT / registry.get("earth_reborn_v0").policy == DEFAULT
 
 
 @pytest.mark.parametrize("path", list(FLOORS), ids=lambda p: p.name)

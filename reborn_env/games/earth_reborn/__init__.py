@@ -35,7 +35,7 @@ register(
         board_view=f"{__name__}.board_view:board_view",  # the web page
         vector_env=f"{__name__}.vectors:vector_env",  # the compiled core
         layouts={"universal": f"{__name__}.universal_bots:universal_batch"},  # ER-UNI-7
-        policy="checkpoints/earth_reborn_ppo.pt",
+        policy="checkpoints/earth_reborn_final_league.pt",
         facts=GameFacts(
             kind=Kind.ZERO_SUM,  # two factions, one's win the other's loss
             chance=Chance.SAMPLED_STOCHASTIC,  # ER-INI-1: tiles drawn from the bag; the dice
