@@ -43,6 +43,19 @@ def shipped_bots(env: str) -> list[str]:
     return bots
 
 
+def policy_env(spec: str) -> str | None:
+    """The game a policy file (``.pt``) was written for, as its payload names it; None for any
+    other spec, or a file that cannot be read (the tournament's own check then says why)."""
+    if not spec.lower().endswith(".pt"):
+        return None
+    from reborn_env.policies.artifact import load_checkpoint
+
+    try:
+        return load_checkpoint(spec)["env"]["name"]
+    except (ValueError, OSError, KeyError, TypeError):
+        return None
+
+
 def markdown(table: tuple[list[str], list[list[str]], int]) -> str:
     """A tournament table as a Markdown table (name columns to the left, figures to the right)."""
     header, rows, names = table
@@ -66,9 +79,12 @@ def section(env: str, games: int, seed: int, greedy: bool, extra: list[str]) -> 
     from reborn_env.core import registry
     from training.bench import tournament as t
 
-    bots, left_out = shipped_bots(env), []
+    bots, left_out, elsewhere = shipped_bots(env), [], []
     for spec in extra:
         if spec in bots:
+            continue
+        if policy_env(spec) not in (None, env):
+            elsewhere.append(f"`{spec}`")
             continue
         try:
             t.check_bot(spec, env, greedy)
@@ -97,6 +113,8 @@ def section(env: str, games: int, seed: int, greedy: bool, extra: list[str]) -> 
         + ("greedily" if greedy else "by sampling")
         + (f"; {seconds:.0f} s of play here." if not kept else "; resumed from kept blocks."),
     ]
+    if elsewhere:
+        lines += ["", "Not played here, policies of another game: " + ", ".join(elsewhere) + "."]
     if left_out:
         lines += ["", "Left out (refused for this game): " + "; ".join(left_out) + "."]
     if played.cooperative:

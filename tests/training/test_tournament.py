@@ -194,6 +194,20 @@ def test_a_single_team_is_enough_for_a_cooperative_game(tmp_path: Path) -> None:
     assert status == 0 and len(results(tmp_path)["blocks"]) == 1
 
 
+def test_the_leaderboard_names_another_games_policy_apart_from_refusals(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, leaderboard: ModuleType
+) -> None:
+    """``--bots`` is one list for every game: a policy file written for another game is named
+    as such and left out, and only a real refusal is reported as one."""
+    other = Path(__file__).resolve().parents[2] / registry.get(COOPERATIVE).policy
+    monkeypatch.chdir(tmp_path)
+    text = leaderboard.section(COMPETITIVE, 2, 5, False, [str(other), "no_such_bot"])
+    assert f"Not played here, policies of another game: `{other}`." in text
+    refused = next(line for line in text.splitlines() if line.startswith("Left out"))
+    assert "`no_such_bot`" in refused and str(other) not in refused
+    assert f"| {other} |" not in text
+
+
 def test_the_leaderboard_section_lists_a_command_that_plays_its_tables(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, leaderboard: ModuleType
 ) -> None:
