@@ -1,15 +1,14 @@
 """The shipped Earth Reborn checkpoints: each loads for this environment, plays only legal moves,
 beats random and the heuristic.
 
-checkpoints/earth_reborn_final_league.pt (the default the registration offers),
 checkpoints/earth_reborn_ppo.pt (the PPO recipe's policy, where the leagues start),
 checkpoints/earth_reborn_league.pt (trained from it by a league round) and
 checkpoints/earth_reborn_continuous_league.pt (trained from it by a continuous league) and
 checkpoints/earth_reborn_continued_league.pt (that league run again from its result) and
 checkpoints/earth_reborn_salemite_league.pt (a third run, weighted to the Salemite seat) and
-checkpoints/earth_reborn_final_league.pt (a fourth, a finishing phase) are what a user downloads
-with the repository; if the environment's observation or action layout ever
-changes, this test says they must be retrained.
+checkpoints/earth_reborn_final_league.pt (a fourth, a finishing phase: the default the
+registration offers) are what a user downloads with the repository; if the environment's
+observation or action layout ever changes, this test says they must be retrained.
 """
 
 from __future__ import annotations
