@@ -83,14 +83,14 @@ def section(env: str, games: int, seed: int, greedy: bool, extra: list[str]) -> 
     for spec in extra:
         if spec in bots:
             continue
-        if policy_env(spec) not in (None, env):
-            elsewhere.append(f"`{spec}`")
-            continue
         try:
             t.check_bot(spec, env, greedy)
             bots.append(spec)
         except t.TournamentError as err:
-            left_out.append(f"`{spec}` ({err})")
+            if policy_env(spec) not in (None, env):  # read again only when refused
+                elsewhere.append(f"`{spec}`")
+            else:
+                left_out.append(f"`{spec}` ({err})")
     arguments = t.Arguments(env, tuple(bots), games, seed, greedy)
     out = RUNS / env
     sources = t.check(arguments)

@@ -14,6 +14,7 @@ tile, as in the scenario's own codec.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -216,10 +217,16 @@ class UniversalView:
         return int(self.scenario_action[action])
 
 
-def slot_of(i: int, count: int) -> tuple[int, int]:
+def slot_of(i: Any, count: int) -> tuple[Any, Any]:
     """ER-UNI-6: batch slot ``i`` of ``count`` scenarios is the ``i // count``-th slot of the
-    ``i % count``-th scenario: (scenario, its slot)."""
+    ``i % count``-th scenario: (scenario, its slot), for one slot or an array of them."""
     return i % count, i // count
+
+
+def batch_slot(scenario: int, slot: int, count: int) -> int:
+    """The batch slot of ``scenario``'s ``slot`` among ``count`` scenarios: :func:`slot_of`'s
+    inverse."""
+    return scenario + slot * count
 
 
 def _spans(index: np.ndarray) -> list[tuple[int, int, int]]:

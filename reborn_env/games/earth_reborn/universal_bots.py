@@ -52,14 +52,14 @@ class UniversalBatch:
         slots = np.asarray(slots, dtype=np.int64)
         obs, mask = np.asarray(obs), np.asarray(mask)
         out = np.empty(len(slots), dtype=np.int64)
-        k = len(self.scenarios)
+        owner, own_slot = slot_of(slots, len(self.scenarios))
         for j, (view, batch) in enumerate(zip(self.views, self.batches, strict=True)):
-            rows = np.flatnonzero(slots % k == j)
+            rows = np.flatnonzero(owner == j)
             if not len(rows):
                 continue
             own_obs = view.gather(np.asarray(obs[rows], dtype=np.float32), view.obs_spans)
             own_mask = view.gather(mask[rows], view.action_spans)
-            chosen = batch.act(slots[rows] // k, own_obs, own_mask)
+            chosen = batch.act(own_slot[rows], own_obs, own_mask)
             out[rows] = view.action_index[chosen]
         return out
 

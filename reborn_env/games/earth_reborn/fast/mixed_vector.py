@@ -22,6 +22,7 @@ from ....core.errors import IllegalActionError
 from ..universal import (
     UNIVERSAL_CODEC,
     UNIVERSAL_LAYOUT,
+    batch_slot,
     scenario_names,
     slot_of,
     universal_view,
@@ -107,7 +108,7 @@ class MixedVectorEnv:
             bad = np.flatnonzero((mine != WAIT) & ((mapped < 0) | ~legal))
             if len(bad):
                 i = int(bad[0])
-                slot = k + i * len(self.parts)  # universal.slot_of's inverse
+                slot = batch_slot(k, i, len(self.parts))
                 raise IllegalActionError(self._refusal(slot, int(mine[i])))
             mapped[mine == WAIT] = WAIT
             own.append(mapped)
