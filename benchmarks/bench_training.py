@@ -7,7 +7,9 @@ Three tables.
 
 * **The trainer**: short runs of ``training.ppo.train`` with the config's game, network, vector
   and batch (no imitation, no evaluation, one checkpoint at the end into a temporary folder), for
-  each precision (float32, bfloat16) and torch threads (1, 2). The rows run in turn, round after
+  each precision (float32, bfloat16) and torch threads (1, 2), and on one torch thread with
+  ``overlap`` (the update on a second Python thread while the next rollout is collected,
+  ``training/ppo/overlap.py``). The rows run in turn, round after
   round, and each keeps its best round: learner decisions per second of the run's own clock, the
   seconds per update spent in simulation, inference and learning, and the ratio to float32 on one
   thread. ``--busy`` keeps a second process training (the same config, float32, one thread)
@@ -50,6 +52,11 @@ from training.warmstart.imitation import record_games  # noqa: E402
 
 PRECISIONS = ("float32", "bfloat16")
 THREADS = (1, 2)
+ROWS = tuple(
+    [(precision, threads, False) for precision in PRECISIONS for threads in THREADS]
+    + [(precision, 1, True) for precision in PRECISIONS]
+)
+"""(precision, torch threads, overlap) of each row of the trainer's table."""
 INFERENCE_BATCHES = (8, 64, 256)
 
 
@@ -63,12 +70,16 @@ class Measured:
     learning: float
 
 
-def run_trainer(base: TrainConfig, precision: str, threads: int, updates: int) -> Measured:
-    """A short run of the config's trainer in ``precision`` on ``threads`` torch threads."""
+def run_trainer(
+    base: TrainConfig, precision: str, threads: int, updates: int, overlap: bool = False
+) -> Measured:
+    """A short run of the config's trainer in ``precision`` on ``threads`` torch threads, its
+    updates beside the rollouts with ``overlap``."""
     settings = {
         **base.to_dict(),
         "precision": precision,
         "torch_threads": threads,
+        "overlap": overlap,
         "total_steps": updates * base.batch_size,
     }
     trainer = short_run(settings, "bench_training")
@@ -225,31 +236,34 @@ def main() -> None:
           f"{gpu}", flush=True)  # fmt: skip
     busy = companion(args.config) if args.busy else None
     try:
-        results: dict[tuple[str, int], Measured] = {}
+        results: dict[tuple[str, int, bool], Measured] = {}
         for r in range(args.rounds):
-            for precision in PRECISIONS:
-                for threads in THREADS:
-                    m = run_trainer(base, precision, threads, args.updates)
-                    print(f"  round {r + 1}: {precision}, {threads} thread(s): "
-                          f"{m.rate:,.0f} learner decisions/s", flush=True)  # fmt: skip
-                    key = (precision, threads)
-                    if key not in results or m.rate > results[key].rate:
-                        results[key] = m
+            for key in ROWS:
+                precision, threads, overlap = key
+                m = run_trainer(base, precision, threads, args.updates, overlap)
+                print(f"  round {r + 1}: {precision}, {threads} thread(s)"
+                      f"{', overlap' if overlap else ''}: {m.rate:,.0f} learner decisions/s",
+                      flush=True)  # fmt: skip
+                if key not in results or m.rate > results[key].rate:
+                    results[key] = m
         network = network_rows(base)
         first = first_layer_rows(base)
     finally:
         if busy is not None:
             busy.kill()
             busy.wait()
-    peer = results[("float32", 1)].rate
+    peer = results[("float32", 1, False)].rate
     load = "a second training process on the machine" if args.busy else "nothing else started"
     print(f"\nThe trainer ({args.updates} updates a run, best of {args.rounds} rounds; {load})\n")
-    print("| precision | torch threads | learner dec./s | sim s/update | infer s/update "
+    print("With overlap, learning runs beside simulation and inference: the three times add up")
+    print("to more than the wall time.\n")
+    print("| precision | torch threads | overlap | learner dec./s | sim s/update | infer s/update "
           "| learn s/update | vs float32, 1 thread |")  # fmt: skip
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
-    for (precision, threads), m in results.items():
-        print(f"| {precision} | {threads} | {m.rate:,.0f} | {m.simulation:.2f} | "
-              f"{m.inference:.2f} | {m.learning:.2f} | {m.rate / peer:.2f}x |")  # fmt: skip
+    print("| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: |")
+    for (precision, threads, overlap), m in results.items():
+        print(f"| {precision} | {threads} | {'yes' if overlap else 'no'} | {m.rate:,.0f} | "
+              f"{m.simulation:.2f} | {m.inference:.2f} | {m.learning:.2f} | "
+              f"{m.rate / peer:.2f}x |")  # fmt: skip
     print("\nThe network alone, on the CPU (one thread, best of 5)\n")
     print("| what | float32 ms | bfloat16 ms | speed-up |")
     print("| --- | ---: | ---: | ---: |")

@@ -112,6 +112,10 @@ class TrainConfig(Schema):
     """with the "records" torso: floats each record is encoded into"""
     torch_threads: int = setting(1, TORCH_THREADS)
     """threads torch may use"""
+    overlap: bool = setting(False)
+    """collect the next rollout while the update runs, on a second thread (a second core): each
+    update then learns from games its policy of one update before played
+    (``training/ppo/overlap.py``)"""
     device: str = setting("auto", choice(DEVICES))
     """where the networks compute (``training/common/device.py``): "cuda", "cpu", or "auto" (the
     GPU where torch sees one); checkpoints and policy files are device-free either way"""

@@ -80,7 +80,7 @@ def collect_rollout(trainer: Trainer) -> Rollout:
     """Step every slot until it holds ``num_steps`` learner decisions and waits at its next."""
     venv, slots, steps = trainer.venv, trainer.slots, trainer.cfg.num_steps
     n = venv.num_envs
-    model = trainer.model
+    model = trainer.playing
     pin = next(model.parameters()).is_cuda
     rollout = Rollout.empty(steps, n, model.obs_size, model.n_actions, pin)
     columns = np.arange(n)
@@ -169,7 +169,7 @@ class LearnerSeats:
         if not len(deciding):
             return actions
         rows = count[deciding]
-        obs_t, mask_t, action, logprob, value = _act(trainer, trainer.model, deciding)
+        obs_t, mask_t, action, logprob, value = _act(trainer, trainer.playing, deciding)
         at = (torch.from_numpy(rows), torch.from_numpy(deciding))
         rollout.obs[at], rollout.masks[at], rollout.actions[at] = obs_t, mask_t, action
         rollout.logprobs[at], rollout.values[at] = logprob, value
@@ -217,7 +217,7 @@ class OpponentSeats:
         for key, members in groups.items():
             rows = np.array(members, dtype=np.int64)
             actions[rows] = trainer.opponents.act(
-                key, slots[rows], obs[rows], mask[rows], trainer.model, views
+                key, slots[rows], obs[rows], mask[rows], trainer.playing, views
             )
         trainer.timers.inference += time.perf_counter() - start
         return actions
@@ -271,7 +271,7 @@ def _bootstrap(trainer: Trainer, rollout: Rollout) -> None:
             for i, k in zip(slot.tolist(), seat.tolist(), strict=True)
         ]
     )
-    model = trainer.model
+    model = trainer.playing
     mask = torch.ones(len(slot), model.n_actions, dtype=torch.bool)
     with torch.no_grad():
         _, value = model(to_network(model, torch.from_numpy(obs)), to_network(model, mask))

@@ -99,3 +99,11 @@ class Trainer:
     finished_returns: list[float] = field(default_factory=list)
     timers: Timers = field(default_factory=Timers)
     driver: Any = None  # plays the vector (training/ppo/rollout.py), made at the first rollout
+    actor: MaskedActorCritic | None = None
+    """with ``overlap``, the network the rollouts play: a copy of ``model`` the loop refreshes
+    after each update, so a rollout collected during an update plays the weights it began with"""
+
+    @property
+    def playing(self) -> MaskedActorCritic:
+        """The network that plays the rollouts: :attr:`actor`, or ``model`` itself."""
+        return self.actor if self.actor is not None else self.model

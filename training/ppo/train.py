@@ -10,11 +10,12 @@ line ``error: ...`` and status 2 (``training/common/cli.py``).
 Read top to bottom: :func:`build_trainer` seeds everything and makes the game vector and the
 network; :func:`train` is the loop, each step a module with one job:
 
-1. collect a rollout (``training/ppo/rollout.py``): the game vector steps every game in one call,
-the
-   learner's moves in one forward pass and each opponent's in one batched call;
+1. collect a rollout (``training/ppo/rollout.py``): the game vector steps every game in one
+   call, the learner's moves in one forward pass and each opponent's in one batched call;
 2. compute advantages (``training/ppo/advantages.py``): GAE along each agent's own decisions;
-3. update (``training/ppo/loss.py``): the clipped PPO loss and the optimiser's steps;
+3. update (``training/ppo/loss.py``): the clipped PPO loss and the optimiser's steps; with
+   ``overlap``, on a second thread while the next rollout is collected
+   (``training/ppo/overlap.py``);
 4. snapshot the policy into the opponent pool (``training/selfplay/opponents.py``), log and evaluate
    (``training/ppo/progress.py``) and checkpoint (``training/ppo/resume.py``) on schedule.
 
@@ -51,6 +52,7 @@ from training.ppo.advantages import rollout_advantages
 from training.ppo.config import TrainConfig, load_config
 from training.ppo.init_policy import initial_weights
 from training.ppo.loss import Batch, Hyperparameters, Update, flatten, ppo_update
+from training.ppo.overlap import learn_while_collecting, runs_alone, start_acting
 from training.ppo.progress import done_line, evaluate_policy, log_update, progress_line
 from training.ppo.resume import resume_run, save_run
 from training.ppo.rollout import collect_rollout, start_episode
@@ -202,13 +204,22 @@ def train(
         cfg.num_updates if stop_after is None else min(cfg.num_updates, trainer.update + stop_after)
     )
     learn = update if update is not None else ppo_step(cfg)
+    if cfg.overlap:
+        start_acting(trainer)
+    collected = None
     while trainer.update < last:
-        rollout = collect_rollout(trainer)
+        rollout = collected if collected is not None else collect_rollout(trainer)
         with trainer.timers.timed("learning"):
             advantages, returns = rollout_advantages(rollout, cfg.gamma, cfg.gae_lambda)
             batch = flatten(rollout, advantages, returns)
-            stats = learn(trainer.model, trainer.optimizer, batch, trainer.np_rng, trainer.update)
-            trainer.update += 1
+        if cfg.overlap:
+            collect = not runs_alone(trainer, last)
+            stats, collected = learn_while_collecting(trainer, learn, batch, collect)
+        else:
+            with trainer.timers.timed("learning"):
+                model, optimizer = trainer.model, trainer.optimizer
+                stats = learn(model, optimizer, batch, trainer.np_rng, trainer.update)
+        trainer.update += 1
         trainer.wall_time = time.perf_counter() - begun
         log_update(writer, trainer, stats)
         if (
@@ -219,6 +230,8 @@ def train(
             trainer.opponents.add_snapshot(trainer.model)
         line = progress_line(trainer, stats)
         out_of_time = 0 < cfg.max_minutes * 60 <= trainer.wall_time
+        if out_of_time and collected is not None:
+            trainer.global_step -= cfg.num_envs * cfg.num_steps  # played, never learnt from
         final = trainer.update == cfg.num_updates or out_of_time
         if cfg.eval_opponents and (trainer.update % cfg.eval_every == 0 or final):
             line += evaluate_policy(trainer, writer, out / CURVE)
