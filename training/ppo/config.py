@@ -123,6 +123,10 @@ class TrainConfig(Schema):
     """the network's arithmetic in rollouts and updates (``training/common/precision.py``):
     "bfloat16" (torch's autocast; weights and policy files stay float32), "float32", or "auto"
     (bfloat16 on a CPU with AMX or AVX-512 bf16 units, else float32)"""
+    fused_update: bool = setting(True)
+    """PPO's update: the MLP network's gradients by the chain rule written out
+    (``training/ppo/fused.py``: the same within rounding, in a third of torch's operations);
+    false: autograd, the reference. MMD's update is autograd's either way"""
     snapshot_every: int = setting(10, integer(0, allowed="must be an integer >= 0 (0: never)"))
     """updates between adding the current policy to the opponent pool (competitive mode); 0:
     never, so the pool holds only the snapshot taken when imitation ends (as RLlib's config)"""

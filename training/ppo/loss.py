@@ -5,7 +5,9 @@ The rollout is flattened into one batch (:func:`flatten`); the update reads only
 the batch with the run's generator and takes ``num_minibatches`` optimiser steps on the loss
 ``policy - ent_coef * entropy + vf_coef * value``: the clipped surrogate objective with
 (optionally) normalised advantages, the value loss (optionally clipped around the rollout's
-values), and the entropy over legal actions. Gradients are clipped to ``max_grad_norm``; with
+values), and the entropy over legal actions. The gradients come from autograd, or for the MLP
+network from the chain rule written out (``training/ppo/fused.py``, ``fused_update``), the same
+within rounding. Gradients are clipped to ``max_grad_norm``; with
 ``anneal_lr`` the learning rate falls linearly to 0 over the run. The batch moves to the
 network's device once; each minibatch's forward pass and loss run in the run's ``precision``
 (``training/common/precision.py``), the backward pass and the step outside it."""
@@ -22,6 +24,7 @@ from torch import nn
 
 from reborn_env.policies.network import to_network
 from training.common.precision import autocast, network_precision
+from training.ppo import fused
 
 if TYPE_CHECKING:
     from reborn_env.policies.network import MaskedActorCritic
@@ -48,6 +51,9 @@ class Hyperparameters:
     max_grad_norm: float
     precision: str
     """the network's arithmetic (``training/common/precision.py``)"""
+    fused_update: bool
+    """the gradients written out by hand where the network allows (``training/ppo/fused.py``);
+    autograd otherwise, and always when false"""
 
 
 Update = Callable[[nn.Module, torch.optim.Optimizer, "Batch", np.random.Generator, int], dict]
@@ -80,6 +86,35 @@ class Batch:
         return moved if dtype == torch.float32 else replace(moved, obs=moved.obs.to(dtype))
 
 
+@dataclass
+class Losses:
+    """One minibatch's losses (the policy's, the value's, the mean entropy), and its log-ratios
+    and ratios for the update's statistics."""
+
+    policy: torch.Tensor
+    value: torch.Tensor
+    entropy: torch.Tensor
+    logratio: torch.Tensor
+    ratio: torch.Tensor
+
+
+def autograd_losses(
+    model: MaskedActorCritic, mb: Batch, hp: Hyperparameters, dtype: torch.dtype, device_type: str
+) -> Losses:
+    """Backpropagate the PPO loss on ``mb`` (its forward pass in ``dtype``) into the parameters'
+    ``.grad``, which must be cleared first; the minibatch's losses."""
+    with autocast(dtype, device_type):
+        _, newlogprob, entropy, newvalue = model.get_action_and_value(mb.obs, mb.masks, mb.actions)
+        logratio = newlogprob - mb.logprobs
+        ratio = logratio.exp()
+        pg_loss = policy_loss(ratio, mb.advantages, hp)
+        v_loss = value_loss(newvalue, mb.values, mb.returns, hp)
+        entropy_loss = entropy.mean()
+        loss = pg_loss - hp.ent_coef * entropy_loss + hp.vf_coef * v_loss
+    loss.backward()
+    return Losses(pg_loss, v_loss, entropy_loss, logratio, ratio)
+
+
 def flatten(rollout: Rollout, advantages: torch.Tensor, returns: torch.Tensor) -> Batch:
     """The [T, N] rollout (and its [T, N] advantages and returns) as [T * N] rows."""
     return Batch(
@@ -109,25 +144,21 @@ def ppo_update(
     clipfracs = []
     dtype, device_type = network_precision(model, hp.precision)
     whole = batch.on(model, dtype)
+    by_hand = hp.fused_update and fused.supports(model)
     for _ in range(hp.update_epochs):
         rng.shuffle(order)
         for begin in range(0, hp.batch_size, hp.minibatch_size):
             mb = whole.rows(torch.from_numpy(order[begin : begin + hp.minibatch_size]))
-            with autocast(dtype, device_type):
-                _, newlogprob, entropy, newvalue = model.get_action_and_value(
-                    mb.obs, mb.masks, mb.actions
-                )
-                logratio = newlogprob - mb.logprobs
-                ratio = logratio.exp()
+            if by_hand:
                 with torch.no_grad():
-                    approx_kl = ((ratio - 1) - logratio).mean()
-                    clipfracs.append(((ratio - 1.0).abs() > hp.clip_coef).float().mean().item())
-                pg_loss = policy_loss(ratio, mb.advantages, hp)
-                v_loss = value_loss(newvalue, mb.values, mb.returns, hp)
-                entropy_loss = entropy.mean()
-                loss = pg_loss - hp.ent_coef * entropy_loss + hp.vf_coef * v_loss
-            optimizer.zero_grad()
-            loss.backward()
+                    losses = Losses(*fused.fused_losses(model, mb, hp, dtype))
+            else:
+                optimizer.zero_grad()
+                losses = autograd_losses(model, mb, hp, dtype, device_type)
+            with torch.no_grad():
+                ratio, logratio = losses.ratio, losses.logratio
+                approx_kl = ((ratio - 1) - logratio).mean()
+                clipfracs.append(((ratio - 1.0).abs() > hp.clip_coef).float().mean().item())
             nn.utils.clip_grad_norm_(model.parameters(), hp.max_grad_norm)
             optimizer.step()
     var_y = batch.returns.var()
@@ -135,9 +166,9 @@ def ppo_update(
         float("nan") if var_y == 0 else float(1 - (batch.returns - batch.values).var() / var_y)
     )
     return {
-        "policy_loss": pg_loss.item(),
-        "value_loss": v_loss.item(),
-        "entropy": entropy_loss.item(),
+        "policy_loss": losses.policy.item(),
+        "value_loss": losses.value.item(),
+        "entropy": losses.entropy.item(),
         "approx_kl": approx_kl.item(),
         "clipfrac": float(np.mean(clipfracs)),
         "explained_variance": explained,

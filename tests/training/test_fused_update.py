@@ -1,0 +1,135 @@
+"""The PPO update's gradients written out by hand (``training/ppo/fused.py``) against autograd's,
+the reference: the same gradients and losses, within rounding, on minibatches that reach every
+branch of the loss (ratios clipped on both sides and inside, advantages of both signs, values
+moved past the clip and not, one legal action or many)."""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import replace
+
+import numpy as np
+import pytest
+import torch
+
+from reborn_env.policies.network import MaskedActorCritic
+from training.ppo import fused
+from training.ppo.loss import Batch, Hyperparameters, Losses, autograd_losses, ppo_update
+
+OBS, ACTIONS, ROWS = 40, 12, 96
+
+HP = Hyperparameters(
+    learning_rate=1e-3,
+    anneal_lr=False,
+    num_updates=10,
+    update_epochs=2,
+    batch_size=ROWS,
+    minibatch_size=ROWS // 2,
+    clip_coef=0.2,
+    clip_vloss=True,
+    norm_adv=True,
+    ent_coef=0.01,
+    vf_coef=0.5,
+    max_grad_norm=0.5,
+    precision="float32",
+    fused_update=True,
+)
+
+
+def _model(hidden: list[int], seed: int = 0) -> MaskedActorCritic:
+    torch.manual_seed(seed)
+    model = MaskedActorCritic(OBS, ACTIONS, hidden)
+    with torch.no_grad():  # logits far from uniform, so every probability term matters
+        model.policy.weight.mul_(100.0)
+    return model
+
+
+def _batch(model: MaskedActorCritic, seed: int = 1) -> Batch:
+    """Rows whose stored log-probabilities and values sit around the network's own, so that the
+    ratios fall below, inside and above the clip range and the values on both sides of theirs."""
+    g = torch.Generator().manual_seed(seed)
+    obs = (torch.rand(ROWS, OBS, generator=g) < 0.3).float()
+    masks = torch.rand(ROWS, ACTIONS, generator=g) < 0.4
+    masks[:, 0] = True
+    masks[:8, 1:] = False  # one legal action: ratio 1, entropy 0
+    with torch.no_grad():
+        actions, logprobs, _, values = model.get_action_and_value(obs, masks)
+    shift = torch.linspace(-0.6, 0.6, ROWS)
+    return Batch(
+        obs=obs,
+        masks=masks,
+        actions=actions,
+        logprobs=logprobs + shift[torch.randperm(ROWS, generator=g)],
+        values=values + 0.5 * shift,
+        advantages=torch.randn(ROWS, generator=g),
+        returns=values + torch.randn(ROWS, generator=g),
+    )
+
+
+def _both(model: MaskedActorCritic, mb: Batch, hp: Hyperparameters, dtype: torch.dtype):
+    reference, by_hand = copy.deepcopy(model), copy.deepcopy(model)
+    expected = autograd_losses(reference, mb, hp, dtype, "cpu")
+    with torch.no_grad():
+        got = Losses(*fused.fused_losses(by_hand, mb, hp, dtype))
+    return reference, by_hand, expected, got
+
+
+@pytest.mark.parametrize("hidden", [[16], [24, 16], [8, 8, 8]])
+@pytest.mark.parametrize("clip_vloss", [True, False])
+@pytest.mark.parametrize("norm_adv", [True, False])
+def test_the_gradients_by_hand_are_autograds(
+    hidden: list[int], clip_vloss: bool, norm_adv: bool
+) -> None:
+    model = _model(hidden)
+    mb = _batch(model)
+    hp = replace(HP, clip_vloss=clip_vloss, norm_adv=norm_adv)
+    reference, by_hand, expected, got = _both(model, mb, hp, torch.float32)
+    ratio = expected.ratio
+    assert (ratio < 0.8).any() and (ratio > 1.2).any() and ((ratio - 1).abs() < 0.2).any()
+    for name, param in reference.named_parameters():
+        other = dict(by_hand.named_parameters())[name].grad
+        assert other is not None and other.shape == param.grad.shape, name
+        scale = float(param.grad.abs().max())
+        assert scale > 0, name
+        torch.testing.assert_close(other, param.grad, rtol=1e-4, atol=1e-6 * scale, msg=name)
+    for field in ("policy", "value", "entropy", "logratio", "ratio"):
+        torch.testing.assert_close(getattr(got, field), getattr(expected, field).detach())
+
+
+def test_in_bfloat16_they_agree_as_closely_as_the_arithmetic_allows() -> None:
+    """Both run the products in bfloat16 (8 bits of mantissa), in their own order: the
+    gradients agree to a few percent of their scale."""
+    model = _model([24, 16])
+    mb = _batch(model)
+    mb = replace(mb, obs=mb.obs.to(torch.bfloat16))  # as Batch.on casts them
+    reference, by_hand, _, _ = _both(model, mb, HP, torch.bfloat16)
+    for name, param in reference.named_parameters():
+        other = dict(by_hand.named_parameters())[name].grad
+        scale = float(param.grad.abs().max())
+        assert float((other - param.grad).abs().max()) <= 0.03 * scale, name
+
+
+def test_an_update_by_hand_ends_where_autograds_does() -> None:
+    """Two epochs of minibatch steps from the same weights, generator and batch: the same
+    weights within rounding, and the same statistics."""
+    model = _model([16, 16])
+    batch = _batch(model)
+    runs = []
+    for by_hand in (True, False):
+        net = copy.deepcopy(model)
+        optimizer = torch.optim.Adam(net.parameters(), lr=HP.learning_rate, eps=1e-5)
+        hp = replace(HP, fused_update=by_hand)
+        stats = ppo_update(net, optimizer, batch, hp, np.random.default_rng(0), 0)
+        runs.append((net, stats))
+    (fast, fast_stats), (slow, slow_stats) = runs
+    for (name, a), b in zip(fast.state_dict().items(), slow.state_dict().values(), strict=True):
+        torch.testing.assert_close(a, b, rtol=1e-4, atol=1e-6, msg=name)
+    for key, value in slow_stats.items():
+        assert fast_stats[key] == pytest.approx(value, rel=1e-4, abs=1e-6), key
+
+
+def test_only_the_mlp_torso_is_done_by_hand() -> None:
+    """The records torso (a shared encoder per field of records) is left to autograd."""
+    assert fused.supports(_model([16]))
+    records = MaskedActorCritic(OBS, ACTIONS, [16], record_sets=[(0, 4, 5)], record_embed=8)
+    assert not fused.supports(records)

@@ -1,0 +1,131 @@
+"""PPO's minibatch gradients written out by hand for the MLP network: the loss of
+``training/ppo/loss.py``, differentiated by the chain rule in a third of the operations autograd
+runs, for the update's small minibatches, where torch's cost per operation outweighs the
+arithmetic.
+
+Autograd stays the reference (``fused_update: false``), and
+``tests/training/test_fused_update.py`` holds the two to the same gradients. The arithmetic is
+autocast's: in bfloat16 the matrix products (forward and backward) take bfloat16 inputs and
+everything else is float32, tanh included (``reborn_env/policies/network.py``).
+
+With ``p`` the legal actions' probabilities, ``a`` the action taken and ``H`` the entropy, the
+gradients of the loss ``policy - ent_coef * entropy + vf_coef * value`` (each a mean over the
+minibatch's ``n`` rows) with respect to the logits ``z`` and the value ``v``:
+
+- the clipped surrogate, through the log-probability of ``a``: ``g * (onehot(a) - p)``, where
+  ``g = d policy / d ratio * ratio``, and ``d policy / d ratio`` is ``-advantage / n`` where the
+  unclipped term is the larger (half of it from each term where they tie, as ``torch.max``
+  splits a tie, the clipped half lost outside the clip range);
+- the entropy: ``d H / d z = -p * (log p + H)``;
+- the value loss ``0.5 * (v - return)^2`` (the larger of it and the clipped value's with
+  ``clip_vloss``, a tie split alike): ``(v - return) / n`` through the term that counts.
+
+An illegal action's probability is exactly 0, so every term above is 0 there, as autograd's
+gradient through the mask is.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import torch
+from torch import nn
+
+from reborn_env.policies.network import Tanh
+
+if TYPE_CHECKING:
+    from reborn_env.policies.network import MaskedActorCritic
+    from training.ppo.loss import Batch, Hyperparameters
+
+
+def supports(model: MaskedActorCritic) -> bool:
+    """Whether the network is one this module differentiates: the ``mlp`` torso, linear layers
+    each followed by tanh."""
+    layers = list(model.torso)
+    return (
+        model.encoder is None
+        and len(layers) % 2 == 0
+        and all(isinstance(layer, nn.Linear) for layer in layers[0::2])
+        and all(isinstance(layer, Tanh) for layer in layers[1::2])
+    )
+
+
+def _tie_split(first: torch.Tensor, second: torch.Tensor) -> torch.Tensor:
+    """The share of ``torch.max(first, second)``'s gradient that reaches ``first``: 1 where it
+    is larger, 1/2 where they tie, 0 elsewhere."""
+    return (first > second).float() + 0.5 * (first == second).float()
+
+
+def fused_losses(
+    model: MaskedActorCritic, mb: Batch, hp: Hyperparameters, dtype: torch.dtype
+) -> tuple[torch.Tensor, ...]:
+    """Set every parameter's ``.grad`` to the gradient of the PPO loss on ``mb`` (products in
+    ``dtype``); the minibatch's (policy loss, value loss, mean entropy, log-ratios, ratios), as
+    ``training.ppo.loss.Losses`` holds them. Run under ``torch.no_grad()``."""
+    low = (lambda t: t) if dtype == torch.float32 else (lambda t: t.to(dtype))
+    linears = list(model.torso)[0::2]
+    inputs, outputs, h = [], [], mb.obs
+    for layer in linears:
+        inputs.append(low(h))
+        h = torch.tanh(torch.addmm(low(layer.bias), inputs[-1], low(layer.weight).t()).float())
+        outputs.append(h)
+    last = low(h)
+    logits = torch.addmm(low(model.policy.bias), last, low(model.policy.weight).t()).float()
+    logits.masked_fill_(~mb.masks, -1e9)
+    value = torch.addmm(low(model.value.bias), last, low(model.value.weight).t()).float()
+    value = value.squeeze(-1)
+    log_probs = torch.log_softmax(logits, dim=-1)
+    probs = torch.softmax(logits, dim=-1)
+    taken = mb.actions.unsqueeze(-1)
+    entropy = -(probs * log_probs).sum(-1)
+    logratio = log_probs.gather(-1, taken).squeeze(-1) - mb.logprobs
+    ratio = logratio.exp()
+    n, c = len(ratio), hp.clip_coef
+
+    advantages = mb.advantages
+    if hp.norm_adv:
+        advantages = (advantages - advantages.mean()) / (advantages.std() + 1e-8)
+    clipped = ratio.clamp(1 - c, 1 + c)
+    unclipped_term, clipped_term = -advantages * ratio, -advantages * clipped
+    pg_loss = torch.max(unclipped_term, clipped_term).mean()
+    inside = ((ratio >= 1 - c) & (ratio <= 1 + c)).float()
+    share = (
+        _tie_split(unclipped_term, clipped_term) + _tie_split(clipped_term, unclipped_term) * inside
+    )
+    through_logprob = (-advantages / n) * share * ratio
+    d_logits = probs * (log_probs + entropy.unsqueeze(-1)) * (hp.ent_coef / n)
+    d_logits -= probs * through_logprob.unsqueeze(-1)
+    d_logits.scatter_add_(-1, taken, through_logprob.unsqueeze(-1))
+
+    error = value - mb.returns
+    if hp.clip_vloss:
+        moved = value - mb.values
+        clipped_error = mb.values + moved.clamp(-c, c) - mb.returns
+        squares, clipped_squares = error * error, clipped_error * clipped_error
+        v_loss = 0.5 * torch.max(squares, clipped_squares).mean()
+        moved_inside = ((moved >= -c) & (moved <= c)).float()
+        d_value = (
+            _tie_split(squares, clipped_squares) * error
+            + _tie_split(clipped_squares, squares) * moved_inside * clipped_error
+        )
+    else:
+        v_loss = 0.5 * (error * error).mean()
+        d_value = error
+    d_value = d_value * (hp.vf_coef / n)
+
+    d_out = low(d_logits)
+    model.policy.weight.grad = (d_out.t() @ last).float()
+    model.policy.bias.grad = d_logits.sum(0)
+    model.value.weight.grad = (low(d_value.unsqueeze(0)) @ last).float()
+    model.value.bias.grad = d_value.sum(0, keepdim=True)
+    d_h = (d_out @ low(model.policy.weight)).float()
+    d_h += (low(d_value.unsqueeze(-1)) @ low(model.value.weight)).float()
+    for k in range(len(linears) - 1, -1, -1):
+        layer, h = linears[k], outputs[k]
+        d_z = d_h * (1 - h * h)
+        d_low = low(d_z)
+        layer.weight.grad = (d_low.t() @ inputs[k]).float()
+        layer.bias.grad = d_z.sum(0)
+        if k:
+            d_h = (d_low @ low(layer.weight)).float()
+    return pg_loss, v_loss, entropy.mean(), logratio, ratio
