@@ -1,11 +1,13 @@
-"""The PPO update's gradients written out by hand (``training/ppo/fused.py``) against autograd's,
-the reference: the same gradients and losses, within rounding, on minibatches that reach every
-branch of the loss (ratios clipped on both sides and inside, advantages of both signs, values
-moved past the clip and not, one legal action or many)."""
+"""The PPO and MMD updates' gradients written out by hand (``training/ppo/fused.py``,
+``training/mmd/loss.py``) against autograd's, the reference: the same gradients and losses,
+within rounding, on minibatches that reach every branch of the loss (ratios clipped on both
+sides and inside, advantages of both signs, values moved past the clip and not, one legal
+action or many)."""
 
 from __future__ import annotations
 
 import copy
+from dataclasses import fields as dataclass_fields
 from dataclasses import replace
 
 import numpy as np
@@ -13,6 +15,7 @@ import pytest
 import torch
 
 from reborn_env.policies.network import MaskedActorCritic
+from training.mmd.loss import MMDLoss, mmd_by_autograd, mmd_by_hand, mmd_update, uniform_log_probs
 from training.ppo import fused
 from training.ppo.loss import Batch, Hyperparameters, Losses, autograd_losses, ppo_update
 
@@ -133,3 +136,56 @@ def test_only_the_mlp_torso_is_done_by_hand() -> None:
     assert fused.supports(_model([16]))
     records = MaskedActorCritic(OBS, ACTIONS, [16], record_sets=[(0, 4, 5)], record_embed=8)
     assert not fused.supports(records)
+
+
+def _mmd_hp(**options) -> MMDLoss:
+    fields = {f.name: getattr(HP, f.name) for f in dataclass_fields(HP)}
+    return MMDLoss(**{**fields, "magnet_coef": 0.3, "magnet_coef_end": 0.1, "kl_coef": 0.5,
+                      **options})  # fmt: skip
+
+
+@pytest.mark.parametrize("magnet", ["uniform", "policy"])
+def test_mmds_gradients_by_hand_are_autograds(magnet: str) -> None:
+    """MMD's loss (the surrogate, a reverse KL to the magnet and one to the policy the update
+    began with, the value loss): the same gradients and KLs by hand as by autograd."""
+    model = _model([24, 16])
+    mb = _batch(model)
+    old = model.log_probs_and_value(mb.obs, mb.masks)[0].detach()
+    pull = (
+        uniform_log_probs(mb.masks)
+        if magnet == "uniform"
+        else _model([16], seed=7).log_probs_and_value(mb.obs, mb.masks)[0].detach()
+    )
+    with torch.no_grad():  # the update has moved the network since ``old``
+        for param in model.parameters():
+            param.add_(0.05 * torch.randn_like(param))
+    reference, by_hand = copy.deepcopy(model), copy.deepcopy(model)
+    hp = _mmd_hp()
+    expected = mmd_by_autograd(reference, mb, hp, torch.float32, "cpu", 0.3, pull, old)
+    with torch.no_grad():
+        got = mmd_by_hand(by_hand, mb, hp, torch.float32, 0.3, pull, old)
+    assert float(expected[2].detach()) > 0.01 and float(expected[3].detach()) > 0.01  # both pull
+    for name, param in reference.named_parameters():
+        other = dict(by_hand.named_parameters())[name].grad
+        scale = float(param.grad.abs().max())
+        torch.testing.assert_close(other, param.grad, rtol=1e-4, atol=1e-6 * scale, msg=name)
+    for a, b in zip(got, expected, strict=True):
+        torch.testing.assert_close(a, b.detach(), rtol=1e-5, atol=1e-6)
+
+
+def test_an_mmd_update_by_hand_ends_where_autograds_does() -> None:
+    model = _model([16, 16])
+    batch = _batch(model)
+    magnet = _model([16], seed=7)
+    runs = []
+    for by_hand in (True, False):
+        net = copy.deepcopy(model)
+        optimizer = torch.optim.Adam(net.parameters(), lr=HP.learning_rate, eps=1e-5)
+        hp = _mmd_hp(fused_update=by_hand)
+        stats = mmd_update(net, optimizer, batch, hp, np.random.default_rng(0), 3, magnet)
+        runs.append((net, stats))
+    (fast, fast_stats), (slow, slow_stats) = runs
+    for (name, a), b in zip(fast.state_dict().items(), slow.state_dict().values(), strict=True):
+        torch.testing.assert_close(a, b, rtol=1e-4, atol=1e-6, msg=name)
+    for key, value in slow_stats.items():
+        assert fast_stats[key] == pytest.approx(value, rel=1e-4, abs=1e-6), key

@@ -26,6 +26,7 @@ from torch import nn
 
 from reborn_env.policies.network import MaskedActorCritic
 from training.common.precision import autocast, network_precision
+from training.ppo import fused
 from training.ppo.loss import Batch, Hyperparameters, policy_loss, value_loss
 
 
@@ -56,6 +57,62 @@ def reverse_kl(log_p: torch.Tensor, log_q: torch.Tensor, mask: torch.Tensor) -> 
     return (log_p.exp() * mask * (log_p - log_q)).sum(-1)
 
 
+def mmd_by_autograd(
+    model: MaskedActorCritic,
+    mb: Batch,
+    hp: MMDLoss,
+    dtype: torch.dtype,
+    device_type: str,
+    alpha: float,
+    pull: torch.Tensor,
+    old: torch.Tensor,
+) -> tuple[torch.Tensor, ...]:
+    """Backpropagate MMD's loss on ``mb`` (toward ``pull``, the magnet's log-probabilities of its
+    rows, and ``old``, the update's first ones) into the parameters' ``.grad``, which must be
+    cleared first; (policy loss, value loss, KL to the magnet, KL to the previous policy, the
+    log-probabilities)."""
+    mask = mb.masks
+    with autocast(dtype, device_type):
+        log_p, newvalue = model.log_probs_and_value(mb.obs, mask)
+        newlogprob = log_p.gather(-1, mb.actions.unsqueeze(-1)).squeeze(-1)
+        ratio = (newlogprob - mb.logprobs).exp()
+        pg_loss = policy_loss(ratio, mb.advantages, hp)
+        v_loss = value_loss(newvalue, mb.values, mb.returns, hp)
+        kl_magnet = reverse_kl(log_p, pull, mask).mean()
+        kl_prev = reverse_kl(log_p, old, mask).mean()
+        loss = pg_loss + alpha * kl_magnet + hp.kl_coef * kl_prev + hp.vf_coef * v_loss
+    loss.backward()
+    return pg_loss, v_loss, kl_magnet, kl_prev, log_p
+
+
+def mmd_by_hand(
+    model: MaskedActorCritic,
+    mb: Batch,
+    hp: MMDLoss,
+    dtype: torch.dtype,
+    alpha: float,
+    pull: torch.Tensor,
+    old: torch.Tensor,
+) -> tuple[torch.Tensor, ...]:
+    """:func:`mmd_by_autograd`'s gradients and losses for the MLP network, by the chain rule
+    written out (``training/ppo/fused.py``). A reverse KL's gradient with respect to the
+    logits: ``d KL(p || q) / d z = p * (log p - log q - KL(p || q))``. Run under
+    ``torch.no_grad()``."""
+    fwd = fused.Pass(model, mb.obs, mb.masks, dtype)
+    probs, mask, taken = fwd.probs, mb.masks, mb.actions.unsqueeze(-1)
+    log_p = fwd.log_probs.masked_fill(~mask, 0.0)
+    ratio = (log_p.gather(-1, taken).squeeze(-1) - mb.logprobs).exp()
+    pg_loss, d_logprob = fused.surrogate(ratio, mb.advantages, hp)
+    v_loss, d_value = fused.value_error(mb, fwd.value, hp)
+    n, kls, d_logits = len(ratio), [], torch.zeros_like(probs)
+    for weight, toward in ((alpha, pull), (hp.kl_coef, old)):
+        rows = reverse_kl(log_p, toward, mask)
+        d_logits += probs * (log_p - toward - rows.unsqueeze(-1)) * (weight / n)
+        kls.append(rows.mean())
+    fwd.backward(fused.through_taken(d_logits, probs, taken, d_logprob), d_value)
+    return pg_loss, v_loss, *kls, log_p
+
+
 def mmd_update(
     model: MaskedActorCritic,
     optimizer: torch.optim.Optimizer,
@@ -82,23 +139,21 @@ def mmd_update(
             else magnet.log_probs_and_value(whole.obs, whole.masks)[0]
         )
     order = np.arange(hp.batch_size)
+    by_hand = hp.fused_update and fused.supports(model)
     for _ in range(hp.update_epochs):
         rng.shuffle(order)
         for begin in range(0, hp.batch_size, hp.minibatch_size):
             index = torch.from_numpy(order[begin : begin + hp.minibatch_size])
             mb = whole.rows(index)
             mask = mb.masks
-            with autocast(dtype, device_type):
-                log_p, newvalue = model.log_probs_and_value(mb.obs, mask)
-                newlogprob = log_p.gather(-1, mb.actions.unsqueeze(-1)).squeeze(-1)
-                ratio = (newlogprob - mb.logprobs).exp()
-                pg_loss = policy_loss(ratio, mb.advantages, hp)
-                v_loss = value_loss(newvalue, mb.values, mb.returns, hp)
-                kl_magnet = reverse_kl(log_p, pull.index_select(0, index), mask).mean()
-                kl_prev = reverse_kl(log_p, old.index_select(0, index), mask).mean()
-                loss = pg_loss + alpha * kl_magnet + hp.kl_coef * kl_prev + hp.vf_coef * v_loss
-            optimizer.zero_grad()
-            loss.backward()
+            toward = (pull.index_select(0, index), old.index_select(0, index))
+            if by_hand:
+                with torch.no_grad():
+                    losses = mmd_by_hand(model, mb, hp, dtype, alpha, *toward)
+            else:
+                optimizer.zero_grad()
+                losses = mmd_by_autograd(model, mb, hp, dtype, device_type, alpha, *toward)
+            pg_loss, v_loss, kl_magnet, kl_prev, log_p = losses
             nn.utils.clip_grad_norm_(model.parameters(), hp.max_grad_norm)
             optimizer.step()
     with torch.no_grad():

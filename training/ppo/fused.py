@@ -56,48 +56,73 @@ def _tie_split(first: torch.Tensor, second: torch.Tensor) -> torch.Tensor:
     return (first > second).float() + 0.5 * (first == second).float()
 
 
-def fused_losses(
-    model: MaskedActorCritic, mb: Batch, hp: Hyperparameters, dtype: torch.dtype
-) -> tuple[torch.Tensor, ...]:
-    """Set every parameter's ``.grad`` to the gradient of the PPO loss on ``mb`` (products in
-    ``dtype``); the minibatch's (policy loss, value loss, mean entropy, log-ratios, ratios), as
-    ``training.ppo.loss.Losses`` holds them. Run under ``torch.no_grad()``."""
-    low = (lambda t: t) if dtype == torch.float32 else (lambda t: t.to(dtype))
-    linears = list(model.torso)[0::2]
-    inputs, outputs, h = [], [], mb.obs
-    for layer in linears:
-        inputs.append(low(h))
-        h = torch.tanh(torch.addmm(low(layer.bias), inputs[-1], low(layer.weight).t()).float())
-        outputs.append(h)
-    last = low(h)
-    logits = torch.addmm(low(model.policy.bias), last, low(model.policy.weight).t()).float()
-    logits.masked_fill_(~mb.masks, -1e9)
-    value = torch.addmm(low(model.value.bias), last, low(model.value.weight).t()).float()
-    value = value.squeeze(-1)
-    log_probs = torch.log_softmax(logits, dim=-1)
-    probs = torch.softmax(logits, dim=-1)
-    taken = mb.actions.unsqueeze(-1)
-    entropy = -(probs * log_probs).sum(-1)
-    logratio = log_probs.gather(-1, taken).squeeze(-1) - mb.logprobs
-    ratio = logratio.exp()
-    n, c = len(ratio), hp.clip_coef
+class Pass:
+    """One forward pass of the MLP network, kept for its backward pass: each layer's input (in
+    the products' dtype) and tanh output (float32), the masked logits and the value (float32),
+    and the legal actions' log-probabilities and probabilities."""
 
-    advantages = mb.advantages
+    def __init__(self, model: MaskedActorCritic, obs: torch.Tensor, masks: torch.Tensor,
+                 dtype: torch.dtype) -> None:  # fmt: skip
+        self.model = model
+        self.low = (lambda t: t) if dtype == torch.float32 else (lambda t: t.to(dtype))
+        low, h = self.low, obs
+        self.linears = list(model.torso)[0::2]
+        self.inputs, self.outputs = [], []
+        for layer in self.linears:
+            self.inputs.append(low(h))
+            weight, bias = low(layer.weight), low(layer.bias)
+            h = torch.tanh(torch.addmm(bias, self.inputs[-1], weight.t()).float())
+            self.outputs.append(h)
+        self.last = low(h)
+        logits = torch.addmm(low(model.policy.bias), self.last, low(model.policy.weight).t())
+        self.logits = logits.float().masked_fill_(~masks, -1e9)
+        value = torch.addmm(low(model.value.bias), self.last, low(model.value.weight).t())
+        self.value = value.float().squeeze(-1)
+        self.log_probs = torch.log_softmax(self.logits, dim=-1)
+        self.probs = torch.softmax(self.logits, dim=-1)
+
+    def backward(self, d_logits: torch.Tensor, d_value: torch.Tensor) -> None:
+        """Set every parameter's ``.grad`` from the loss's gradients with respect to the logits
+        and the value, products in the pass's dtype as autocast's backward runs them."""
+        model, low, last = self.model, self.low, self.last
+        d_out = low(d_logits)
+        model.policy.weight.grad = (d_out.t() @ last).float()
+        model.policy.bias.grad = d_logits.sum(0)
+        model.value.weight.grad = (low(d_value.unsqueeze(0)) @ last).float()
+        model.value.bias.grad = d_value.sum(0, keepdim=True)
+        d_h = (d_out @ low(model.policy.weight)).float()
+        d_h += (low(d_value.unsqueeze(-1)) @ low(model.value.weight)).float()
+        for k in range(len(self.linears) - 1, -1, -1):
+            layer, h = self.linears[k], self.outputs[k]
+            d_z = d_h * (1 - h * h)
+            d_low = low(d_z)
+            layer.weight.grad = (d_low.t() @ self.inputs[k]).float()
+            layer.bias.grad = d_z.sum(0)
+            if k:
+                d_h = (d_low @ low(layer.weight)).float()
+
+
+def surrogate(
+    ratio: torch.Tensor, advantages: torch.Tensor, hp: Hyperparameters
+) -> tuple[torch.Tensor, torch.Tensor]:
+    """The clipped surrogate (``training.ppo.loss.policy_loss``) and its gradient with respect
+    to each row's log-probability of the action taken."""
+    n, c = len(ratio), hp.clip_coef
     if hp.norm_adv:
         advantages = (advantages - advantages.mean()) / (advantages.std() + 1e-8)
     clipped = ratio.clamp(1 - c, 1 + c)
     unclipped_term, clipped_term = -advantages * ratio, -advantages * clipped
-    pg_loss = torch.max(unclipped_term, clipped_term).mean()
     inside = ((ratio >= 1 - c) & (ratio <= 1 + c)).float()
     share = (
         _tie_split(unclipped_term, clipped_term) + _tie_split(clipped_term, unclipped_term) * inside
     )
-    through_logprob = (-advantages / n) * share * ratio
-    d_logits = probs * (log_probs + entropy.unsqueeze(-1)) * (hp.ent_coef / n)
-    d_logits -= probs * through_logprob.unsqueeze(-1)
-    d_logits.scatter_add_(-1, taken, through_logprob.unsqueeze(-1))
+    return torch.max(unclipped_term, clipped_term).mean(), (-advantages / n) * share * ratio
 
-    error = value - mb.returns
+
+def value_error(mb: Batch, value: torch.Tensor, hp: Hyperparameters) -> tuple[torch.Tensor, ...]:
+    """The value loss (``training.ppo.loss.value_loss``) and its gradient with respect to each
+    row's value, ``vf_coef`` included."""
+    c, error = hp.clip_coef, value - mb.returns
     if hp.clip_vloss:
         moved = value - mb.values
         clipped_error = mb.values + moved.clamp(-c, c) - mb.returns
@@ -111,21 +136,31 @@ def fused_losses(
     else:
         v_loss = 0.5 * (error * error).mean()
         d_value = error
-    d_value = d_value * (hp.vf_coef / n)
+    return v_loss, d_value * (hp.vf_coef / len(value))
 
-    d_out = low(d_logits)
-    model.policy.weight.grad = (d_out.t() @ last).float()
-    model.policy.bias.grad = d_logits.sum(0)
-    model.value.weight.grad = (low(d_value.unsqueeze(0)) @ last).float()
-    model.value.bias.grad = d_value.sum(0, keepdim=True)
-    d_h = (d_out @ low(model.policy.weight)).float()
-    d_h += (low(d_value.unsqueeze(-1)) @ low(model.value.weight)).float()
-    for k in range(len(linears) - 1, -1, -1):
-        layer, h = linears[k], outputs[k]
-        d_z = d_h * (1 - h * h)
-        d_low = low(d_z)
-        layer.weight.grad = (d_low.t() @ inputs[k]).float()
-        layer.bias.grad = d_z.sum(0)
-        if k:
-            d_h = (d_low @ low(layer.weight)).float()
+
+def through_taken(
+    d_logits: torch.Tensor, probs: torch.Tensor, taken: torch.Tensor, d_logprob: torch.Tensor
+) -> torch.Tensor:
+    """Add to ``d_logits`` the gradient that reaches the logits through the log-probability of
+    the action taken, ``d_logprob * (onehot(taken) - p)``."""
+    d_logits -= probs * d_logprob.unsqueeze(-1)
+    return d_logits.scatter_add_(-1, taken, d_logprob.unsqueeze(-1))
+
+
+def fused_losses(
+    model: MaskedActorCritic, mb: Batch, hp: Hyperparameters, dtype: torch.dtype
+) -> tuple[torch.Tensor, ...]:
+    """Set every parameter's ``.grad`` to the gradient of the PPO loss on ``mb`` (products in
+    ``dtype``); the minibatch's (policy loss, value loss, mean entropy, log-ratios, ratios), as
+    ``training.ppo.loss.Losses`` holds them. Run under ``torch.no_grad()``."""
+    fwd = Pass(model, mb.obs, mb.masks, dtype)
+    probs, log_probs, taken = fwd.probs, fwd.log_probs, mb.actions.unsqueeze(-1)
+    entropy = -(probs * log_probs).sum(-1)
+    logratio = log_probs.gather(-1, taken).squeeze(-1) - mb.logprobs
+    ratio = logratio.exp()
+    pg_loss, d_logprob = surrogate(ratio, mb.advantages, hp)
+    v_loss, d_value = value_error(mb, fwd.value, hp)
+    d_logits = probs * (log_probs + entropy.unsqueeze(-1)) * (hp.ent_coef / len(ratio))
+    fwd.backward(through_taken(d_logits, probs, taken, d_logprob), d_value)
     return pg_loss, v_loss, entropy.mean(), logratio, ratio
