@@ -67,16 +67,17 @@ class Pass:
         self.low = (lambda t: t) if dtype == torch.float32 else (lambda t: t.to(dtype))
         low, h = self.low, obs
         self.linears = list(model.torso)[0::2]
+        self.weights = [low(layer.weight) for layer in self.linears]
         self.inputs, self.outputs = [], []
-        for layer in self.linears:
+        for layer, weight in zip(self.linears, self.weights, strict=True):
             self.inputs.append(low(h))
-            weight, bias = low(layer.weight), low(layer.bias)
-            h = torch.tanh(torch.addmm(bias, self.inputs[-1], weight.t()).float())
+            h = torch.tanh(torch.addmm(low(layer.bias), self.inputs[-1], weight.t()).float())
             self.outputs.append(h)
         self.last = low(h)
-        logits = torch.addmm(low(model.policy.bias), self.last, low(model.policy.weight).t())
+        self.policy_weight, self.value_weight = low(model.policy.weight), low(model.value.weight)
+        logits = torch.addmm(low(model.policy.bias), self.last, self.policy_weight.t())
         self.logits = logits.float().masked_fill_(~masks, -1e9)
-        value = torch.addmm(low(model.value.bias), self.last, low(model.value.weight).t())
+        value = torch.addmm(low(model.value.bias), self.last, self.value_weight.t())
         self.value = value.float().squeeze(-1)
         self.log_probs = torch.log_softmax(self.logits, dim=-1)
         self.probs = torch.softmax(self.logits, dim=-1)
@@ -90,8 +91,8 @@ class Pass:
         model.policy.bias.grad = d_logits.sum(0)
         model.value.weight.grad = (low(d_value.unsqueeze(0)) @ last).float()
         model.value.bias.grad = d_value.sum(0, keepdim=True)
-        d_h = (d_out @ low(model.policy.weight)).float()
-        d_h += (low(d_value.unsqueeze(-1)) @ low(model.value.weight)).float()
+        d_h = (d_out @ self.policy_weight).float()
+        d_h += (low(d_value.unsqueeze(-1)) @ self.value_weight).float()
         for k in range(len(self.linears) - 1, -1, -1):
             layer, h = self.linears[k], self.outputs[k]
             d_z = d_h * (1 - h * h)
@@ -99,7 +100,7 @@ class Pass:
             layer.weight.grad = (d_low.t() @ self.inputs[k]).float()
             layer.bias.grad = d_z.sum(0)
             if k:
-                d_h = (d_low @ low(layer.weight)).float()
+                d_h = (d_low @ self.weights[k]).float()
 
 
 def surrogate(
