@@ -1,10 +1,9 @@
 """``overlap``: the PPO loop's update on a second thread while the next rollout is collected.
 
 What the mode promises (``training/ppo/overlap.py``): each update learns from the games the
-weights before the previous update played (one update of policy lag), handed over as decoupled
-PPO does, except after a checkpoint, where the next rollout is played by the weights just saved;
-a run is deterministic; and a run resumed from any checkpoint ends with the straight run's
-weights, bit for bit.
+weights before the previous update played (one update of policy lag), except after a checkpoint,
+where the next rollout is played by the weights just saved; a run is deterministic; and a run
+resumed from any checkpoint ends with the straight run's weights, bit for bit.
 """
 
 from __future__ import annotations
@@ -12,12 +11,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import pytest
 import torch
 
 from reborn_env.core import registry
 from reborn_env.policies.network import MaskedActorCritic
-from training.ppo import overlap
 from training.ppo.config import TrainConfig
 from training.ppo.train import ppo_step, train
 
@@ -59,31 +56,21 @@ def _weights(trainer: Any) -> dict[str, torch.Tensor]:
     return {k: v.clone() for k, v in trainer.model.state_dict().items()}
 
 
-def test_each_update_learns_from_what_the_weights_before_it_played_handed_over_as_now(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+def test_each_update_learns_from_what_the_weights_before_the_last_update_played(
+    tmp_path: Path,
 ) -> None:
-    """A batch collected during an update was played by the weights that update began with; the
-    next update gets it as decoupled PPO hands it over: the log-probabilities of its own weights,
-    and each advantage times their probability of the action over the players'. A batch
-    collected before its update (the first, and the first after a checkpoint) comes as it is."""
+    """The log-probabilities a batch holds are those of the weights an update earlier than its
+    own (the rollout was played during that update), and of its own weights right after a
+    checkpoint and at the start, when the rollout was collected before the update began."""
     cfg = _config(tmp_path)
-    step, seen, handed = ppo_step(cfg), [], {}
+    step, seen = ppo_step(cfg), []
 
     def recording(model, optimizer, batch, rng, update):
         seen.append(({k: v.clone() for k, v in model.state_dict().items()}, batch))
         return step(model, optimizer, batch, rng, update)
 
-    original = overlap.as_played_now
-
-    def as_played_now(model, batch):
-        handed[len(seen)] = batch
-        return original(model, batch)
-
-    monkeypatch.setattr("training.ppo.overlap.as_played_now", as_played_now)
     trainer = train(cfg, log_dir=str(tmp_path / "runs"), update=recording)
     assert trainer.update == len(seen) == 6
-    lagged = [u for u in range(6) if u % cfg.checkpoint_every]
-    assert sorted(handed) == lagged
     player = MaskedActorCritic(trainer.model.obs_size, trainer.model.n_actions, [16])
 
     def logprobs(weights: dict[str, torch.Tensor], batch: Any) -> torch.Tensor:
@@ -92,14 +79,11 @@ def test_each_update_learns_from_what_the_weights_before_it_played_handed_over_a
             return player.get_action_and_value(batch.obs, batch.masks, batch.actions)[1]
 
     for update, (weights, batch) in enumerate(seen):
-        torch.testing.assert_close(batch.logprobs, logprobs(weights, batch), rtol=0, atol=1e-5)
-        if update in handed:
-            played = handed[update]
-            before = logprobs(seen[update - 1][0], played)
-            torch.testing.assert_close(played.logprobs, before, rtol=0, atol=1e-5)
-            assert not torch.allclose(played.logprobs, batch.logprobs, atol=1e-4)
-            importance = (batch.logprobs - played.logprobs).exp()
-            torch.testing.assert_close(batch.advantages, played.advantages * importance)
+        played_by = update if update % cfg.checkpoint_every == 0 else update - 1
+        expected = logprobs(seen[played_by][0], batch)
+        torch.testing.assert_close(batch.logprobs, expected, rtol=0, atol=1e-5)
+        if played_by != update:
+            assert not torch.allclose(batch.logprobs, logprobs(weights, batch), atol=1e-5)
 
 
 def test_an_overlapped_run_is_deterministic(tmp_path: Path) -> None:

@@ -8,14 +8,12 @@ inside its steps, so on two cores the two run side by side; on a machine another
 they share what is left, without the spinning that makes torch's second thread slow there
 (``docs/training.md``, "Hardware").
 
-The price is one update of policy lag: update ``k + 1`` learns from games that the weights
-before update ``k`` played. Taken as it comes, such a batch starts the update off its clip range
-(the ratio is to the policy that played it), and the shipped recipe learnt less (the PPO model
-card). So a lagged batch reaches the update as decoupled PPO hands it over (Hilton et al., 2022,
-"Batch size-invariance for policy optimization"; :func:`as_played_now`): the ratio and its
-clipping are taken against the weights the update begins with, the proximal policy, and each
-advantage is weighted by the importance of the action under those weights to the weights that
-played it.
+The price is one update of policy lag, as in asynchronous PPO: update ``k + 1`` learns from games
+that the weights before update ``k`` played, its ratio taken against the log-probabilities that
+played them. At the shipped PPO recipe's settings (32 minibatch steps an update) that costs
+learning: over the same 440 updates it reached 85.8% and 81.7% against the heuristic where the
+run without it reached 88.3% and 88.6% (``docs/measurements.md``), so no shipped recipe turns it
+on and it is off by default.
 
 An overlapped run is deterministic. The rollout alone draws from the run's generator and from
 torch's; the update shuffles its minibatches with a generator of its own (:func:`update_rng`).
@@ -28,17 +26,13 @@ from __future__ import annotations
 import copy
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import numpy as np
-import torch
 
-from reborn_env.policies.network import to_host, to_network
 from training.ppo.rollout import Rollout, collect_rollout
 
 if TYPE_CHECKING:
-    from reborn_env.policies.network import MaskedActorCritic
     from training.ppo.loss import Batch, Update
     from training.ppo.state import Trainer
 
@@ -64,33 +58,16 @@ def runs_alone(trainer: Trainer, last: int) -> bool:
     return after >= last or after % trainer.cfg.checkpoint_every == 0
 
 
-def as_played_now(model: MaskedActorCritic, batch: Batch) -> Batch:
-    """``batch``, played by the weights before the last update, as decoupled PPO hands it to an
-    update that begins with ``model``'s: the log-probabilities of the actions taken under
-    ``model`` (the proximal policy, which the ratio and its clipping are taken against; float32,
-    as the rollout played), and each advantage times ``pi_model(a) / pi_played(a)``."""
-    with torch.no_grad():
-        obs, masks = to_network(model, batch.obs), to_network(model, batch.masks)
-        log_probs, _ = model.log_probs_and_value(obs, masks)
-        taken = to_network(model, batch.actions).unsqueeze(-1)
-        proximal = to_host(log_probs.gather(-1, taken).squeeze(-1))
-    importance = (proximal - batch.logprobs).exp()
-    return replace(batch, logprobs=proximal, advantages=batch.advantages * importance)
-
-
 def learn_while_collecting(
-    trainer: Trainer, learn: Update, batch: Batch, collect: bool, lagged: bool
+    trainer: Trainer, learn: Update, batch: Batch, collect: bool
 ) -> tuple[dict[str, float], Rollout | None]:
-    """Run the update on ``batch`` (``lagged``: played by the weights before the last update,
-    then handed over by :func:`as_played_now`), and with ``collect`` the next rollout meanwhile;
-    (the update's statistics, the rollout or None). The actor takes the updated weights at the
-    end."""
+    """Run the update on ``batch``, and with ``collect`` the next rollout meanwhile; (the update's
+    statistics, the rollout or None). The actor takes the updated weights at the end."""
     rng = update_rng(trainer.cfg.seed, trainer.update)
 
     def timed_update() -> tuple[dict[str, float], float]:
         start = time.perf_counter()
-        played = as_played_now(trainer.model, batch) if lagged else batch
-        stats = learn(trainer.model, trainer.optimizer, played, rng, trainer.update)
+        stats = learn(trainer.model, trainer.optimizer, batch, rng, trainer.update)
         return stats, time.perf_counter() - start
 
     rollout = None

@@ -208,14 +208,13 @@ def train(
         start_acting(trainer)
     collected = None
     while trainer.update < last:
-        lagged = collected is not None  # played during the last update, by the weights before it
-        rollout = collected if lagged else collect_rollout(trainer)
+        rollout = collected if collected is not None else collect_rollout(trainer)
         with trainer.timers.timed("learning"):
             advantages, returns = rollout_advantages(rollout, cfg.gamma, cfg.gae_lambda)
             batch = flatten(rollout, advantages, returns)
         if cfg.overlap:
             collect = not runs_alone(trainer, last)
-            stats, collected = learn_while_collecting(trainer, learn, batch, collect, lagged)
+            stats, collected = learn_while_collecting(trainer, learn, batch, collect)
         else:
             with trainer.timers.timed("learning"):
                 model, optimizer = trainer.model, trainer.optimizer
