@@ -17,7 +17,8 @@ import torch
 from reborn_env.policies.network import MaskedActorCritic
 from training.mmd.loss import MMDLoss, mmd_by_autograd, mmd_by_hand, mmd_update, uniform_log_probs
 from training.ppo import fused
-from training.ppo.loss import Batch, Hyperparameters, Losses, autograd_losses, ppo_update
+from training.ppo.inputs import Batch, Hyperparameters
+from training.ppo.loss import Losses, autograd_losses, ppo_update
 
 OBS, ACTIONS, ROWS = 40, 12, 96
 

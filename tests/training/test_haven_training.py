@@ -18,7 +18,8 @@ from training.common.envs import env_sizes
 from training.common.schema import settings_of
 from training.ppo.advantages import compute_stream_gae, rollout_advantages, stream_links
 from training.ppo.config import ConfigError, TrainConfig, load_config
-from training.ppo.loss import Hyperparameters, flatten, ppo_update
+from training.ppo.inputs import Hyperparameters, flatten
+from training.ppo.loss import ppo_update
 from training.ppo.rollout import collect_rollout
 from training.ppo.train import build_trainer, train
 

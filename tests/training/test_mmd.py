@@ -15,7 +15,7 @@ from training.common.schema import ConfigError, settings_of
 from training.mmd.config import MMDConfig
 from training.mmd.loss import MMDLoss, mmd_update, reverse_kl, uniform_log_probs
 from training.mmd.train import train
-from training.ppo.loss import Batch
+from training.ppo.inputs import Batch
 
 torch.set_num_threads(1)
 GAME = next(n for n in registry.names() if not registry.get(n).facts.cooperative)

@@ -12,7 +12,8 @@ from reborn_env.policies.network import build_model, sample_actions
 from training.common.precision import cpu_has_bf16_units, resolve_precision
 from training.common.schema import ConfigError
 from training.ppo.config import TrainConfig
-from training.ppo.loss import Batch, Hyperparameters, ppo_update
+from training.ppo.inputs import Batch, Hyperparameters
+from training.ppo.loss import ppo_update
 from training.warmstart.imitation import clone, record_games
 
 SAPPHIRE_RAPIDS = "processor\t: 0\nflags\t\t: fpu sse2 avx512f avx512_bf16 amx_bf16 amx_tile\n"
@@ -57,17 +58,18 @@ def _batch(rows: int, obs_size: int, n_actions: int) -> Batch:
     )
 
 
-def test_an_update_in_bfloat16_takes_the_float32_step_within_rounding():
-    """One PPO update from the same weights on the same batch: the bfloat16 run's weights stay
-    float32, differ from the float32 run's (its products did run in bfloat16) and land within
-    bfloat16's rounding of them."""
+@pytest.mark.parametrize("fused_update", [True, False], ids=["by hand", "autograd"])
+def test_an_update_in_bfloat16_takes_the_float32_step_within_rounding(fused_update: bool):
+    """One PPO update from the same weights on the same batch, its gradients by hand or by
+    autograd: the bfloat16 run's weights stay float32, differ from the float32 run's (its
+    products did run in bfloat16) and land within bfloat16's rounding of them."""
     batch = _batch(512, 60, 20)
     weights = {}
     for precision in ("float32", "bfloat16"):
         hp = Hyperparameters(
             learning_rate=1e-3, anneal_lr=False, num_updates=1, update_epochs=2, batch_size=512,
             minibatch_size=128, clip_coef=0.2, clip_vloss=True, norm_adv=True, ent_coef=0.01,
-            vf_coef=0.5, max_grad_norm=0.5, precision=precision,
+            vf_coef=0.5, max_grad_norm=0.5, precision=precision, fused_update=fused_update,
         )  # fmt: skip
         torch.manual_seed(3)
         model = build_model(60, 20, [64, 64])

@@ -7,7 +7,8 @@ import torch
 
 from training.common.schema import settings_of
 from training.ppo.config import TrainConfig
-from training.ppo.loss import Hyperparameters, policy_loss, value_loss
+from training.ppo.inputs import Hyperparameters
+from training.ppo.loss import policy_loss, value_loss
 
 
 def _config(**over) -> Hyperparameters:

@@ -27,7 +27,8 @@ from torch import nn
 from reborn_env.policies.network import MaskedActorCritic
 from training.common.precision import autocast, network_precision
 from training.ppo import fused
-from training.ppo.loss import Batch, Hyperparameters, policy_loss, value_loss
+from training.ppo.inputs import Batch, Hyperparameters
+from training.ppo.loss import policy_loss, value_loss
 
 
 @dataclass(frozen=True, kw_only=True)

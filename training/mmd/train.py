@@ -21,7 +21,7 @@ from training.common.schema import settings_of
 from training.mmd.config import UNIFORM, MMDConfig, load_mmd_config
 from training.mmd.loss import MMDLoss, mmd_update
 from training.ppo import train as ppo
-from training.ppo.loss import Batch, Update
+from training.ppo.inputs import Batch, Update
 from training.ppo.state import Trainer
 
 

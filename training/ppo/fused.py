@@ -26,6 +26,7 @@ gradient through the mask is.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import torch
@@ -35,7 +36,7 @@ from reborn_env.policies.network import Tanh
 
 if TYPE_CHECKING:
     from reborn_env.policies.network import MaskedActorCritic
-    from training.ppo.loss import Batch, Hyperparameters
+    from training.ppo.inputs import Batch, Hyperparameters
 
 
 def supports(model: MaskedActorCritic) -> bool:
@@ -56,29 +57,42 @@ def _tie_split(first: torch.Tensor, second: torch.Tensor) -> torch.Tensor:
     return (first > second).float() + 0.5 * (first == second).float()
 
 
+def _narrowing(dtype: torch.dtype) -> Callable[[torch.Tensor], torch.Tensor]:
+    """A float32 tensor in ``dtype``, any other as it is: what autocast does to a product's
+    inputs (a float64 network, as the device tests use, computes in float64)."""
+    return lambda t: t.to(dtype) if t.dtype == torch.float32 else t
+
+
+def wide(t: torch.Tensor) -> torch.Tensor:
+    """A half-precision tensor in float32, any other as it is (as the network's ``Tanh`` and its
+    float32 outputs under autocast)."""
+    return t.float() if t.dtype in (torch.bfloat16, torch.float16) else t
+
+
 class Pass:
     """One forward pass of the MLP network, kept for its backward pass: each layer's input (in
-    the products' dtype) and tanh output (float32), the masked logits and the value (float32),
-    and the legal actions' log-probabilities and probabilities."""
+    the products' dtype) and tanh output (float32, or the network's wider dtype), the masked
+    logits and the value (likewise), and the legal actions' log-probabilities and
+    probabilities."""
 
     def __init__(self, model: MaskedActorCritic, obs: torch.Tensor, masks: torch.Tensor,
                  dtype: torch.dtype) -> None:  # fmt: skip
         self.model = model
-        self.low = (lambda t: t) if dtype == torch.float32 else (lambda t: t.to(dtype))
+        self.low = (lambda t: t) if dtype == torch.float32 else _narrowing(dtype)
         low, h = self.low, obs
         self.linears = list(model.torso)[0::2]
         self.weights = [low(layer.weight) for layer in self.linears]
         self.inputs, self.outputs = [], []
         for layer, weight in zip(self.linears, self.weights, strict=True):
             self.inputs.append(low(h))
-            h = torch.tanh(torch.addmm(low(layer.bias), self.inputs[-1], weight.t()).float())
+            h = torch.tanh(wide(torch.addmm(low(layer.bias), self.inputs[-1], weight.t())))
             self.outputs.append(h)
         self.last = low(h)
         self.policy_weight, self.value_weight = low(model.policy.weight), low(model.value.weight)
         logits = torch.addmm(low(model.policy.bias), self.last, self.policy_weight.t())
-        self.logits = logits.float().masked_fill_(~masks, -1e9)
+        self.logits = wide(logits).masked_fill_(~masks, -1e9)
         value = torch.addmm(low(model.value.bias), self.last, self.value_weight.t())
-        self.value = value.float().squeeze(-1)
+        self.value = wide(value).squeeze(-1)
         self.log_probs = torch.log_softmax(self.logits, dim=-1)
         self.probs = torch.softmax(self.logits, dim=-1)
 
@@ -87,20 +101,20 @@ class Pass:
         and the value, products in the pass's dtype as autocast's backward runs them."""
         model, low, last = self.model, self.low, self.last
         d_out = low(d_logits)
-        model.policy.weight.grad = (d_out.t() @ last).float()
+        model.policy.weight.grad = wide(d_out.t() @ last)
         model.policy.bias.grad = d_logits.sum(0)
-        model.value.weight.grad = (low(d_value.unsqueeze(0)) @ last).float()
+        model.value.weight.grad = wide(low(d_value.unsqueeze(0)) @ last)
         model.value.bias.grad = d_value.sum(0, keepdim=True)
-        d_h = (d_out @ self.policy_weight).float()
-        d_h += (low(d_value.unsqueeze(-1)) @ self.value_weight).float()
+        d_h = wide(d_out @ self.policy_weight)
+        d_h += wide(low(d_value.unsqueeze(-1)) @ self.value_weight)
         for k in range(len(self.linears) - 1, -1, -1):
             layer, h = self.linears[k], self.outputs[k]
             d_z = d_h * (1 - h * h)
             d_low = low(d_z)
-            layer.weight.grad = (d_low.t() @ self.inputs[k]).float()
+            layer.weight.grad = wide(d_low.t() @ self.inputs[k])
             layer.bias.grad = d_z.sum(0)
             if k:
-                d_h = (d_low @ self.weights[k]).float()
+                d_h = wide(d_low @ self.weights[k])
 
 
 def surrogate(

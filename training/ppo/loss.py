@@ -1,89 +1,32 @@
 """The PPO update (CleanRL's ``ppo.py``): a few epochs of minibatch steps on the clipped objective.
 
-The rollout is flattened into one batch (:func:`flatten`); the update reads only its
-:class:`Hyperparameters` (a run's config holds them under the same names). Each epoch shuffles
-the batch with the run's generator and takes ``num_minibatches`` optimiser steps on the loss
-``policy - ent_coef * entropy + vf_coef * value``: the clipped surrogate objective with
+The rollout is flattened into one batch (``training/ppo/inputs.py``, which also holds the
+``Hyperparameters`` the update reads, a run's config keys of the same names). Each epoch
+shuffles the batch with the run's generator and takes ``num_minibatches`` optimiser steps on the
+loss ``policy - ent_coef * entropy + vf_coef * value``: the clipped surrogate objective with
 (optionally) normalised advantages, the value loss (optionally clipped around the rollout's
 values), and the entropy over legal actions. The gradients come from autograd, or for the MLP
 network from the chain rule written out (``training/ppo/fused.py``, ``fused_update``), the same
-within rounding. Gradients are clipped to ``max_grad_norm``; with
-``anneal_lr`` the learning rate falls linearly to 0 over the run. The batch moves to the
-network's device once; each minibatch's forward pass and loss run in the run's ``precision``
-(``training/common/precision.py``), the backward pass and the step outside it."""
+within rounding. Gradients are clipped to ``max_grad_norm``; with ``anneal_lr`` the learning
+rate falls linearly to 0 over the run. The batch moves to the network's device once; each
+minibatch's products run in the run's ``precision`` (``training/common/precision.py``), the
+optimiser's step in float32."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 import torch
 from torch import nn
 
-from reborn_env.policies.network import to_network
 from training.common.precision import autocast, network_precision
 from training.ppo import fused
+from training.ppo.inputs import Batch, Hyperparameters
 
 if TYPE_CHECKING:
     from reborn_env.policies.network import MaskedActorCritic
-    from training.ppo.rollout import Rollout
-
-
-@dataclass(frozen=True, kw_only=True)
-class Hyperparameters:
-    """What a PPO update reads: the keys of a run's config of the same names
-    (``training.common.schema.settings_of`` takes them from it)."""
-
-    learning_rate: float
-    anneal_lr: bool
-    num_updates: int
-    """updates in the run, over which an annealed learning rate falls to 0"""
-    update_epochs: int
-    batch_size: int
-    minibatch_size: int
-    clip_coef: float
-    clip_vloss: bool
-    norm_adv: bool
-    ent_coef: float
-    vf_coef: float
-    max_grad_norm: float
-    precision: str
-    """the network's arithmetic (``training/common/precision.py``)"""
-    fused_update: bool
-    """the gradients written out by hand where the network allows (``training/ppo/fused.py``);
-    autograd otherwise, and always when false"""
-
-
-Update = Callable[[nn.Module, torch.optim.Optimizer, "Batch", np.random.Generator, int], dict]
-"""An algorithm's step on one rollout: ``(model, optimizer, batch, rng, updates_done)`` -> the
-statistics logged as TensorBoard's ``losses/`` scalars. The PPO loop calls it once per rollout."""
-
-
-@dataclass
-class Batch:
-    """A rollout's decisions as one flat batch, with their advantages and returns."""
-
-    obs: torch.Tensor
-    masks: torch.Tensor
-    actions: torch.Tensor
-    logprobs: torch.Tensor
-    values: torch.Tensor
-    advantages: torch.Tensor
-    returns: torch.Tensor
-
-    def rows(self, index: torch.Tensor) -> Batch:
-        """The decisions at ``index``, a minibatch (``index_select``: about twice as fast as
-        indexing on a CPU)."""
-        return Batch(*(getattr(self, f.name).index_select(0, index) for f in fields(self)))
-
-    def on(self, model: nn.Module, dtype: torch.dtype) -> Batch:
-        """The batch where ``model`` computes, moved once for the whole update; its observations
-        in ``dtype`` when the products run in bfloat16 (cast once rather than in each
-        minibatch's first layer, and half the bytes each minibatch gathers)."""
-        moved = Batch(*(to_network(model, getattr(self, f.name)) for f in fields(self)))
-        return moved if dtype == torch.float32 else replace(moved, obs=moved.obs.to(dtype))
 
 
 @dataclass
@@ -113,19 +56,6 @@ def autograd_losses(
         loss = pg_loss - hp.ent_coef * entropy_loss + hp.vf_coef * v_loss
     loss.backward()
     return Losses(pg_loss, v_loss, entropy_loss, logratio, ratio)
-
-
-def flatten(rollout: Rollout, advantages: torch.Tensor, returns: torch.Tensor) -> Batch:
-    """The [T, N] rollout (and its [T, N] advantages and returns) as [T * N] rows."""
-    return Batch(
-        obs=rollout.obs.reshape(-1, rollout.obs.shape[-1]),
-        masks=rollout.masks.reshape(-1, rollout.masks.shape[-1]),
-        actions=rollout.actions.reshape(-1),
-        logprobs=rollout.logprobs.reshape(-1),
-        values=rollout.values.reshape(-1),
-        advantages=advantages.reshape(-1),
-        returns=returns.reshape(-1),
-    )
 
 
 def ppo_update(

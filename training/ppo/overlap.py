@@ -33,7 +33,7 @@ import numpy as np
 from training.ppo.rollout import Rollout, collect_rollout
 
 if TYPE_CHECKING:
-    from training.ppo.loss import Batch, Update
+    from training.ppo.inputs import Batch, Update
     from training.ppo.state import Trainer
 
 

@@ -51,7 +51,8 @@ from training.common.schema import ConfigError, settings_of
 from training.ppo.advantages import rollout_advantages
 from training.ppo.config import TrainConfig, load_config
 from training.ppo.init_policy import initial_weights
-from training.ppo.loss import Batch, Hyperparameters, Update, flatten, ppo_update
+from training.ppo.inputs import Batch, Hyperparameters, Update, flatten
+from training.ppo.loss import ppo_update
 from training.ppo.overlap import learn_while_collecting, runs_alone, start_acting
 from training.ppo.progress import done_line, evaluate_policy, log_update, progress_line
 from training.ppo.resume import resume_run, save_run
