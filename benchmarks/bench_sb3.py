@@ -20,13 +20,16 @@ process, one after the other, with the same settings where both have them (Maska
   bfloat16 on a CPU with AMX or AVX-512 bf16 units, ``training/common/precision.py``), and
   ``--precision float32`` to compare like with like.
 
-Our trainer runs twice: with those 8 envs, and with 256 games in its vector (the compiled core's
+Our trainer runs three times: with those 8 envs; with 256 games in its vector (the compiled core's
 batched step, the width it trains at) collecting the same 1024 learner decisions per update (4 per
-game), everything else equal. No imitation warm start, no evaluation, one checkpoint at the end (our
-trainer always writes one), into a temporary folder. The rates are learner decisions per second of
-wall time, learning included: ``num_timesteps`` over the time of ``learn()`` for MaskablePPO, and
-the rate our trainer prints itself (``global_step / wall_time``). "All decisions" adds the
-opponent's moves. The table's last column is each row's rate divided by MaskablePPO's.
+game), everything else equal; and so with ``overlap`` (each update on a second Python thread while
+the next rollout is collected, ``training/ppo/overlap.py``: the second core, which MaskablePPO
+gets only as a second torch thread, ``--threads 2``). No imitation warm start, no evaluation, one
+checkpoint at the end (our trainer always writes one), into a temporary folder. The rates are
+learner decisions per second of wall time, learning included: ``num_timesteps`` over the time of
+``learn()`` for MaskablePPO, and the rate our trainer prints itself (``global_step /
+wall_time``). "All decisions" adds the opponent's moves. The table's last column is each row's
+rate divided by MaskablePPO's.
 """
 
 from __future__ import annotations
@@ -109,9 +112,11 @@ def bench_our_ppo(
     precision: str,
     num_envs: int = NUM_ENVS,
     num_steps: int = NUM_STEPS,
+    overlap: bool = False,
 ) -> tuple[int, int, float]:
     """(learner decisions, all decisions, seconds) of ``training.ppo.train.train`` (its own clock),
-    with ``num_envs`` games in its vector, ``num_steps`` learner decisions each per update."""
+    with ``num_envs`` games in its vector, ``num_steps`` learner decisions each per update, each
+    update beside the next rollout with ``overlap``."""
     settings = {
         "env": game,
         "seed": seed,
@@ -126,6 +131,7 @@ def bench_our_ppo(
         "torch_threads": threads,
         "bot_opponents": ["random"],
         "bot_opponent_prob": 1.0,
+        "overlap": overlap,
     }
     trainer = short_run(settings, "bench_sb3", quiet)
     return trainer.global_step, trainer.env_steps, trainer.wall_time
@@ -176,6 +182,10 @@ def main() -> None:
         (
             f"training.ppo.train, {WIDE_ENVS} envs",
             lambda: bench_our_ppo(*ours, WIDE_ENVS, NUM_ENVS * NUM_STEPS // WIDE_ENVS),
+        ),
+        (
+            f"training.ppo.train, {WIDE_ENVS} envs, overlap",
+            lambda: bench_our_ppo(*ours, WIDE_ENVS, NUM_ENVS * NUM_STEPS // WIDE_ENVS, True),
         ),  # fmt: skip
     ):
         print(f"  running {name} for {args.updates} updates ...", flush=True)
@@ -194,14 +204,14 @@ def main() -> None:
         "vs MaskablePPO",
     )
     print(
-        f"| {header[0]:<23} | {header[1]:>12} | {header[2]:>7} | {header[3]:>14} "
+        f"| {header[0]:<37} | {header[1]:>12} | {header[2]:>7} | {header[3]:>14} "
         f"| {header[4]:>10} | {header[5]:>14} |"
     )
-    print(f"| {'-' * 23} | {'-' * 11}: | {'-' * 6}: | {'-' * 13}: | {'-' * 9}: | {'-' * 13}: |")
+    print(f"| {'-' * 37} | {'-' * 11}: | {'-' * 6}: | {'-' * 13}: | {'-' * 9}: | {'-' * 13}: |")
     for name, learner, everyone, seconds in rows:
         rate = learner / seconds
         print(
-            f"| {name:<23} | {learner:>12} | {seconds:>7.1f} | {rate:>14,.0f} "
+            f"| {name:<37} | {learner:>12} | {seconds:>7.1f} | {rate:>14,.0f} "
             f"| {everyone / seconds:>10,.0f} | {rate / peer:>13.2f}x |"
         )
 

@@ -17,9 +17,11 @@ Three tables.
   a GPU where torch sees one), so where a GPU is lent this table is a GPU run's; the header
   names the device.
 * **The network alone**: one forward pass (sampling included) at the batch sizes a rollout meets,
-  and one minibatch step (forward, backward, Adam) at the config's minibatch, in float32 and under
-  bfloat16 autocast, in milliseconds, best of 5 repeats. Rollouts play in float32 because bfloat16
-  is no faster at their batch sizes (``training/ppo/rollout.py``).
+  and one minibatch step of the PPO loss (forward, backward, gradient clipping, Adam) at the
+  config's minibatch, by autograd and by the gradients written out (``fused_update``,
+  ``training/ppo/fused.py``), in float32 and in bfloat16, in milliseconds, best of 5 repeats.
+  Rollouts play in float32 because bfloat16 is no faster at their batch sizes
+  (``training/ppo/rollout.py``).
 * **The first layer, dense or sparse**: the first layer's forward and backward at the config's
   minibatch on observations of the game's own sparsity (random play's), as a dense product in
   float32 and in bfloat16, and as an embedding bag over the non-zero inputs only (index lists
@@ -33,7 +35,7 @@ import argparse
 import subprocess
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import torch
@@ -47,7 +49,11 @@ from reborn_env.policies.network import build_model  # noqa: E402
 from training.common.device import resolve_device  # noqa: E402
 from training.common.envs import make_env  # noqa: E402
 from training.common.precision import autocast, cpu_has_bf16_units  # noqa: E402
+from training.common.schema import settings_of  # noqa: E402
 from training.ppo.config import TrainConfig, load_config  # noqa: E402
+from training.ppo.fused import fused_losses  # noqa: E402
+from training.ppo.inputs import Batch, Hyperparameters  # noqa: E402
+from training.ppo.loss import autograd_losses  # noqa: E402
 from training.warmstart.imitation import record_games  # noqa: E402
 
 PRECISIONS = ("float32", "bfloat16")
@@ -144,20 +150,28 @@ def network_rows(cfg: TrainConfig) -> list[tuple[str, float, float]]:
             timed.append(best_ms(infer))
         rows.append((f"inference, {batch} rows", *timed))
     obs, mask = inputs(cfg.minibatch_size)
-    actions = model.get_action_and_value(obs, mask)[0]
-    timed = []
-    for dtype in (torch.float32, torch.bfloat16):
+    with torch.no_grad():
+        actions, logprobs, _, values = model.get_action_and_value(obs, mask)
+    rows_n = cfg.minibatch_size
+    mb = Batch(obs, mask, actions, logprobs, values, torch.randn(rows_n), torch.randn(rows_n))
+    hp = settings_of(Hyperparameters, cfg)
+    for how in ("autograd", "by hand (fused_update)"):
+        timed = []
+        for dtype in (torch.float32, torch.bfloat16):
+            batch = mb if dtype == torch.float32 else replace(mb, obs=obs.to(dtype))
 
-        def step(dtype: torch.dtype = dtype) -> None:
-            with autocast(dtype):
-                _, logprob, entropy, value = model.get_action_and_value(obs, mask, actions)
-                loss = -logprob.mean() - 0.01 * entropy.mean() + value.pow(2).mean()
-            optimizer.zero_grad()
-            loss.backward()
-            optimizer.step()
+            def step(dtype: torch.dtype = dtype, batch: Batch = batch, how: str = how) -> None:
+                if how == "autograd":
+                    optimizer.zero_grad()
+                    autograd_losses(model, batch, hp, dtype, "cpu")
+                else:
+                    with torch.no_grad():
+                        fused_losses(model, batch, hp, dtype)
+                torch.nn.utils.clip_grad_norm_(model.parameters(), hp.max_grad_norm)
+                optimizer.step()
 
-        timed.append(best_ms(step, calls=5))
-    rows.append((f"update minibatch, {cfg.minibatch_size} rows", *timed))
+            timed.append(best_ms(step, calls=5))
+        rows.append((f"update minibatch, {how}, {rows_n} rows", *timed))
     return rows
 
 
