@@ -1,7 +1,7 @@
-"""PPO's minibatch gradients written out by hand for the MLP network: the loss of
-``training/ppo/loss.py``, differentiated by the chain rule in a third of the operations autograd
-runs, for the update's small minibatches, where torch's cost per operation outweighs the
-arithmetic.
+"""The PPO loop's minibatch gradients written out by hand for the MLP network: the loss of
+``training/ppo/loss.py`` (and, from the same pieces, MMD's in ``training/mmd/loss.py``),
+differentiated by the chain rule in fewer operations than autograd runs, for the update's
+minibatches, where torch's cost per operation weighs beside the arithmetic.
 
 Autograd stays the reference (``fused_update: false``), and
 ``tests/training/test_fused_update.py`` holds the two to the same gradients. The arithmetic is

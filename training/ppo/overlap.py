@@ -11,9 +11,9 @@ they share what is left, without the spinning that makes torch's second thread s
 The price is one update of policy lag, as in asynchronous PPO: update ``k + 1`` learns from games
 that the weights before update ``k`` played, its ratio taken against the log-probabilities that
 played them. At the shipped PPO recipe's settings (32 minibatch steps an update) that costs
-learning: over the same 440 updates it reached 85.8% and 81.7% against the heuristic where the
-run without it reached 88.3% and 88.6% (``docs/measurements.md``), so no shipped recipe turns it
-on and it is off by default.
+learning: over the same 440 updates it reached 85.8% and 81.7% against the heuristic (seeds 8
+and 9) where the same run without it reached 90.3% and 88.6% (``docs/measurements.md``), so no
+shipped recipe turns it on and it is off by default.
 
 An overlapped run is deterministic. The rollout alone draws from the run's generator and from
 torch's; the update shuffles its minibatches with a generator of its own (:func:`update_rng`).
