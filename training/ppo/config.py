@@ -125,7 +125,7 @@ class TrainConfig(Schema):
     (bfloat16 on a CPU with AMX or AVX-512 bf16 units, else float32)"""
     fused_update: bool = setting(True)
     """PPO's update: the MLP network's gradients by the chain rule written out
-    (``training/ppo/fused.py``: the same within rounding, in a third of torch's operations);
+    (``training/ppo/fused.py``: the same within rounding, in fewer of torch's operations);
     false: autograd, the reference. MMD's update (``training/mmd/loss.py``) reads it too"""
     snapshot_every: int = setting(10, integer(0, allowed="must be an integer >= 0 (0: never)"))
     """updates between adding the current policy to the opponent pool (competitive mode); 0:
