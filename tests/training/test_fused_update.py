@@ -113,23 +113,32 @@ def test_in_bfloat16_they_agree_as_closely_as_the_arithmetic_allows() -> None:
         assert float((other - param.grad).abs().max()) <= 0.03 * scale, name
 
 
-def test_an_update_by_hand_ends_where_autograds_does() -> None:
-    """Two epochs of minibatch steps from the same weights, generator and batch: the same
-    weights within rounding, and the same statistics."""
-    model = _model([16, 16])
-    batch = _batch(model)
+def _assert_both_ways_end_alike(model: MaskedActorCritic, update) -> None:
+    """``update(net, optimizer, fused_update)`` on a copy of ``model`` by hand and another by
+    autograd, from the same weights: the same weights within rounding, and the same
+    statistics."""
     runs = []
     for by_hand in (True, False):
         net = copy.deepcopy(model)
         optimizer = torch.optim.Adam(net.parameters(), lr=HP.learning_rate, eps=1e-5)
-        hp = replace(HP, fused_update=by_hand)
-        stats = ppo_update(net, optimizer, batch, hp, np.random.default_rng(0), 0)
-        runs.append((net, stats))
+        runs.append((net, update(net, optimizer, by_hand)))
     (fast, fast_stats), (slow, slow_stats) = runs
     for (name, a), b in zip(fast.state_dict().items(), slow.state_dict().values(), strict=True):
         torch.testing.assert_close(a, b, rtol=1e-4, atol=1e-6, msg=name)
     for key, value in slow_stats.items():
         assert fast_stats[key] == pytest.approx(value, rel=1e-4, abs=1e-6), key
+
+
+def test_an_update_by_hand_ends_where_autograds_does() -> None:
+    """Two epochs of minibatch steps from the same weights, generator and batch."""
+    model = _model([16, 16])
+    batch = _batch(model)
+    _assert_both_ways_end_alike(
+        model,
+        lambda net, optimizer, by_hand: ppo_update(
+            net, optimizer, batch, replace(HP, fused_update=by_hand), np.random.default_rng(0), 0
+        ),
+    )
 
 
 def test_only_the_mlp_torso_is_done_by_hand() -> None:
@@ -175,18 +184,19 @@ def test_mmds_gradients_by_hand_are_autograds(magnet: str) -> None:
 
 
 def test_an_mmd_update_by_hand_ends_where_autograds_does() -> None:
+    """An MMD update toward a policy magnet, from the same weights, generator and batch."""
     model = _model([16, 16])
     batch = _batch(model)
     magnet = _model([16], seed=7)
-    runs = []
-    for by_hand in (True, False):
-        net = copy.deepcopy(model)
-        optimizer = torch.optim.Adam(net.parameters(), lr=HP.learning_rate, eps=1e-5)
-        hp = _mmd_hp(fused_update=by_hand)
-        stats = mmd_update(net, optimizer, batch, hp, np.random.default_rng(0), 3, magnet)
-        runs.append((net, stats))
-    (fast, fast_stats), (slow, slow_stats) = runs
-    for (name, a), b in zip(fast.state_dict().items(), slow.state_dict().values(), strict=True):
-        torch.testing.assert_close(a, b, rtol=1e-4, atol=1e-6, msg=name)
-    for key, value in slow_stats.items():
-        assert fast_stats[key] == pytest.approx(value, rel=1e-4, abs=1e-6), key
+    _assert_both_ways_end_alike(
+        model,
+        lambda net, optimizer, by_hand: mmd_update(
+            net,
+            optimizer,
+            batch,
+            _mmd_hp(fused_update=by_hand),
+            np.random.default_rng(0),
+            3,
+            magnet,
+        ),  # fmt: skip
+    )
