@@ -35,7 +35,7 @@ import argparse
 import subprocess
 import sys
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 import torch
@@ -51,9 +51,8 @@ from training.common.envs import make_env  # noqa: E402
 from training.common.precision import autocast, cpu_has_bf16_units  # noqa: E402
 from training.common.schema import settings_of  # noqa: E402
 from training.ppo.config import TrainConfig, load_config  # noqa: E402
-from training.ppo.fused import fused_losses  # noqa: E402
 from training.ppo.inputs import Batch, Hyperparameters  # noqa: E402
-from training.ppo.loss import autograd_losses  # noqa: E402
+from training.ppo.loss import minibatch_step  # noqa: E402
 from training.warmstart.imitation import record_games  # noqa: E402
 
 PRECISIONS = ("float32", "bfloat16")
@@ -155,20 +154,13 @@ def network_rows(cfg: TrainConfig) -> list[tuple[str, float, float]]:
     rows_n = cfg.minibatch_size
     mb = Batch(obs, mask, actions, logprobs, values, torch.randn(rows_n), torch.randn(rows_n))
     hp = settings_of(Hyperparameters, cfg)
-    for how in ("autograd", "by hand (fused_update)"):
+    for how, by_hand in (("autograd", False), ("by hand (fused_update)", True)):
         timed = []
         for dtype in (torch.float32, torch.bfloat16):
-            batch = mb if dtype == torch.float32 else replace(mb, obs=obs.to(dtype))
+            batch = mb.on(model, dtype)  # the observations in bfloat16, as the update casts them
 
-            def step(dtype: torch.dtype = dtype, batch: Batch = batch, how: str = how) -> None:
-                if how == "autograd":
-                    optimizer.zero_grad()
-                    autograd_losses(model, batch, hp, dtype, "cpu")
-                else:
-                    with torch.no_grad():
-                        fused_losses(model, batch, hp, dtype)
-                torch.nn.utils.clip_grad_norm_(model.parameters(), hp.max_grad_norm)
-                optimizer.step()
+            def step(dtype: torch.dtype = dtype, batch: Batch = batch, by_hand=by_hand) -> None:
+                minibatch_step(model, optimizer, batch, hp, dtype, "cpu", by_hand)
 
             timed.append(best_ms(step, calls=5))
         rows.append((f"update minibatch, {how}, {rows_n} rows", *timed))

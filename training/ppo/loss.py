@@ -58,6 +58,29 @@ def autograd_losses(
     return Losses(pg_loss, v_loss, entropy_loss, logratio, ratio)
 
 
+def minibatch_step(
+    model: MaskedActorCritic,
+    optimizer: torch.optim.Optimizer,
+    mb: Batch,
+    hp: Hyperparameters,
+    dtype: torch.dtype,
+    device_type: str,
+    by_hand: bool,
+) -> Losses:
+    """One optimiser step on minibatch ``mb``: its gradients by hand (``fused.fused_losses``,
+    for a network ``fused.supports``) or by autograd, clipped to ``max_grad_norm``; the
+    minibatch's losses."""
+    if by_hand:
+        with torch.no_grad():
+            losses = Losses(*fused.fused_losses(model, mb, hp, dtype))
+    else:
+        optimizer.zero_grad()
+        losses = autograd_losses(model, mb, hp, dtype, device_type)
+    nn.utils.clip_grad_norm_(model.parameters(), hp.max_grad_norm)
+    optimizer.step()
+    return losses
+
+
 def ppo_update(
     model: MaskedActorCritic,
     optimizer: torch.optim.Optimizer,
@@ -79,18 +102,11 @@ def ppo_update(
         rng.shuffle(order)
         for begin in range(0, hp.batch_size, hp.minibatch_size):
             mb = whole.rows(torch.from_numpy(order[begin : begin + hp.minibatch_size]))
-            if by_hand:
-                with torch.no_grad():
-                    losses = Losses(*fused.fused_losses(model, mb, hp, dtype))
-            else:
-                optimizer.zero_grad()
-                losses = autograd_losses(model, mb, hp, dtype, device_type)
+            losses = minibatch_step(model, optimizer, mb, hp, dtype, device_type, by_hand)
             with torch.no_grad():
                 ratio, logratio = losses.ratio, losses.logratio
                 approx_kl = ((ratio - 1) - logratio).mean()
                 clipfracs.append(((ratio - 1.0).abs() > hp.clip_coef).float().mean().item())
-            nn.utils.clip_grad_norm_(model.parameters(), hp.max_grad_norm)
-            optimizer.step()
     var_y = batch.returns.var()
     explained = (
         float("nan") if var_y == 0 else float(1 - (batch.returns - batch.values).var() / var_y)
