@@ -15,6 +15,7 @@ import pytest
 import torch
 
 from reborn_env.policies.network import MaskedActorCritic
+from training.common.mlp_forward import supports
 from training.mmd.loss import MMDLoss, mmd_by_autograd, mmd_by_hand, mmd_update, uniform_log_probs
 from training.ppo import fused
 from training.ppo.inputs import Batch, Hyperparameters
@@ -70,24 +71,27 @@ def _batch(model: MaskedActorCritic, seed: int = 1) -> Batch:
     )
 
 
-def _both(model: MaskedActorCritic, mb: Batch, hp: Hyperparameters, dtype: torch.dtype):
+def _both(
+    model: MaskedActorCritic, mb: Batch, hp: Hyperparameters, dtype: torch.dtype, threads: int = 1
+):
     reference, by_hand = copy.deepcopy(model), copy.deepcopy(model)
     expected = autograd_losses(reference, mb, hp, dtype, "cpu")
     with torch.no_grad():
-        got = Losses(*fused.fused_losses(by_hand, mb, hp, dtype))
+        got = Losses(*fused.fused_losses(by_hand, mb, hp, dtype, threads))
     return reference, by_hand, expected, got
 
 
 @pytest.mark.parametrize("hidden", [[16], [24, 16], [8, 8, 8]])
 @pytest.mark.parametrize("clip_vloss", [True, False])
 @pytest.mark.parametrize("norm_adv", [True, False])
+@pytest.mark.parametrize("threads", [1, 2], ids=["one share", "two threads"])
 def test_the_gradients_by_hand_are_autograds(
-    hidden: list[int], clip_vloss: bool, norm_adv: bool
+    hidden: list[int], clip_vloss: bool, norm_adv: bool, threads: int
 ) -> None:
     model = _model(hidden)
     mb = _batch(model)
     hp = replace(HP, clip_vloss=clip_vloss, norm_adv=norm_adv)
-    reference, by_hand, expected, got = _both(model, mb, hp, torch.float32)
+    reference, by_hand, expected, got = _both(model, mb, hp, torch.float32, threads)
     ratio = expected.ratio
     assert (ratio < 0.8).any() and (ratio > 1.2).any() and ((ratio - 1).abs() < 0.2).any()
     for name, param in reference.named_parameters():
@@ -129,23 +133,69 @@ def _assert_both_ways_end_alike(model: MaskedActorCritic, update) -> None:
         assert fast_stats[key] == pytest.approx(value, rel=1e-4, abs=1e-6), key
 
 
-def test_an_update_by_hand_ends_where_autograds_does() -> None:
+@pytest.mark.parametrize("threads", [1, 2], ids=["one share", "two threads"])
+def test_an_update_by_hand_ends_where_autograds_does(threads: int) -> None:
     """Two epochs of minibatch steps from the same weights, generator and batch."""
     model = _model([16, 16])
     batch = _batch(model)
+    hp = replace(HP, update_threads=threads)
     _assert_both_ways_end_alike(
         model,
         lambda net, optimizer, by_hand: ppo_update(
-            net, optimizer, batch, replace(HP, fused_update=by_hand), np.random.default_rng(0), 0
+            net, optimizer, batch, replace(hp, fused_update=by_hand), np.random.default_rng(0), 0
         ),
     )
 
 
+@pytest.mark.parametrize("threads", [2, 3, ROWS + 5])
+def test_rows_split_over_threads_sum_to_one_shares_gradients(threads: int) -> None:
+    """In float64 the shares' summed gradients are one pass's to the last few bits (the split
+    only reorders sums), more threads than rows included; the losses are the same numbers."""
+    model = _model([24, 16])
+    mb = _batch(model)
+    model = model.double()
+    mb = replace(mb, obs=mb.obs.double(), logprobs=mb.logprobs.double(),
+                 values=mb.values.double(), advantages=mb.advantages.double(),
+                 returns=mb.returns.double())  # fmt: skip
+    nets = [copy.deepcopy(model) for _ in range(2)]
+    with torch.no_grad():
+        one, split = (fused.fused_losses(net, mb, HP, torch.float64, k)
+                      for net, k in zip(nets, (1, threads), strict=True))  # fmt: skip
+    for (name, a), b in zip(nets[0].named_parameters(), nets[1].parameters(), strict=True):
+        torch.testing.assert_close(b.grad, a.grad, rtol=1e-12, atol=1e-14, msg=name)
+    for a, b in zip(one, split, strict=True):
+        torch.testing.assert_close(b, a, rtol=1e-12, atol=1e-14)
+
+
+def test_the_threads_shares_record_no_graph() -> None:
+    """Autograd's mode is per thread: a share run on a worker thread must not build a graph
+    on the float32 weights it uses as they are."""
+    model = _model([16, 16])
+    mb = _batch(model)
+    with torch.no_grad():
+        fwd = fused.Pass(model, mb.obs, mb.masks, torch.float32, threads=2)
+    assert len(fwd.rows) == 2
+    for rows in fwd.rows:
+        for tensor in (*rows.outputs, rows.last, rows.value, rows.probs):
+            assert not tensor.requires_grad
+
+
+@pytest.mark.parametrize("n, threads", [(96, 2), (97, 2), (10, 3), (2, 4), (1, 1), (7, 7)])
+def test_row_shares_cover_every_row_once_in_near_equal_contiguous_parts(n: int, threads: int):
+    shares = fused.row_shares(n, threads)
+    assert len(shares) == min(n, threads)
+    assert shares[0][0] == 0 and shares[-1][1] == n
+    assert all(a < b for a, b in shares)
+    assert all(shares[k][1] == shares[k + 1][0] for k in range(len(shares) - 1))
+    sizes = [b - a for a, b in shares]
+    assert max(sizes) - min(sizes) <= 1
+
+
 def test_only_the_mlp_torso_is_done_by_hand() -> None:
     """The records torso (a shared encoder per field of records) is left to autograd."""
-    assert fused.supports(_model([16]))
+    assert supports(_model([16]))
     records = MaskedActorCritic(OBS, ACTIONS, [16], record_sets=[(0, 4, 5)], record_embed=8)
-    assert not fused.supports(records)
+    assert not supports(records)
 
 
 def _mmd_hp(**options) -> MMDLoss:
@@ -183,7 +233,8 @@ def test_mmds_gradients_by_hand_are_autograds(magnet: str) -> None:
         torch.testing.assert_close(a, b.detach(), rtol=1e-5, atol=1e-6)
 
 
-def test_an_mmd_update_by_hand_ends_where_autograds_does() -> None:
+@pytest.mark.parametrize("threads", [1, 2], ids=["one share", "two threads"])
+def test_an_mmd_update_by_hand_ends_where_autograds_does(threads: int) -> None:
     """An MMD update toward a policy magnet, from the same weights, generator and batch."""
     model = _model([16, 16])
     batch = _batch(model)
@@ -194,7 +245,7 @@ def test_an_mmd_update_by_hand_ends_where_autograds_does() -> None:
             net,
             optimizer,
             batch,
-            _mmd_hp(fused_update=by_hand),
+            _mmd_hp(fused_update=by_hand, update_threads=threads),
             np.random.default_rng(0),
             3,
             magnet,

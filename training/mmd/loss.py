@@ -25,6 +25,7 @@ import torch
 from torch import nn
 
 from reborn_env.policies.network import MaskedActorCritic
+from training.common.mlp_forward import supports
 from training.common.precision import autocast, network_precision
 from training.ppo import fused
 from training.ppo.inputs import Batch, Hyperparameters
@@ -67,6 +68,7 @@ def mmd_by_autograd(
     alpha: float,
     pull: torch.Tensor,
     old: torch.Tensor,
+    threads: int = 1,
 ) -> tuple[torch.Tensor, ...]:
     """Backpropagate MMD's loss on ``mb`` (toward ``pull``, the magnet's log-probabilities of its
     rows, and ``old``, the update's first ones) into the parameters' ``.grad``, which must be
@@ -94,12 +96,13 @@ def mmd_by_hand(
     alpha: float,
     pull: torch.Tensor,
     old: torch.Tensor,
+    threads: int = 1,
 ) -> tuple[torch.Tensor, ...]:
     """:func:`mmd_by_autograd`'s gradients and losses for the MLP network, by the chain rule
     written out (``training/ppo/fused.py``). A reverse KL's gradient with respect to the
     logits: ``d KL(p || q) / d z = p * (log p - log q - KL(p || q))``. Run under
-    ``torch.no_grad()``."""
-    fwd = fused.Pass(model, mb.obs, mb.masks, dtype)
+    ``torch.no_grad()``; the rows split over ``threads`` as ``fused.Pass`` splits them."""
+    fwd = fused.Pass(model, mb.obs, mb.masks, dtype, threads)
     probs, mask, taken = fwd.probs, mb.masks, mb.actions.unsqueeze(-1)
     log_p = fwd.log_probs.masked_fill(~mask, 0.0)
     ratio = (log_p.gather(-1, taken).squeeze(-1) - mb.logprobs).exp()
@@ -140,7 +143,8 @@ def mmd_update(
             else magnet.log_probs_and_value(whole.obs, whole.masks)[0]
         )
     order = np.arange(hp.batch_size)
-    by_hand = hp.fused_update and fused.supports(model)
+    by_hand = hp.fused_update and supports(model)
+    threads = hp.update_threads if device_type == "cpu" else 1
     for _ in range(hp.update_epochs):
         rng.shuffle(order)
         for begin in range(0, hp.batch_size, hp.minibatch_size):
@@ -150,7 +154,7 @@ def mmd_update(
             toward = (pull.index_select(0, index), old.index_select(0, index))
             if by_hand:
                 with torch.no_grad():
-                    losses = mmd_by_hand(model, mb, hp, dtype, alpha, *toward)
+                    losses = mmd_by_hand(model, mb, hp, dtype, alpha, *toward, threads)
             else:
                 optimizer.zero_grad()
                 losses = mmd_by_autograd(model, mb, hp, dtype, device_type, alpha, *toward)

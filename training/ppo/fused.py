@@ -27,28 +27,19 @@ gradient through the mask is.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from concurrent.futures import ThreadPoolExecutor
+from functools import cache, partial
+from typing import TYPE_CHECKING, TypeVar
 
 import torch
-from torch import nn
 
-from reborn_env.policies.network import Tanh
+from training.common.mlp_forward import CastWeights, Rows, forward_rows, wide
 
 if TYPE_CHECKING:
     from reborn_env.policies.network import MaskedActorCritic
     from training.ppo.inputs import Batch, Hyperparameters
 
-
-def supports(model: MaskedActorCritic) -> bool:
-    """Whether the network is one this module differentiates: the ``mlp`` torso, linear layers
-    each followed by tanh."""
-    layers = list(model.torso)
-    return (
-        model.encoder is None
-        and len(layers) % 2 == 0
-        and all(isinstance(layer, nn.Linear) for layer in layers[0::2])
-        and all(isinstance(layer, Tanh) for layer in layers[1::2])
-    )
+_T = TypeVar("_T")
 
 
 def _tie_split(first: torch.Tensor, second: torch.Tensor) -> torch.Tensor:
@@ -57,64 +48,107 @@ def _tie_split(first: torch.Tensor, second: torch.Tensor) -> torch.Tensor:
     return (first > second).float() + 0.5 * (first == second).float()
 
 
-def _narrowing(dtype: torch.dtype) -> Callable[[torch.Tensor], torch.Tensor]:
-    """A float32 tensor in ``dtype``, any other as it is: what autocast does to a product's
-    inputs (a float64 network, as the device tests use, computes in float64)."""
-    return lambda t: t.to(dtype) if t.dtype == torch.float32 else t
-
-
-def wide(t: torch.Tensor) -> torch.Tensor:
-    """A half-precision tensor in float32, any other as it is (as the network's ``Tanh`` and its
-    float32 outputs under autocast)."""
-    return t.float() if t.dtype in (torch.bfloat16, torch.float16) else t
-
-
 class Pass:
-    """One forward pass of the MLP network, kept for its backward pass: each layer's input (in
-    the products' dtype) and tanh output (float32, or the network's wider dtype), the masked
-    logits and the value (likewise), and the legal actions' log-probabilities and
-    probabilities."""
+    """One forward pass of the MLP network, kept for its backward pass: the legal actions'
+    log-probabilities and probabilities and the value (float32, or the network's wider dtype),
+    and per share of the rows each layer's input (in the products' dtype) and tanh output.
+
+    With ``threads`` above 1 the minibatch's rows are split into that many contiguous shares,
+    each run forward and backward on its own thread (torch's products release the interpreter's
+    lock), and the shares' weight gradients summed in a fixed order: both cores at work without
+    torch's OpenMP threads, whose spin makes them many times slower beside another job
+    (``docs/training.md``). The split changes only the order of the sums, so the gradients
+    agree with one share's within rounding."""
 
     def __init__(self, model: MaskedActorCritic, obs: torch.Tensor, masks: torch.Tensor,
-                 dtype: torch.dtype) -> None:  # fmt: skip
+                 dtype: torch.dtype, threads: int = 1) -> None:  # fmt: skip
         self.model = model
-        self.low = (lambda t: t) if dtype == torch.float32 else _narrowing(dtype)
-        low, h = self.low, obs
-        self.linears = list(model.torso)[0::2]
-        self.weights = [low(layer.weight) for layer in self.linears]
-        self.inputs, self.outputs = [], []
-        for layer, weight in zip(self.linears, self.weights, strict=True):
-            self.inputs.append(low(h))
-            h = torch.tanh(wide(torch.addmm(low(layer.bias), self.inputs[-1], weight.t())))
-            self.outputs.append(h)
-        self.last = low(h)
-        self.policy_weight, self.value_weight = low(model.policy.weight), low(model.value.weight)
-        logits = torch.addmm(low(model.policy.bias), self.last, self.policy_weight.t())
-        self.logits = wide(logits).masked_fill_(~masks, -1e9)
-        value = torch.addmm(low(model.value.bias), self.last, self.value_weight.t())
-        self.value = wide(value).squeeze(-1)
-        self.log_probs = torch.log_softmax(self.logits, dim=-1)
-        self.probs = torch.softmax(self.logits, dim=-1)
+        self.cast = CastWeights(model, dtype)
+        self.shares = row_shares(len(obs), threads)
+        self.rows = _in_parallel(
+            [partial(forward_rows, self.cast, obs[a:b], masks[a:b]) for a, b in self.shares]
+        )
+        self.log_probs = _joined([rows.log_probs for rows in self.rows])
+        self.probs = _joined([rows.probs for rows in self.rows])
+        self.value = _joined([rows.value for rows in self.rows])
 
     def backward(self, d_logits: torch.Tensor, d_value: torch.Tensor) -> None:
         """Set every parameter's ``.grad`` from the loss's gradients with respect to the logits
         and the value, products in the pass's dtype as autocast's backward runs them."""
-        model, low, last = self.model, self.low, self.last
+        model = self.model
+        parameters = [model.policy.weight, model.policy.bias, model.value.weight, model.value.bias]
+        for layer in reversed(self.cast.linears):
+            parameters += [layer.weight, layer.bias]
+        per_share = _in_parallel(
+            [
+                partial(self._backward, rows, d_logits[a:b], d_value[a:b])
+                for rows, (a, b) in zip(self.rows, self.shares, strict=True)
+            ]
+        )
+        for k, parameter in enumerate(parameters):
+            grad = per_share[0][k]
+            for other in per_share[1:]:
+                grad = grad + other[k]
+            parameter.grad = grad
+
+    def _backward(
+        self, rows: Rows, d_logits: torch.Tensor, d_value: torch.Tensor
+    ) -> list[torch.Tensor]:
+        """One share's gradients, in the order :meth:`backward` lists the parameters."""
+        cast, last = self.cast, rows.last
+        low = cast.low
         d_out = low(d_logits)
-        model.policy.weight.grad = wide(d_out.t() @ last)
-        model.policy.bias.grad = d_logits.sum(0)
-        model.value.weight.grad = wide(low(d_value.unsqueeze(0)) @ last)
-        model.value.bias.grad = d_value.sum(0, keepdim=True)
-        d_h = wide(d_out @ self.policy_weight)
-        d_h += wide(low(d_value.unsqueeze(-1)) @ self.value_weight)
-        for k in range(len(self.linears) - 1, -1, -1):
-            layer, h = self.linears[k], self.outputs[k]
+        grads = [
+            wide(d_out.t() @ last),
+            d_logits.sum(0),
+            wide(low(d_value.unsqueeze(0)) @ last),
+            d_value.sum(0, keepdim=True),
+        ]
+        d_h = wide(d_out @ cast.policy_weight)
+        d_h += wide(low(d_value.unsqueeze(-1)) @ cast.value_weight)
+        for k in range(len(cast.linears) - 1, -1, -1):
+            h = rows.outputs[k]
             d_z = d_h * (1 - h * h)
             d_low = low(d_z)
-            layer.weight.grad = wide(d_low.t() @ self.inputs[k])
-            layer.bias.grad = d_z.sum(0)
+            grads += [wide(d_low.t() @ rows.inputs[k]), d_z.sum(0)]
             if k:
-                d_h = wide(d_low @ self.weights[k])
+                d_h = wide(d_low @ cast.weights[k])
+        return grads
+
+
+def row_shares(n: int, threads: int) -> list[tuple[int, int]]:
+    """``n`` rows as at most ``threads`` contiguous ``(begin, end)`` shares, none empty, their
+    sizes differing by at most one."""
+    count = max(1, min(threads, n))
+    bounds = [n * k // count for k in range(count + 1)]
+    return list(zip(bounds[:-1], bounds[1:], strict=True))
+
+
+@cache
+def _workers(count: int) -> ThreadPoolExecutor:
+    """The threads that run a pass's shares beyond the first (which the calling thread runs)."""
+    return ThreadPoolExecutor(count, thread_name_prefix="fused-rows")
+
+
+def _without_grad(work: Callable[[], _T]) -> _T:
+    """``work()`` with autograd off in the thread that runs it (the mode is per thread)."""
+    with torch.no_grad():
+        return work()
+
+
+def _in_parallel(works: list[Callable[[], _T]]) -> list[_T]:
+    """Each of ``works`` run, the first on this thread and the others on worker threads; their
+    results in order."""
+    if len(works) == 1:
+        return [works[0]()]
+    futures = [_workers(len(works) - 1).submit(_without_grad, work) for work in works[1:]]
+    first = works[0]()
+    return [first, *(future.result() for future in futures)]
+
+
+def _joined(parts: list[torch.Tensor]) -> torch.Tensor:
+    """The shares' rows as one tensor (the one share itself, uncopied)."""
+    return parts[0] if len(parts) == 1 else torch.cat(parts)
 
 
 def surrogate(
@@ -164,12 +198,13 @@ def through_taken(
 
 
 def fused_losses(
-    model: MaskedActorCritic, mb: Batch, hp: Hyperparameters, dtype: torch.dtype
+    model: MaskedActorCritic, mb: Batch, hp: Hyperparameters, dtype: torch.dtype, threads: int = 1
 ) -> tuple[torch.Tensor, ...]:
     """Set every parameter's ``.grad`` to the gradient of the PPO loss on ``mb`` (products in
-    ``dtype``); the minibatch's (policy loss, value loss, mean entropy, log-ratios, ratios), as
-    ``training.ppo.loss.Losses`` holds them. Run under ``torch.no_grad()``."""
-    fwd = Pass(model, mb.obs, mb.masks, dtype)
+    ``dtype``, the rows split over ``threads``, :class:`Pass`); the minibatch's (policy loss,
+    value loss, mean entropy, log-ratios, ratios), as ``training.ppo.loss.Losses`` holds them.
+    Run under ``torch.no_grad()``."""
+    fwd = Pass(model, mb.obs, mb.masks, dtype, threads)
     probs, log_probs, taken = fwd.probs, fwd.log_probs, mb.actions.unsqueeze(-1)
     entropy = -(probs * log_probs).sum(-1)
     logratio = log_probs.gather(-1, taken).squeeze(-1) - mb.logprobs

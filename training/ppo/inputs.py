@@ -41,6 +41,8 @@ class Hyperparameters:
     fused_update: bool
     """the gradients written out by hand where the network allows (``training/ppo/fused.py``);
     autograd otherwise, and always when false"""
+    update_threads: int = 1
+    """threads the gradients by hand split each minibatch's rows over, on a CPU"""
 
 
 Update = Callable[[nn.Module, torch.optim.Optimizer, "Batch", np.random.Generator, int], dict]

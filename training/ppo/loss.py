@@ -21,6 +21,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from training.common.mlp_forward import supports
 from training.common.precision import autocast, network_precision
 from training.ppo import fused
 from training.ppo.inputs import Batch, Hyperparameters
@@ -68,11 +69,12 @@ def minibatch_step(
     by_hand: bool,
 ) -> Losses:
     """One optimiser step on minibatch ``mb``: its gradients by hand (``fused.fused_losses``,
-    for a network ``fused.supports``) or by autograd, clipped to ``max_grad_norm``; the
+    for a network ``mlp_forward.supports``) or by autograd, clipped to ``max_grad_norm``; the
     minibatch's losses."""
     if by_hand:
+        threads = hp.update_threads if device_type == "cpu" else 1
         with torch.no_grad():
-            losses = Losses(*fused.fused_losses(model, mb, hp, dtype))
+            losses = Losses(*fused.fused_losses(model, mb, hp, dtype, threads))
     else:
         optimizer.zero_grad()
         losses = autograd_losses(model, mb, hp, dtype, device_type)
@@ -97,7 +99,7 @@ def ppo_update(
     clipfracs = []
     dtype, device_type = network_precision(model, hp.precision)
     whole = batch.on(model, dtype)
-    by_hand = hp.fused_update and fused.supports(model)
+    by_hand = hp.fused_update and supports(model)
     for _ in range(hp.update_epochs):
         rng.shuffle(order)
         for begin in range(0, hp.batch_size, hp.minibatch_size):
