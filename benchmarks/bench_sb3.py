@@ -20,12 +20,14 @@ process, one after the other, with the same settings where both have them (Maska
   bfloat16 on a CPU with AMX or AVX-512 bf16 units, ``training/common/precision.py``), and
   ``--precision float32`` to compare like with like.
 
-Our trainer runs three times: with those 8 envs; with 256 games in its vector (the compiled core's
+Our trainer runs four times: with those 8 envs; with 256 games in its vector (the compiled core's
 batched step, the width it trains at) collecting the same 1024 learner decisions per update (4 per
-game), everything else equal; and so with ``overlap`` (each update on a second Python thread while
-the next rollout is collected, ``training/ppo/overlap.py``: the second core, which MaskablePPO
-gets only as a second torch thread, ``--threads 2``). No imitation warm start, no evaluation, one
-checkpoint at the end (our trainer always writes one), into a temporary folder. The rates are
+game), everything else equal; so again with each minibatch on one thread (``update_threads: 1``;
+by default its rows are split over two Python threads, ``training/ppo/fused.py``: the second
+core, which MaskablePPO gets only as a second torch thread, ``--threads 2``); and so with
+``overlap`` (each update on a second Python thread while the next rollout is collected,
+``training/ppo/overlap.py``, the minibatch on one thread). No imitation warm start, no evaluation,
+one checkpoint at the end (our trainer always writes one), into a temporary folder. The rates are
 learner decisions per second of wall time, learning included: ``num_timesteps`` over the time of
 ``learn()`` for MaskablePPO, and the rate our trainer prints itself (``global_step /
 wall_time``). "All decisions" adds the opponent's moves. The table's last column is each row's
@@ -112,11 +114,13 @@ def bench_our_ppo(
     precision: str,
     num_envs: int = NUM_ENVS,
     num_steps: int = NUM_STEPS,
+    update_threads: int = 2,
     overlap: bool = False,
 ) -> tuple[int, int, float]:
     """(learner decisions, all decisions, seconds) of ``training.ppo.train.train`` (its own clock),
     with ``num_envs`` games in its vector, ``num_steps`` learner decisions each per update, each
-    update beside the next rollout with ``overlap``."""
+    minibatch's rows over ``update_threads``, each update beside the next rollout with
+    ``overlap``."""
     settings = {
         "env": game,
         "seed": seed,
@@ -131,6 +135,7 @@ def bench_our_ppo(
         "torch_threads": threads,
         "bot_opponents": ["random"],
         "bot_opponent_prob": 1.0,
+        "update_threads": update_threads,
         "overlap": overlap,
     }
     trainer = short_run(settings, "bench_sb3", quiet)
@@ -184,8 +189,12 @@ def main() -> None:
             lambda: bench_our_ppo(*ours, WIDE_ENVS, NUM_ENVS * NUM_STEPS // WIDE_ENVS),
         ),
         (
+            f"training.ppo.train, {WIDE_ENVS} envs, minibatch on 1 thread",
+            lambda: bench_our_ppo(*ours, WIDE_ENVS, NUM_ENVS * NUM_STEPS // WIDE_ENVS, 1),
+        ),
+        (
             f"training.ppo.train, {WIDE_ENVS} envs, overlap",
-            lambda: bench_our_ppo(*ours, WIDE_ENVS, NUM_ENVS * NUM_STEPS // WIDE_ENVS, True),
+            lambda: bench_our_ppo(*ours, WIDE_ENVS, NUM_ENVS * NUM_STEPS // WIDE_ENVS, 1, True),
         ),  # fmt: skip
     ):
         print(f"  running {name} for {args.updates} updates ...", flush=True)

@@ -1,5 +1,5 @@
-"""Training throughput by precision and torch threads, measured in one run: what the
-``precision`` and ``torch_threads`` defaults rest on.
+"""Training throughput by precision and threads, measured in one run: what the ``precision``,
+``torch_threads`` and ``update_threads`` defaults rest on.
 
 Run: ``python benchmarks/bench_training.py --config FILE [--updates 4] [--rounds 2] [--busy]``
 
@@ -7,9 +7,11 @@ Three tables.
 
 * **The trainer**: short runs of ``training.ppo.train`` with the config's game, network, vector
   and batch (no imitation, no evaluation, one checkpoint at the end into a temporary folder), for
-  each precision (float32, bfloat16) and torch threads (1, 2), and on one torch thread with
-  ``overlap`` (the update on a second Python thread while the next rollout is collected,
-  ``training/ppo/overlap.py``). The rows run in turn, round after
+  each precision (float32, bfloat16) and torch threads (1, 2) with the update on one thread,
+  then on one torch thread with the update's rows split over two Python threads
+  (``update_threads: 2``, ``training/ppo/fused.py``), and with ``overlap`` (the update on a
+  second Python thread while the next rollout is collected, ``training/ppo/overlap.py``).
+  The rows run in turn, round after
   round, and each keeps its best round: learner decisions per second of the run's own clock, the
   seconds per update spent in simulation, inference and learning, and the ratio to float32 on one
   thread. ``--busy`` keeps a second process training (the same config, float32, one thread)
@@ -19,7 +21,8 @@ Three tables.
 * **The network alone**: one forward pass (sampling included) at the batch sizes a rollout meets,
   and one minibatch step of the PPO loss (forward, backward, gradient clipping, Adam) at the
   config's minibatch, by autograd and by the gradients written out (``fused_update``,
-  ``training/ppo/fused.py``), in float32 and in bfloat16, in milliseconds, best of 5 repeats.
+  ``training/ppo/fused.py``) on one thread and with the rows split over two
+  (``update_threads``), in float32 and in bfloat16, in milliseconds, best of 5 repeats.
   Rollouts play in float32 because bfloat16 is no faster at their batch sizes
   (``training/ppo/rollout.py``).
 * **The first layer, dense or sparse**: the first layer's forward and backward at the config's
@@ -35,7 +38,7 @@ import argparse
 import subprocess
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import torch
@@ -58,10 +61,11 @@ from training.warmstart.imitation import record_games  # noqa: E402
 PRECISIONS = ("float32", "bfloat16")
 THREADS = (1, 2)
 ROWS = tuple(
-    [(precision, threads, False) for precision in PRECISIONS for threads in THREADS]
-    + [(precision, 1, True) for precision in PRECISIONS]
+    [(precision, threads, 1, False) for precision in PRECISIONS for threads in THREADS]
+    + [(precision, 1, 2, False) for precision in PRECISIONS]
+    + [(precision, 1, 1, True) for precision in PRECISIONS]
 )
-"""(precision, torch threads, overlap) of each row of the trainer's table."""
+"""(precision, torch threads, update threads, overlap) of each row of the trainer's table."""
 INFERENCE_BATCHES = (8, 64, 256)
 
 
@@ -76,14 +80,21 @@ class Measured:
 
 
 def run_trainer(
-    base: TrainConfig, precision: str, threads: int, updates: int, overlap: bool = False
+    base: TrainConfig,
+    precision: str,
+    threads: int,
+    updates: int,
+    update_threads: int = 1,
+    overlap: bool = False,
 ) -> Measured:
-    """A short run of the config's trainer in ``precision`` on ``threads`` torch threads, its
-    updates beside the rollouts with ``overlap``."""
+    """A short run of the config's trainer in ``precision`` on ``threads`` torch threads, each
+    minibatch's rows split over ``update_threads``, its updates beside the rollouts with
+    ``overlap``."""
     settings = {
         **base.to_dict(),
         "precision": precision,
         "torch_threads": threads,
+        "update_threads": update_threads,
         "overlap": overlap,
         "total_steps": updates * base.batch_size,
     }
@@ -153,13 +164,18 @@ def network_rows(cfg: TrainConfig) -> list[tuple[str, float, float]]:
         actions, logprobs, _, values = model.get_action_and_value(obs, mask)
     rows_n = cfg.minibatch_size
     mb = Batch(obs, mask, actions, logprobs, values, torch.randn(rows_n), torch.randn(rows_n))
-    hp = settings_of(Hyperparameters, cfg)
-    for how, by_hand in (("autograd", False), ("by hand (fused_update)", True)):
+    ways = (
+        ("autograd", False, 1),
+        ("by hand (fused_update)", True, 1),
+        ("by hand, rows over 2 threads (update_threads)", True, 2),
+    )
+    for how, by_hand, split in ways:
+        hp = replace(settings_of(Hyperparameters, cfg), update_threads=split)
         timed = []
         for dtype in (torch.float32, torch.bfloat16):
             batch = mb.on(model, dtype)  # the observations in bfloat16, as the update casts them
 
-            def step(dtype: torch.dtype = dtype, batch: Batch = batch, by_hand=by_hand) -> None:
+            def step(dtype=dtype, batch: Batch = batch, by_hand=by_hand, hp=hp) -> None:
                 minibatch_step(model, optimizer, batch, hp, dtype, "cpu", by_hand)
 
             timed.append(best_ms(step, calls=5))
@@ -242,12 +258,12 @@ def main() -> None:
           f"{gpu}", flush=True)  # fmt: skip
     busy = companion(args.config) if args.busy else None
     try:
-        results: dict[tuple[str, int, bool], Measured] = {}
+        results: dict[tuple[str, int, int, bool], Measured] = {}
         for r in range(args.rounds):
             for key in ROWS:
-                precision, threads, overlap = key
-                m = run_trainer(base, precision, threads, args.updates, overlap)
-                print(f"  round {r + 1}: {precision}, {threads} thread(s)"
+                precision, threads, split, overlap = key
+                m = run_trainer(base, precision, threads, args.updates, split, overlap)
+                print(f"  round {r + 1}: {precision}, {threads} thread(s), update on {split}"
                       f"{', overlap' if overlap else ''}: {m.rate:,.0f} learner decisions/s",
                       flush=True)  # fmt: skip
                 if key not in results or m.rate > results[key].rate:
@@ -258,17 +274,17 @@ def main() -> None:
         if busy is not None:
             busy.kill()
             busy.wait()
-    peer = results[("float32", 1, False)].rate
+    peer = results[("float32", 1, 1, False)].rate
     load = "a second training process on the machine" if args.busy else "nothing else started"
     print(f"\nThe trainer ({args.updates} updates a run, best of {args.rounds} rounds; {load})\n")
     print("With overlap, learning runs beside simulation and inference: the three times add up")
     print("to more than the wall time.\n")
-    print("| precision | torch threads | overlap | learner dec./s | sim s/update | infer s/update "
-          "| learn s/update | vs float32, 1 thread |")  # fmt: skip
-    print("| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: |")
-    for (precision, threads, overlap), m in results.items():
-        print(f"| {precision} | {threads} | {'yes' if overlap else 'no'} | {m.rate:,.0f} | "
-              f"{m.simulation:.2f} | {m.inference:.2f} | {m.learning:.2f} | "
+    print("| precision | torch threads | update threads | overlap | learner dec./s | sim s/update "
+          "| infer s/update | learn s/update | vs float32, 1 thread |")  # fmt: skip
+    print("| --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |")
+    for (precision, threads, split, overlap), m in results.items():
+        print(f"| {precision} | {threads} | {split} | {'yes' if overlap else 'no'} | "
+              f"{m.rate:,.0f} | {m.simulation:.2f} | {m.inference:.2f} | {m.learning:.2f} | "
               f"{m.rate / peer:.2f}x |")  # fmt: skip
     print("\nThe network alone, on the CPU (one thread, best of 5)\n")
     print("| what | float32 ms | bfloat16 ms | speed-up |")

@@ -63,7 +63,8 @@ class CastWeights:
 class Rows:
     """A forward pass over some rows: each layer's input (in the products' dtype) and tanh
     output (float32, or the network's wider dtype), the last hidden layer as the heads take
-    it, the value, and the legal actions' log-probabilities and probabilities."""
+    it, the value, the legal actions' log-probabilities and probabilities, and their
+    entropy."""
 
     inputs: list[torch.Tensor] = field(default_factory=list)
     outputs: list[torch.Tensor] = field(default_factory=list)
@@ -71,6 +72,7 @@ class Rows:
     value: torch.Tensor = field(default_factory=lambda: torch.empty(0))
     log_probs: torch.Tensor = field(default_factory=lambda: torch.empty(0))
     probs: torch.Tensor = field(default_factory=lambda: torch.empty(0))
+    entropy: torch.Tensor = field(default_factory=lambda: torch.empty(0))
 
 
 def illegal_offset(masks: torch.Tensor) -> torch.Tensor:
@@ -96,4 +98,5 @@ def forward_rows(weights: CastWeights, obs: torch.Tensor, masks: torch.Tensor) -
     rows.value = wide(value).squeeze(-1)
     rows.log_probs = torch.log_softmax(logits, dim=-1)
     rows.probs = torch.softmax(logits, dim=-1)
+    rows.entropy = -(rows.probs * rows.log_probs).sum(-1)
     return rows

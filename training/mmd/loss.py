@@ -113,7 +113,8 @@ def mmd_by_hand(
         rows = reverse_kl(log_p, toward, mask)
         d_logits += probs * (log_p - toward - rows.unsqueeze(-1)) * (weight / n)
         kls.append(rows.mean())
-    fwd.backward(fused.through_taken(d_logits, probs, taken, d_logprob), d_value)
+    d_logits = fused.through_taken(d_logits, probs, taken, d_logprob)
+    fwd.backward(lambda rows, begin, end: d_logits[begin:end], d_value)
     return pg_loss, v_loss, *kls, log_p
 
 

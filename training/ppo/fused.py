@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from functools import cache, partial
+from functools import cache, cached_property, partial
 from typing import TYPE_CHECKING, TypeVar
 
 import torch
@@ -40,6 +40,9 @@ if TYPE_CHECKING:
     from training.ppo.inputs import Batch, Hyperparameters
 
 _T = TypeVar("_T")
+ShareGradient = Callable[[Rows, int, int], torch.Tensor]
+"""The loss's gradient with respect to the logits of one share of a pass's rows: ``(its
+rows, begin, end)`` -> [end - begin, actions]."""
 
 
 def _tie_split(first: torch.Tensor, second: torch.Tensor) -> torch.Tensor:
@@ -68,20 +71,39 @@ class Pass:
         self.rows = _in_parallel(
             [partial(forward_rows, self.cast, obs[a:b], masks[a:b]) for a, b in self.shares]
         )
-        self.log_probs = _joined([rows.log_probs for rows in self.rows])
-        self.probs = _joined([rows.probs for rows in self.rows])
         self.value = _joined([rows.value for rows in self.rows])
+        self.entropy = _joined([rows.entropy for rows in self.rows])
 
-    def backward(self, d_logits: torch.Tensor, d_value: torch.Tensor) -> None:
+    @cached_property
+    def log_probs(self) -> torch.Tensor:
+        """[rows, actions]: the shares' log-probabilities joined (a copy where they are two)."""
+        return _joined([rows.log_probs for rows in self.rows])
+
+    @cached_property
+    def probs(self) -> torch.Tensor:
+        """[rows, actions]: the shares' probabilities joined."""
+        return _joined([rows.probs for rows in self.rows])
+
+    def taken(self, actions: torch.Tensor) -> torch.Tensor:
+        """Each row's log-probability of ``actions`` ([rows, 1]), share by share."""
+        return _joined(
+            [
+                rows.log_probs.gather(-1, actions[a:b]).squeeze(-1)
+                for rows, (a, b) in zip(self.rows, self.shares, strict=True)
+            ]
+        )
+
+    def backward(self, d_logits: ShareGradient, d_value: torch.Tensor) -> None:
         """Set every parameter's ``.grad`` from the loss's gradients with respect to the logits
-        and the value, products in the pass's dtype as autocast's backward runs them."""
+        (``d_logits(rows, begin, end)`` for each share, computed on the share's thread) and the
+        value, products in the pass's dtype as autocast's backward runs them."""
         model = self.model
         parameters = [model.policy.weight, model.policy.bias, model.value.weight, model.value.bias]
         for layer in reversed(self.cast.linears):
             parameters += [layer.weight, layer.bias]
         per_share = _in_parallel(
             [
-                partial(self._backward, rows, d_logits[a:b], d_value[a:b])
+                partial(self._backward, rows, partial(d_logits, rows, a, b), d_value[a:b])
                 for rows, (a, b) in zip(self.rows, self.shares, strict=True)
             ]
         )
@@ -92,11 +114,12 @@ class Pass:
             parameter.grad = grad
 
     def _backward(
-        self, rows: Rows, d_logits: torch.Tensor, d_value: torch.Tensor
+        self, rows: Rows, share_d_logits: Callable[[], torch.Tensor], d_value: torch.Tensor
     ) -> list[torch.Tensor]:
         """One share's gradients, in the order :meth:`backward` lists the parameters."""
         cast, last = self.cast, rows.last
         low = cast.low
+        d_logits = share_d_logits()
         d_out = low(d_logits)
         grads = [
             wide(d_out.t() @ last),
@@ -205,12 +228,16 @@ def fused_losses(
     value loss, mean entropy, log-ratios, ratios), as ``training.ppo.loss.Losses`` holds them.
     Run under ``torch.no_grad()``."""
     fwd = Pass(model, mb.obs, mb.masks, dtype, threads)
-    probs, log_probs, taken = fwd.probs, fwd.log_probs, mb.actions.unsqueeze(-1)
-    entropy = -(probs * log_probs).sum(-1)
-    logratio = log_probs.gather(-1, taken).squeeze(-1) - mb.logprobs
+    taken = mb.actions.unsqueeze(-1)
+    logratio = fwd.taken(taken) - mb.logprobs
     ratio = logratio.exp()
     pg_loss, d_logprob = surrogate(ratio, mb.advantages, hp)
     v_loss, d_value = value_error(mb, fwd.value, hp)
-    d_logits = probs * (log_probs + entropy.unsqueeze(-1)) * (hp.ent_coef / len(ratio))
-    fwd.backward(through_taken(d_logits, probs, taken, d_logprob), d_value)
-    return pg_loss, v_loss, entropy.mean(), logratio, ratio
+    scale = hp.ent_coef / len(ratio)
+
+    def d_logits(rows: Rows, begin: int, end: int) -> torch.Tensor:
+        entropy_part = rows.probs * (rows.log_probs + rows.entropy.unsqueeze(-1)) * scale
+        return through_taken(entropy_part, rows.probs, taken[begin:end], d_logprob[begin:end])
+
+    fwd.backward(d_logits, d_value)
+    return pg_loss, v_loss, fwd.entropy.mean(), logratio, ratio
