@@ -22,16 +22,15 @@ process, one after the other, with the same settings where both have them (Maska
 
 Our trainer runs four times: with those 8 envs; with 256 games in its vector (the compiled core's
 batched step, the width it trains at) collecting the same 1024 learner decisions per update (4 per
-game), everything else equal; so again with each minibatch on one thread (``update_threads: 1``;
-by default its rows are split over two Python threads, ``training/ppo/fused.py``: the second
-core, which MaskablePPO gets only as a second torch thread, ``--threads 2``); and so with
-``overlap`` (each update on a second Python thread while the next rollout is collected,
-``training/ppo/overlap.py``, the minibatch on one thread). No imitation warm start, no evaluation,
-one checkpoint at the end (our trainer always writes one), into a temporary folder. The rates are
-learner decisions per second of wall time, learning included: ``num_timesteps`` over the time of
-``learn()`` for MaskablePPO, and the rate our trainer prints itself (``global_step /
-wall_time``). "All decisions" adds the opponent's moves. The table's last column is each row's
-rate divided by MaskablePPO's.
+game), everything else equal; so again with each minibatch's rows split over two Python threads
+(``update_threads: 2``, ``training/ppo/fused.py``: the second core, which MaskablePPO gets only as
+a second torch thread, ``--threads 2``); and so with ``overlap`` (each update on a second Python
+thread while the next rollout is collected, ``training/ppo/overlap.py``). No imitation warm start,
+no evaluation, one checkpoint at the end (our trainer always writes one), into a temporary folder.
+The rates are learner decisions per second of wall time, learning included: ``num_timesteps`` over
+the time of ``learn()`` for MaskablePPO, and the rate our trainer prints itself (``global_step /
+wall_time``). "All decisions" adds the opponent's moves. The table's last column is each row's rate
+divided by MaskablePPO's.
 """
 
 from __future__ import annotations
@@ -114,7 +113,7 @@ def bench_our_ppo(
     precision: str,
     num_envs: int = NUM_ENVS,
     num_steps: int = NUM_STEPS,
-    update_threads: int = 2,
+    update_threads: int = 1,
     overlap: bool = False,
 ) -> tuple[int, int, float]:
     """(learner decisions, all decisions, seconds) of ``training.ppo.train.train`` (its own clock),
@@ -189,8 +188,8 @@ def main() -> None:
             lambda: bench_our_ppo(*ours, WIDE_ENVS, NUM_ENVS * NUM_STEPS // WIDE_ENVS),
         ),
         (
-            f"training.ppo.train, {WIDE_ENVS} envs, minibatch on 1 thread",
-            lambda: bench_our_ppo(*ours, WIDE_ENVS, NUM_ENVS * NUM_STEPS // WIDE_ENVS, 1),
+            f"training.ppo.train, {WIDE_ENVS} envs, update_threads 2",
+            lambda: bench_our_ppo(*ours, WIDE_ENVS, NUM_ENVS * NUM_STEPS // WIDE_ENVS, 2),
         ),
         (
             f"training.ppo.train, {WIDE_ENVS} envs, overlap",
@@ -203,6 +202,7 @@ def main() -> None:
         rows.append((name, learner, everyone, seconds))
         print(f"  measured {name}: {learner} learner decisions in {seconds:.1f} s", flush=True)
     peer = rows[0][1] / rows[0][3]
+    width = max(len(row[0]) for row in rows)
     print()
     header = (
         "trainer",
@@ -213,14 +213,14 @@ def main() -> None:
         "vs MaskablePPO",
     )
     print(
-        f"| {header[0]:<37} | {header[1]:>12} | {header[2]:>7} | {header[3]:>14} "
+        f"| {header[0]:<{width}} | {header[1]:>12} | {header[2]:>7} | {header[3]:>14} "
         f"| {header[4]:>10} | {header[5]:>14} |"
     )
-    print(f"| {'-' * 37} | {'-' * 11}: | {'-' * 6}: | {'-' * 13}: | {'-' * 9}: | {'-' * 13}: |")
+    print(f"| {'-' * width} | {'-' * 11}: | {'-' * 6}: | {'-' * 13}: | {'-' * 9}: | {'-' * 13}: |")
     for name, learner, everyone, seconds in rows:
         rate = learner / seconds
         print(
-            f"| {name:<37} | {learner:>12} | {seconds:>7.1f} | {rate:>14,.0f} "
+            f"| {name:<{width}} | {learner:>12} | {seconds:>7.1f} | {rate:>14,.0f} "
             f"| {everyone / seconds:>10,.0f} | {rate / peer:>13.2f}x |"
         )
 

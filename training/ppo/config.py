@@ -127,10 +127,11 @@ class TrainConfig(Schema):
     """PPO's update: the MLP network's gradients by the chain rule written out
     (``training/ppo/fused.py``: the same within rounding, in fewer of torch's operations);
     false: autograd, the reference. MMD's update (``training/mmd/loss.py``) reads it too"""
-    update_threads: int = setting(2, TORCH_THREADS)
+    update_threads: int = setting(1, TORCH_THREADS)
     """with ``fused_update``, on a CPU: threads each minibatch's rows are split over, each
     share's forward and backward on its own (``training/ppo/fused.py``); 2 uses both cores of
-    a 2-core machine without torch's OpenMP threads (``docs/training.md``)"""
+    a 2-core machine without torch's OpenMP threads, for a run that has the machine to itself
+    (``docs/training.md``)"""
     snapshot_every: int = setting(10, integer(0, allowed="must be an integer >= 0 (0: never)"))
     """updates between adding the current policy to the opponent pool (competitive mode); 0:
     never, so the pool holds only the snapshot taken when imitation ends (as RLlib's config)"""
