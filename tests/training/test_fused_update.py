@@ -9,17 +9,21 @@ from __future__ import annotations
 import copy
 from dataclasses import fields as dataclass_fields
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
 import torch
 
+from reborn_env.core import registry
 from reborn_env.policies.network import MaskedActorCritic
 from training.common.mlp_forward import supports
 from training.mmd.loss import MMDLoss, mmd_by_autograd, mmd_by_hand, mmd_update, uniform_log_probs
 from training.ppo import fused
+from training.ppo.config import TrainConfig
 from training.ppo.inputs import Batch, Hyperparameters
 from training.ppo.loss import Losses, autograd_losses, ppo_update
+from training.ppo.train import train
 
 OBS, ACTIONS, ROWS = 40, 12, 96
 
@@ -251,3 +255,31 @@ def test_an_mmd_update_by_hand_ends_where_autograds_does(threads: int) -> None:
             magnet,
         ),  # fmt: skip
     )
+
+
+def test_a_run_with_its_rows_over_two_threads_is_deterministic_and_resumes_exactly(
+    tmp_path: Path,
+) -> None:
+    """The threads' timing never reaches the result: two runs of one seed end with the same
+    weights, and one stopped after its second update and resumed ends as they do."""
+    game = registry.default_name()
+
+    def config(folder: str) -> TrainConfig:
+        return TrainConfig.from_dict(
+            {
+                "env": game, "env_kwargs": {"max_steps": 50}, "seed": 5, "total_steps": 4 * 4 * 32,
+                "num_envs": 4, "num_steps": 32, "num_minibatches": 2, "update_epochs": 2,
+                "hidden_sizes": [16], "update_threads": 2, "eval_opponents": [],
+                "bot_opponents": ["random"], "checkpoint_every": 2,
+                "checkpoint_dir": str(tmp_path / folder), "run_name": "rows",
+            }
+        )  # fmt: skip
+
+    logs = str(tmp_path / "runs")
+    runs = [train(config(name), log_dir=logs) for name in ("a", "b")]
+    train(config("c"), log_dir=logs, stop_after=2)
+    runs.append(train(config("c"), resume=True, log_dir=logs))
+    first = runs[0].model.state_dict()
+    for other in runs[1:]:
+        for key, value in other.model.state_dict().items():
+            assert torch.equal(value, first[key]), key
