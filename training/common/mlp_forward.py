@@ -33,8 +33,8 @@ def supports(model: MaskedActorCritic) -> bool:
 
 def narrowing(dtype: torch.dtype) -> Callable[[torch.Tensor], torch.Tensor]:
     """A float32 tensor in ``dtype``, any other as it is: what autocast does to a product's
-    inputs (a float64 network, as the device tests use, computes in float64); float32: as it
-    is."""
+    inputs (a float64 network, as the device tests use, computes in float64); for float32 every
+    tensor as it is."""
     if dtype == torch.float32:
         return lambda t: t
     return lambda t: t.to(dtype) if t.dtype == torch.float32 else t
@@ -50,7 +50,6 @@ class CastWeights:
     """A network's weights in its products' dtype (:func:`narrowing`)."""
 
     def __init__(self, model: MaskedActorCritic, dtype: torch.dtype) -> None:
-        self.model, self.dtype = model, dtype
         self.low = low = narrowing(dtype)
         self.linears = list(model.torso)[0::2]
         self.weights = [low(layer.weight) for layer in self.linears]

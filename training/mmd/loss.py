@@ -68,7 +68,6 @@ def mmd_by_autograd(
     alpha: float,
     pull: torch.Tensor,
     old: torch.Tensor,
-    threads: int = 1,
 ) -> tuple[torch.Tensor, ...]:
     """Backpropagate MMD's loss on ``mb`` (toward ``pull``, the magnet's log-probabilities of its
     rows, and ``old``, the update's first ones) into the parameters' ``.grad``, which must be
@@ -145,7 +144,6 @@ def mmd_update(
         )
     order = np.arange(hp.batch_size)
     by_hand = hp.fused_update and supports(model)
-    threads = hp.update_threads if device_type == "cpu" else 1
     for _ in range(hp.update_epochs):
         rng.shuffle(order)
         for begin in range(0, hp.batch_size, hp.minibatch_size):
@@ -155,7 +153,7 @@ def mmd_update(
             toward = (pull.index_select(0, index), old.index_select(0, index))
             if by_hand:
                 with torch.no_grad():
-                    losses = mmd_by_hand(model, mb, hp, dtype, alpha, *toward, threads)
+                    losses = mmd_by_hand(model, mb, hp, dtype, alpha, *toward, hp.update_threads)
             else:
                 optimizer.zero_grad()
                 losses = mmd_by_autograd(model, mb, hp, dtype, device_type, alpha, *toward)

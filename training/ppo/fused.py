@@ -56,18 +56,18 @@ class Pass:
     log-probabilities and probabilities and the value (float32, or the network's wider dtype),
     and per share of the rows each layer's input (in the products' dtype) and tanh output.
 
-    With ``threads`` above 1 the minibatch's rows are split into that many contiguous shares,
-    each run forward and backward on its own thread (torch's products release the interpreter's
-    lock), and the shares' weight gradients summed in a fixed order: both cores at work without
-    torch's OpenMP threads, whose spin makes them many times slower beside another job
-    (``docs/training.md``). The split changes only the order of the sums, so the gradients
+    With ``threads`` above 1, on a CPU, the minibatch's rows are split into that many contiguous
+    shares, each run forward and backward on its own thread (torch's products release the
+    interpreter's lock), and the shares' weight gradients summed in a fixed order: both cores at
+    work without torch's OpenMP threads, whose spin makes them many times slower beside another
+    job (``docs/training.md``). The split changes only the order of the sums, so the gradients
     agree with one share's within rounding."""
 
     def __init__(self, model: MaskedActorCritic, obs: torch.Tensor, masks: torch.Tensor,
                  dtype: torch.dtype, threads: int = 1) -> None:  # fmt: skip
         self.model = model
         self.cast = CastWeights(model, dtype)
-        self.shares = row_shares(len(obs), threads)
+        self.shares = row_shares(len(obs), threads if obs.device.type == "cpu" else 1)
         self.rows = _in_parallel(
             [partial(forward_rows, self.cast, obs[a:b], masks[a:b]) for a, b in self.shares]
         )

@@ -72,9 +72,8 @@ def minibatch_step(
     for a network ``mlp_forward.supports``) or by autograd, clipped to ``max_grad_norm``; the
     minibatch's losses."""
     if by_hand:
-        threads = hp.update_threads if device_type == "cpu" else 1
         with torch.no_grad():
-            losses = Losses(*fused.fused_losses(model, mb, hp, dtype, threads))
+            losses = Losses(*fused.fused_losses(model, mb, hp, dtype, hp.update_threads))
     else:
         optimizer.zero_grad()
         losses = autograd_losses(model, mb, hp, dtype, device_type)
