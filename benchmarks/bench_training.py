@@ -286,7 +286,7 @@ def main() -> None:
         print(f"| {precision} | {threads} | {split} | {'yes' if overlap else 'no'} | "
               f"{m.rate:,.0f} | {m.simulation:.2f} | {m.inference:.2f} | {m.learning:.2f} | "
               f"{m.rate / peer:.2f}x |")  # fmt: skip
-    print("\nThe network alone, on the CPU (one thread, best of 5)\n")
+    print("\nThe network alone, on the CPU (one torch thread, best of 5)\n")
     print("| what | float32 ms | bfloat16 ms | speed-up |")
     print("| --- | ---: | ---: | ---: |")
     for what, fp32, bf16 in network:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import torch
 from torch import nn
@@ -62,8 +63,7 @@ class CastWeights:
 class Rows:
     """A forward pass over some rows: each layer's input (in the products' dtype) and tanh
     output (float32, or the network's wider dtype), the last hidden layer as the heads take
-    it, the value, the legal actions' log-probabilities and probabilities, and their
-    entropy."""
+    it, the value, and the legal actions' log-probabilities and probabilities."""
 
     inputs: list[torch.Tensor] = field(default_factory=list)
     outputs: list[torch.Tensor] = field(default_factory=list)
@@ -71,7 +71,12 @@ class Rows:
     value: torch.Tensor = field(default_factory=lambda: torch.empty(0))
     log_probs: torch.Tensor = field(default_factory=lambda: torch.empty(0))
     probs: torch.Tensor = field(default_factory=lambda: torch.empty(0))
-    entropy: torch.Tensor = field(default_factory=lambda: torch.empty(0))
+
+    @cached_property
+    def entropy(self) -> torch.Tensor:
+        """Each row's entropy over the legal actions, computed when first asked for (PPO's loss
+        needs it, MMD's does not)."""
+        return -(self.probs * self.log_probs).sum(-1)
 
 
 def illegal_offset(masks: torch.Tensor) -> torch.Tensor:
@@ -97,5 +102,4 @@ def forward_rows(weights: CastWeights, obs: torch.Tensor, masks: torch.Tensor) -
     rows.value = wide(value).squeeze(-1)
     rows.log_probs = torch.log_softmax(logits, dim=-1)
     rows.probs = torch.softmax(logits, dim=-1)
-    rows.entropy = -(rows.probs * rows.log_probs).sum(-1)
     return rows

@@ -72,12 +72,17 @@ class Pass:
             [partial(forward_rows, self.cast, obs[a:b], masks[a:b]) for a, b in self.shares]
         )
         self.value = _joined([rows.value for rows in self.rows])
-        self.entropy = _joined([rows.entropy for rows in self.rows])
 
     @cached_property
     def log_probs(self) -> torch.Tensor:
         """[rows, actions]: the shares' log-probabilities joined (a copy where they are two)."""
         return _joined([rows.log_probs for rows in self.rows])
+
+    @cached_property
+    def entropy(self) -> torch.Tensor:
+        """[rows]: the shares' entropies joined (each computed on its share's thread when the
+        loss's gradient asks for it, :meth:`backward`)."""
+        return _joined([rows.entropy for rows in self.rows])
 
     @cached_property
     def probs(self) -> torch.Tensor:
