@@ -25,11 +25,14 @@ from reborn_env.games.haven.rules.hexgrid import (
     centre,
     col_row,
     corners,
+    edge,
     hex_distance,
     line_of_sight,
     neighbours,
+    open_neighbours,
     range_distance,
     segment_meets_polygon,
+    wall_segment,
 )
 
 N_CELLS = WIDTH * HEIGHT
@@ -365,3 +368,136 @@ def test_hv_map_7_segment_test_matches_reference(p, q, cell):
     p = (p[0] + x, p[1] + y)
     q = (q[0] + x, q[1] + y)
     assert segment_meets_polygon(p, q, corners(cell)) == (_clip(p, q, cell) is not None)
+
+
+# --- HV-TW-1..4: thin walls -----------------------------------------------------------------------
+
+ALL_EDGES = sorted({edge(a, b) for a in range(N_CELLS) for b in neighbours(a)})
+
+
+def _crosses_exactly(p, q, w1, w2) -> bool:
+    """Whether closed segments ``p q`` and ``w1 w2`` share a point, solved with fractions: the
+    parameters ``s, t`` of ``p + s (q - p) = w1 + t (w2 - w1)`` in ``[0, 1]``, or, when the two
+    are parallel, an overlap of their projections on a common line."""
+    dx, dy = q[0] - p[0], q[1] - p[1]
+    ex, ey = w2[0] - w1[0], w2[1] - w1[1]
+    det = dx * -ey - dy * -ex
+    rx, ry = w1[0] - p[0], w1[1] - p[1]
+    if det != 0:
+        s = Fraction(rx * -ey - ry * -ex, det)
+        t = Fraction(dx * ry - dy * rx, det)
+        return 0 <= s <= 1 and 0 <= t <= 1
+    if dx * ry - dy * rx != 0:  # parallel, not on one line
+        return False
+    length = dx * dx + dy * dy
+    ends = sorted(Fraction((w[0] - p[0]) * dx + (w[1] - p[1]) * dy, length) for w in (w1, w2))
+    return ends[0] <= 1 and ends[1] >= 0
+
+
+def _shared_edge(a: int, b: int):
+    """The side two neighbours share: the corners both cells list (HV-MAP-7.2)."""
+    return [p for p in corners(a) if p in corners(b)]
+
+
+def reference_los_thin(a: int, b: int, walls: list[bool], thin: set) -> bool:
+    """HV-MAP-7 with HV-TW-3/4, exact: adjacency needs no thin wall between; each thin wall is a
+    closed segment that blocks on touching."""
+    if a == b or (adjacent(a, b, walls) and edge(a, b) not in thin):
+        return True
+    wall_cells = [w for w in range(N_CELLS) if walls[w]]
+    segments = [_shared_edge(*t) for t in thin]
+    return any(
+        not any(_meets(p, q, w, True) for w in wall_cells)
+        and not any(_crosses_exactly(p, q, *s) for s in segments)
+        for p in corners(a)
+        for q in corners(b)
+    )
+
+
+def reference_range_thin(a: int, walls: list[bool], thin: set) -> list[int | None]:
+    """HV-MAP-5 with HV-TW-3: breadth-first over non-wall cells, never across a thin wall."""
+    dist: list[int | None] = [None] * N_CELLS
+    if walls[a]:
+        return dist
+    dist[a] = 0
+    queue = deque([a])
+    while queue:
+        c = queue.popleft()
+        for n in neighbours(c):
+            if dist[n] is None and not walls[n] and edge(c, n) not in thin:
+                dist[n] = dist[c] + 1  # type: ignore[operator]
+                queue.append(n)
+    return dist
+
+
+thin_sets = st.sets(st.sampled_from(ALL_EDGES), max_size=14)
+
+
+def test_tw_1_a_thin_wall_is_the_side_its_cells_share():
+    """HV-TW-1: (2,0)|(3,0) is the vertical side x = 5 from y = -1 to 1 of the rescaled plane;
+    the edge is named the same from either cell."""
+    assert wall_segment(edge(_c(3, 0), _c(2, 0))) == ((5, -1), (5, 1))
+    assert edge(_c(3, 0), _c(2, 0)) == edge(_c(2, 0), _c(3, 0)) == (_c(2, 0), _c(3, 0))
+    assert all(len(_shared_edge(*e)) == 2 for e in ALL_EDGES)
+
+
+def test_tw_2_open_neighbours_leave_out_the_walled_side_only():
+    """HV-TW-2: a thin wall removes one neighbour from each of its two cells, nothing else."""
+    thin = {edge(_c(4, 2), _c(4, 3))}
+    assert open_neighbours(_c(4, 2), thin) == (_c(3, 2), _c(5, 2), _c(3, 1), _c(4, 1), _c(3, 3))
+    assert _c(4, 2) not in open_neighbours(_c(4, 3), thin)
+    assert open_neighbours(_c(0, 0), thin) == neighbours(_c(0, 0))
+
+
+def test_tw_4_no_sight_from_the_corner_at_a_thin_walls_tip():
+    """HV-TW-4 (BoardGameGeek image 3932321): the wall (2,0)|(3,0) ends at (5, 1), the top corner
+    of (2,1). Every line from that corner touches the wall, so only (2,1)'s other corners can
+    give it sight: its sight to every cell is the exact reference's, which drops that corner."""
+    tip = (5, 1)
+    assert tip in corners(_c(2, 1)) and tip in wall_segment(edge(_c(2, 0), _c(3, 0)))
+    thin = {edge(_c(2, 0), _c(3, 0))}
+    walls = [False] * N_CELLS
+    for b in range(N_CELLS):
+        if b != _c(2, 1):
+            expected = reference_los_thin(_c(2, 1), b, walls, thin)
+            assert line_of_sight(_c(2, 1), b, walls, thin_walls=thin) is expected
+    assert _crosses_exactly(tip, (9, 9), *wall_segment(edge(_c(2, 0), _c(3, 0))))
+
+
+@settings(max_examples=200, deadline=None)
+@given(wall_maps, thin_sets, cells, cells)
+def test_tw_4_line_of_sight_with_thin_walls_matches_the_exact_reference(walls, thin, a, b):
+    """HV-TW-4: the integer test equals the fractions' reference on random walls and thin
+    walls (a thin wall beside a wall hex is allowed here: the geometry does not care)."""
+    assert line_of_sight(a, b, walls, thin_walls=thin) is reference_los_thin(a, b, walls, thin)
+
+
+@settings(max_examples=25, deadline=None)
+@given(wall_maps, thin_sets)
+def test_tw_3_range_and_adjacency_with_thin_walls_match_the_reference(walls, thin):
+    """HV-TW-3: range distances and adjacency go round thin walls, as the reference's BFS."""
+    table = RangeTable(walls, thin_walls=thin)
+    for a in range(N_CELLS):
+        assert list(table.rows[a]) == reference_range_thin(a, walls, thin)
+        for b in neighbours(a):
+            assert adjacent(a, b, walls, thin_walls=thin) is (table.rows[a][b] == 1)
+
+
+def test_tw_4_the_sight_table_holds_thin_walls():
+    """HV-TW-4: :class:`SightTable` with thin walls is :func:`line_of_sight` for every pair."""
+    walls = _walls((6, 2), (6, 3))
+    line = [
+        ((2, 1), (3, 1)),
+        ((2, 1), (3, 2)),
+        ((2, 2), (3, 2)),
+        ((2, 3), (3, 2)),
+        ((2, 3), (3, 3)),
+    ]
+    thin = {edge(_c(*a), _c(*b)) for a, b in line}
+    table = SightTable(walls, thin_walls=thin)
+    assert all(
+        table(a, b) is line_of_sight(a, b, walls, thin_walls=thin)
+        for a in range(N_CELLS)
+        for b in range(N_CELLS)
+    )
+    assert table(_c(2, 2), _c(3, 2)) is False

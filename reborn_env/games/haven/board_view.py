@@ -25,7 +25,7 @@ from .render import (
     WALL_COLOUR,
     public_picks,
 )
-from .rules.hexgrid import HEIGHT, WIDTH
+from .rules.hexgrid import HEIGHT, SIDES, WIDTH, neighbour_side
 from .rules.state import ELEMENT_STATE_NAMES, SELECT, ModifierDeck
 from .scenario.model import (
     DIFFICULT,
@@ -112,6 +112,15 @@ def _legend(scn: Scenario) -> list[dict[str, str]]:
         {"key": "target", "shape": "note", "symbol": "⬚", "text": "dashed: click to play"},
     ]
     return rows
+
+
+def _edges(scn: Scenario) -> list[dict[str, Any]]:
+    """HV-TW-5: each thin wall once, as the side of its lower-id cell it lies on."""
+    out = []
+    for a, b in scn.map.thin_walls:
+        col, row = cell_xy(a)
+        out.append({"x": col, "y": row, "side": SIDES[neighbour_side(a, b)].upper(), "key": "wall"})
+    return out
 
 
 def _cells(game: Any) -> list[dict[str, Any]]:
@@ -273,7 +282,7 @@ def board_view(match: Any, seat: int, legal: Sequence[int] = ()) -> dict[str, An
         "grid": {"shape": "hex", "width": WIDTH, "height": HEIGHT},
         "legend": _legend(scn),
         "cells": _cells(game),
-        "edges": [],
+        "edges": _edges(scn),
         "pieces": _pieces(game),
         "targets": _targets(legal),
         "status": status,

@@ -51,7 +51,7 @@ from ...core.observation_views import ObservationView, Records
 from . import actions as A
 from .actions import N_CELLS
 from .observation import layout_for
-from .rules.hexgrid import RangeTable, SightTable, hex_distance, neighbours
+from .rules.hexgrid import RangeTable, SightTable, hex_distance, open_neighbours
 from .rules.state import READY
 from .scenario.loader import load_scenario
 from .scenario.model import (
@@ -225,11 +225,13 @@ class Terrain:
 
     def __init__(self, scn: Scenario) -> None:
         walls = [kind == WALL for kind in scn.map.cells]
+        thin_walls = frozenset(scn.map.thin_walls)  # HV-TW-2..4
         self.blocked = tuple(kind in (WALL, OBSTACLE) for kind in scn.map.cells)
-        self.range = RangeTable(walls)
-        self.sight = SightTable(walls)
+        self.range = RangeTable(walls, thin_walls=thin_walls)
+        self.sight = SightTable(walls, thin_walls=thin_walls)
         self.next_to = tuple(
-            tuple(n for n in neighbours(c) if not self.blocked[n]) for c in range(N_CELLS)
+            tuple(n for n in open_neighbours(c, thin_walls) if not self.blocked[n])
+            for c in range(N_CELLS)
         )
 
     def in_reach(self, a: int, b: int, reach: int) -> bool:

@@ -20,6 +20,7 @@ import numpy as np
 from ...core.observation_views import Field, Layout, group
 from ...core.per_scenario import PerScenario
 from .actions import CARD_SLOTS, N_CELLS
+from .rules.hexgrid import SIDES, neighbour_side
 from .rules.prompts import AREA_PROMPT_KINDS, PROMPT_KINDS, SELECT_LEAD, SELECT_SECOND, Prompt
 from .rules.state import (
     ELEMENT_STATE_NAMES,
@@ -119,8 +120,13 @@ def _cell_fields(scn: Scenario, hp: float) -> list[Field]:
     kinds = [c.id for c in scn.characters] + [s.id for s in scn.summons]
     kinds += [t.id for t in scn.monster_types]
     terrain = CELL_KINDS + scn.map.terrain_kinds  # HV-TER-8: only the kinds this map uses
+    # HV-TW-5: a thin wall on each side (HV-MAP-2's neighbour order), only where the map has any
+    sides = (
+        [Field("thin_walls", (6,), "a thin wall on side k", SIDES)] if scn.map.thin_walls else []
+    )
     return [
         Field("terrain", (len(terrain),), "terrain", terrain),
+        *sides,
         Field("coins", doc="coins lying there", scale=COIN_SCALE),
         Field("treasure", doc="a treasure lies there"),
         Field("figure", (len(kinds),), "the kind of figure standing there", tuple(kinds)),
@@ -298,6 +304,10 @@ class Observer:
             for c in cells:  # HV-TER-1: terrain instead of plain floor
                 self.terrain[c * self.n_features + self.feature["terrain:" + FLOOR]] = 0.0
                 self.terrain[c * self.n_features + self.feature["terrain:" + kind]] = 1.0
+        for a, b in scn.map.thin_walls:  # HV-TW-5: both cells show the wall on their side
+            for cell, other in ((a, b), (b, a)):
+                side = SIDES[neighbour_side(cell, other)]
+                self.terrain[cell * self.n_features + self.feature["thin_walls:" + side]] = 1.0
         # What never changes, written once: per seat, the vector with my agent one-hot and the
         # terrain; each observation starts as a copy of it.
         self.blank = []

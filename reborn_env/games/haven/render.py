@@ -59,6 +59,13 @@ def terrain_legend(scn: Scenario) -> str | None:
     return "terrain: " + "  ".join(f"{_OVERLAY_MARKS[k]} {_OVERLAY_NAMES[k]}" for k in kinds)
 
 
+def thin_walls_line(scn: Scenario) -> str | None:
+    """HV-TW-5: the map's thin walls as ``(c,r)|(c,r)`` edges (None: it has none)."""
+    if not scn.map.thin_walls:
+        return None
+    return "thin walls: " + "  ".join(f"{_xy(a)}|{_xy(b)}" for a, b in scn.map.thin_walls)
+
+
 def render_ansi(game: HavenGame) -> str:
     """The map of 15.1 as text, then the public status: round, elements, figures, prompt."""
     return "\n".join(map_lines(game.state, game.scenario) + [""] + _status_lines(game))
@@ -219,9 +226,7 @@ def _status_lines(game: HavenGame) -> list[str]:
     lines.append("monster cards: " + ", ".join(cards))
     lines.append(_prompt_text(game))
     lines.append(LEGEND)
-    terrain = terrain_legend(scn)
-    if terrain is not None:
-        lines.append(terrain)
+    lines += [line for line in (terrain_legend(scn), thin_walls_line(scn)) if line is not None]
     return lines
 
 
@@ -330,7 +335,23 @@ def _draw_background(scn: Scenario) -> np.ndarray:
     for kind, cells in ((HAZARDOUS, scn.map.hazardous), (DIFFICULT, scn.map.difficult)):
         for cell in cells:
             area[labels == cell] = TERRAIN_COLOURS[kind]
+    for a, b in scn.map.thin_walls:  # HV-TW-5
+        area[_edge_pixels(a, b)] = WALL_COLOUR
     return img
+
+
+def _edge_pixels(a: int, b: int) -> np.ndarray:
+    """The map pixels within 2 px of the edge neighbours ``a`` and ``b`` share: a segment of one
+    hex side (RADIUS long) through the midpoint of their centres, across the line joining them."""
+    (ya, xa), (yb, xb) = centre(a), centre(b)
+    my, mx = (ya + yb) / 2, (xa + xb) / 2
+    dy, dx = (yb - ya), (xb - xa)
+    norm = np.hypot(dy, dx)
+    uy, ux = -dx / norm, dy / norm  # along the shared side
+    yy, xx = np.mgrid[0:MAP_H, 0:MAP_W]
+    along = (yy - my) * uy + (xx - mx) * ux
+    across = (yy - my) * dy / norm + (xx - mx) * dx / norm
+    return (np.abs(along) <= RADIUS / 2) & (np.abs(across) <= 2)
 
 
 _background = PerScenario(_draw_background)

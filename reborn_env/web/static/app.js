@@ -55,6 +55,16 @@ function geometry(grid) {
         }
         return ["polygon", { points: points.join(" ") }];
       },
+      // a side's two corners: corner i lies at 60 i - 90 degrees (0 the top, then clockwise)
+      side: (x, y, name) => {
+        const [cx, cy] = geometry(grid).centre(x, y);
+        const first = { NE: 0, E: 1, SE: 2, SW: 3, W: 4, NW: 5 }[name];
+        const corner = (i) => {
+          const a = (Math.PI / 180) * (60 * (i % 6) - 90);
+          return [cx + HEX_R * Math.cos(a), cy + HEX_R * Math.sin(a)];
+        };
+        return [...corner(first), ...corner(first + 1)];
+      },
     };
   }
   return {
@@ -63,6 +73,13 @@ function geometry(grid) {
     height: 2 * PAD + grid.height * CELL,
     size: CELL,
     outline: (x, y) => ["rect", { x: PAD + x * CELL, y: PAD + y * CELL, width: CELL, height: CELL }],
+    side: (x, y, name) => {
+      const x0 = PAD + x * CELL, y0 = PAD + y * CELL;
+      return {
+        N: [x0, y0, x0 + CELL, y0], S: [x0, y0 + CELL, x0 + CELL, y0 + CELL],
+        W: [x0, y0, x0, y0 + CELL], E: [x0 + CELL, y0, x0 + CELL, y0 + CELL],
+      }[name];
+    },
   };
 }
 
@@ -83,7 +100,7 @@ function drawBoard(view) {
       t.textContent = cell.label;
     }
   }
-  for (const edge of view.edges) drawEdge(board, edge, colour);
+  for (const edge of view.edges) drawEdge(board, geo, edge, colour);
   const stacked = {}; // living figures sharing a square are drawn side by side
   for (const piece of view.pieces) {
     const at = `${piece.x},${piece.y}`;
@@ -111,17 +128,11 @@ function drawBoard(view) {
   }
 }
 
-function drawEdge(board, edge, colour) {
-  const x0 = PAD + edge.x * CELL, y0 = PAD + edge.y * CELL;
-  const ends = {
-    N: [x0, y0, x0 + CELL, y0], S: [x0, y0 + CELL, x0 + CELL, y0 + CELL],
-    W: [x0, y0, x0, y0 + CELL], E: [x0 + CELL, y0, x0 + CELL, y0 + CELL],
-  }[edge.side];
+function drawEdge(board, geo, edge, colour) {
+  const [a, b, c, d] = geo.side(edge.x, edge.y, edge.side);
   const door = edge.key !== "wall";
-  const inset = door ? CELL * 0.2 : 0;
-  const vertical = edge.side === "E" || edge.side === "W";
-  const [a, b, c, d] = ends;
-  const line = vertical ? [a, b + inset, c, d - inset] : [a + inset, b, c - inset, d];
+  const inset = door ? 0.2 : 0; // a door leaves a fifth of the side open at each end
+  const line = [a + (c - a) * inset, b + (d - b) * inset, c - (c - a) * inset, d - (d - b) * inset];
   svg("line", {
     x1: line[0], y1: line[1], x2: line[2], y2: line[3],
     stroke: colour[edge.key] || "#000", "stroke-width": door ? 8 : 4, "stroke-linecap": "square",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ....core.per_scenario import PerScenario
 from ..scenario.model import ELITE, FLOOR, WALL, Scenario
-from .hexgrid import RangeTable, SightTable, neighbours
+from .hexgrid import RangeTable, SightTable, open_neighbours
 from .state import (
     CHARACTER_SLOT,
     MONSTER_SLOT,
@@ -23,7 +23,8 @@ from .state import (
 
 
 class Board:
-    """HV-MAP-1..7 for one map: floor cells, neighbours, range distances and line of sight."""
+    """HV-MAP-1..7, HV-TW-2..4 for one map: floor cells, neighbours, range distances and line
+    of sight; ``neighbours`` leaves out a neighbour behind a thin wall."""
 
     def __init__(self, scenario: Scenario) -> None:
         cells = scenario.map.cells
@@ -35,9 +36,10 @@ class Board:
         self.hazardous = tuple(c in hexes.hazardous for c in range(len(cells)))
         self.difficult = tuple(c in hexes.difficult for c in range(len(cells)))
         self.terrain = bool(hexes.traps or hexes.hazardous or hexes.difficult)
-        self.neighbours = tuple(neighbours(c) for c in range(len(cells)))
-        self.range = RangeTable(self.walls)
-        self.sight = SightTable(self.walls)
+        self.thin_walls = frozenset(hexes.thin_walls)
+        self.neighbours = tuple(open_neighbours(c, self.thin_walls) for c in range(len(cells)))
+        self.range = RangeTable(self.walls, thin_walls=self.thin_walls)
+        self.sight = SightTable(self.walls, thin_walls=self.thin_walls)
         # HV-MAP-5: the range table's rows with a cell cut off by walls out of every range
         self._distances = tuple(
             tuple(1_000 if d is None else d for d in row) for row in self.range.rows

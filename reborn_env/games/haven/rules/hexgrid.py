@@ -3,8 +3,9 @@
 Movement, range checks, monster focus (HV-AI-2..6) and every ability with a Range (HV-MAP-8) need
 the same few facts about two cells: are they neighbours, how far apart are they counting around
 walls (range distance, HV-MAP-5), and do they see each other (HV-MAP-7). They are computed here
-from one per-map ``walls`` sequence (``walls[cell]`` is True for a wall cell, indexed by cell id),
-so the rules engine can ask them without building any state.
+from one per-map ``walls`` sequence (``walls[cell]`` is True for a wall cell, indexed by cell id)
+and the map's thin walls (HV-TW-1: edges between two neighbouring cells, each an :data:`Edge`), so
+the rules engine can ask them without building any state.
 
 Line of sight is exact (HV-MAP-7): in the rescaled plane a cell centre is ``(2q + r, 3r)`` and its
 corners are at integer offsets, so whether a corner-to-corner segment meets a closed wall hexagon is
@@ -15,16 +16,22 @@ precompute all pairs once per map, for the callers that ask many times (monster 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 WIDTH = 9
 HEIGHT = 7
 
 Point = tuple[int, int]
+Edge = tuple[int, int]
+"""HV-TW-1: a thin wall, the edge between two neighbouring cells, as ``(lower id, higher id)``."""
 
 # HV-MAP-2: neighbour offsets (dcol, drow) in the spec's listed order, for even and odd rows.
 _EVEN_ROW_OFFSETS = ((-1, 0), (1, 0), (-1, -1), (0, -1), (-1, 1), (0, 1))
 _ODD_ROW_OFFSETS = ((-1, 0), (1, 0), (0, -1), (1, -1), (0, 1), (1, 1))
+
+SIDES = ("w", "e", "nw", "ne", "sw", "se")
+"""HV-MAP-2: the side of a cell each listed neighbour offset lies on, in the listed order (the
+same for even and odd rows; north is row - 1)."""
 
 # HV-MAP-7.2: corner offsets from a cell centre, in the listed order (counter-clockwise for y up).
 _CORNER_OFFSETS = ((1, 1), (0, 2), (-1, 1), (-1, -1), (0, -2), (1, -1))
@@ -51,6 +58,27 @@ def neighbours(cell: int, width: int = WIDTH, height: int = HEIGHT) -> tuple[int
     )
 
 
+def neighbour_side(cell: int, other: int, width: int = WIDTH) -> int:
+    """HV-MAP-2: the index in :data:`SIDES` of the side of ``cell`` that ``other`` lies on;
+    ``other`` must be a neighbour."""
+    col, row = col_row(cell, width)
+    other_col, other_row = col_row(other, width)
+    offsets = _ODD_ROW_OFFSETS if row % 2 else _EVEN_ROW_OFFSETS
+    return offsets.index((other_col - col, other_row - row))
+
+
+def edge(a: int, b: int) -> Edge:
+    """HV-TW-1: the :data:`Edge` between cells ``a`` and ``b``, whichever is named first."""
+    return (a, b) if a < b else (b, a)
+
+
+def open_neighbours(
+    cell: int, thin_walls: Collection[Edge] = (), width: int = WIDTH, height: int = HEIGHT
+) -> tuple[int, ...]:
+    """HV-TW-2: the neighbours of ``cell`` (HV-MAP-2, in its order) not behind a thin wall."""
+    return tuple(n for n in neighbours(cell, width, height) if edge(cell, n) not in thin_walls)
+
+
 def axial(cell: int, width: int = WIDTH) -> tuple[int, int]:
     """HV-MAP-2: axial ``(q, r)``: ``q = col - (row - row mod 2) / 2``, ``r = row``."""
     col, row = col_row(cell, width)
@@ -65,16 +93,27 @@ def hex_distance(a: int, b: int, width: int = WIDTH) -> int:
     return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
 
 
-def adjacent(a: int, b: int, walls: Sequence[bool], width: int = WIDTH) -> bool:
-    """HV-MAP-5: ``a`` and ``b`` are neighbours and neither is a wall (range distance 1)."""
+def adjacent(
+    a: int, b: int, walls: Sequence[bool], width: int = WIDTH, thin_walls: Collection[Edge] = ()
+) -> bool:
+    """HV-MAP-5, HV-TW-3: ``a`` and ``b`` are neighbours, neither is a wall and no thin wall
+    parts them (range distance 1)."""
     height = len(walls) // width
-    return not walls[a] and not walls[b] and b in neighbours(a, width, height)
+    return (
+        not walls[a]
+        and not walls[b]
+        and b in neighbours(a, width, height)
+        and edge(a, b) not in thin_walls
+    )
 
 
-def _range_bfs(source: int, walls: Sequence[bool], width: int) -> list[int | None]:
+def _range_bfs(
+    source: int, walls: Sequence[bool], width: int, thin_walls: Collection[Edge]
+) -> list[int | None]:
     """HV-MAP-5: range distances from ``source`` to every cell (None: unreachable or a wall).
 
-    The chain runs over non-wall cells of the grid only, so a wall ``source`` reaches nothing.
+    The chain runs over non-wall cells of the grid only and never crosses a thin wall (HV-TW-3),
+    so a wall ``source`` reaches nothing.
     """
     height = len(walls) // width
     dist = [-1] * len(walls)
@@ -83,27 +122,32 @@ def _range_bfs(source: int, walls: Sequence[bool], width: int) -> list[int | Non
         queue = deque((source,))
         while queue:
             cell = queue.popleft()
-            for n in neighbours(cell, width, height):
+            for n in open_neighbours(cell, thin_walls, width, height):
                 if dist[n] < 0 and not walls[n]:
                     dist[n] = dist[cell] + 1
                     queue.append(n)
     return [d if d >= 0 else None for d in dist]
 
 
-def range_distance(a: int, b: int, walls: Sequence[bool], width: int = WIDTH) -> int | None:
-    """HV-MAP-5: length of the shortest chain of neighbouring non-wall grid cells from a to b.
+def range_distance(
+    a: int, b: int, walls: Sequence[bool], width: int = WIDTH, thin_walls: Collection[Edge] = ()
+) -> int | None:
+    """HV-MAP-5: length of the shortest chain of neighbouring non-wall grid cells from a to b
+    that crosses no thin wall (HV-TW-3).
 
     Obstacles and figures do not matter. None if there is no such chain (``b`` walled off, or
     either end is itself a wall).
     """
-    return _range_bfs(a, walls, width)[b]
+    return _range_bfs(a, walls, width, thin_walls)[b]
 
 
 class RangeTable:
     """HV-MAP-5: all-pairs range distances of one map, from one BFS per cell; O(1) lookup."""
 
-    def __init__(self, walls: Sequence[bool], width: int = WIDTH) -> None:
-        self.rows = tuple(tuple(_range_bfs(s, walls, width)) for s in range(len(walls)))
+    def __init__(
+        self, walls: Sequence[bool], width: int = WIDTH, thin_walls: Collection[Edge] = ()
+    ) -> None:
+        self.rows = tuple(tuple(_range_bfs(s, walls, width, thin_walls)) for s in range(len(walls)))
         """``rows[a][b]``: the range distance ``R(a, b)`` (None if unreachable)."""
 
     def __call__(self, a: int, b: int) -> int | None:
@@ -185,16 +229,31 @@ def _hex_box(cell: int, width: int) -> tuple[int, int, int, int]:
     return x - 1, x + 1, y - 2, y + 2
 
 
-def line_of_sight(a: int, b: int, walls: Sequence[bool], width: int = WIDTH) -> bool:
-    """HV-MAP-6/-7: whether cells ``a`` and ``b`` see each other; only wall hexagons block.
+def _segment_box(p: Point, q: Point) -> tuple[int, int, int, int]:
+    """The bounding box ``(xmin, xmax, ymin, ymax)`` of segment ``p q``."""
+    return min(p[0], q[0]), max(p[0], q[0]), min(p[1], q[1]), max(p[1], q[1])
 
-    True if ``a == b``, if they are adjacent (HV-MAP-5), or if some segment from a corner of ``a``
-    to a corner of ``b`` shares no point with any closed wall hexagon. A wall ``a`` or ``b`` blocks
-    all its own corners, so a wall cell sees only itself. Outside the grid never blocks
+
+def wall_segment(wall: Edge, width: int = WIDTH) -> tuple[Point, Point]:
+    """HV-TW-1: a thin wall as the closed segment between the two corners its cells share."""
+    shared = sorted(set(corners(wall[0], width)) & set(corners(wall[1], width)))
+    return shared[0], shared[1]
+
+
+def line_of_sight(
+    a: int, b: int, walls: Sequence[bool], width: int = WIDTH, thin_walls: Collection[Edge] = ()
+) -> bool:
+    """HV-MAP-6/-7, HV-TW-4: whether cells ``a`` and ``b`` see each other; only wall hexagons
+    and thin walls block.
+
+    True if ``a == b``, if they are adjacent (HV-MAP-5, HV-TW-3), or if some segment from a corner
+    of ``a`` to a corner of ``b`` shares no point with any closed wall hexagon or thin wall
+    segment. A wall ``a`` or ``b`` blocks all its own corners, so a wall cell sees only itself;
+    a corner at a thin wall's end gives no sight either. Outside the grid never blocks
     (HV-MAP-7.4). Every corner segment lies in the bounding box of the two hexagons, so only walls
     whose box overlaps it are tested.
     """
-    if a == b or adjacent(a, b, walls, width):
+    if a == b or adjacent(a, b, walls, width, thin_walls):
         return True
     box_a, box_b = _hex_box(a, width), _hex_box(b, width)
     span = (
@@ -208,9 +267,15 @@ def line_of_sight(a: int, b: int, walls: Sequence[bool], width: int = WIDTH) -> 
         for w, is_wall in enumerate(walls)
         if is_wall and _boxes_overlap(_hex_box(w, width), span)
     ]
+    lines = [
+        line
+        for line in (wall_segment(w, width) for w in thin_walls)
+        if _boxes_overlap(_segment_box(*line), span)
+    ]
     corners_b = corners(b, width)
     return any(
         not any(segment_meets_polygon(p, q, hexagon) for hexagon in blockers)
+        and not any(segments_meet(p, q, w1, w2) for w1, w2 in lines)
         for p in corners(a, width)
         for q in corners_b
     )
@@ -222,12 +287,14 @@ class SightTable:
     LOS is symmetric, so each unordered pair is computed once.
     """
 
-    def __init__(self, walls: Sequence[bool], width: int = WIDTH) -> None:
+    def __init__(
+        self, walls: Sequence[bool], width: int = WIDTH, thin_walls: Collection[Edge] = ()
+    ) -> None:
         n = len(walls)
         rows = [[True] * n for _ in range(n)]
         for a in range(n):
             for b in range(a + 1, n):
-                rows[a][b] = rows[b][a] = line_of_sight(a, b, walls, width)
+                rows[a][b] = rows[b][a] = line_of_sight(a, b, walls, width, thin_walls)
         self.rows = tuple(tuple(row) for row in rows)
         """``rows[a][b]``: ``LOS(a, b)``."""
 

@@ -187,7 +187,9 @@ def _unique_ids(node: _Node, ids: Iterable[str], what: str) -> None:
 
 
 def _build_scenario(doc: dict[str, Any], source: str) -> Scenario:
-    top = _Node(source, "", doc).table(_TOP_KEYS, optional=("cross_check", *_TERRAIN_TOP_KEYS))
+    top = _Node(source, "", doc).table(
+        _TOP_KEYS, optional=("cross_check", *_TERRAIN_TOP_KEYS, "thin_walls")
+    )
     items = _items(top["items"])
     summons = tuple(_summon(i, n) for i, n in top["summons"].entries().items())
     monster_types = _monster_types(top["monsters"])
@@ -547,6 +549,7 @@ def _hex_map(
     starts = _starts(top["characters"], characters, cells, tokens)
     treasures = _treasures(top["treasures"], cells)
     _match_tokens(top["treasures"], {t.cell for t in treasures}, set(tokens.treasures), "T")
+    thin_walls = _thin_walls(top["thin_walls"], cells) if "thin_walls" in top else ()
     placements = _placements(top["placements"], types, cells)
     occupied = Counter([*starts, *(p.cell for p in placements)])
     crowded = [cell for cell, n in occupied.items() if n > 1]
@@ -562,7 +565,40 @@ def _hex_map(
         traps=tuple(tokens.terrain.get(TRAP, ())),
         hazardous=tuple(tokens.terrain.get(HAZARDOUS, ())),
         difficult=tuple(tokens.terrain.get(DIFFICULT, ())),
+        thin_walls=thin_walls,
     )
+
+
+def _neighbouring(a: int, b: int) -> bool:
+    """HV-MAP-2: cells ``a`` and ``b`` are at hex distance 1 (axial ``q = col - (row - row mod
+    2) / 2``)."""
+    (ca, ra), (cb, rb) = cell_xy(a), cell_xy(b)
+    dq, dr = (cb - (rb - rb % 2) // 2) - (ca - (ra - ra % 2) // 2), rb - ra
+    return abs(dq) + abs(dr) + abs(dq + dr) == 2
+
+
+def _thin_walls(node: _Node, cells: Sequence[str]) -> tuple[tuple[int, int], ...]:
+    """HV-TW-1: ``thin_walls = [[[c1, r1], [c2, r2]], ...]``, each the edge between two
+    neighbouring cells that are not walls, each edge once; ascending (lower id, higher id)."""
+    seen: set[tuple[int, int]] = set()
+    for entry in node.items(minimum=1):
+        a, b = (_cell(end) for end in entry.items(2))
+        if not _neighbouring(a, b):
+            raise entry.error(
+                f"{_xy_text(a)} and {_xy_text(b)} are not neighbours; a thin wall lies on the "
+                "edge between two neighbouring cells (HV-MAP-2)"
+            )
+        walled = [c for c in (a, b) if cells[c] == WALL]
+        if walled:
+            raise entry.error(
+                f"{_cells_text(walled)} is a wall cell, which blocks every edge already; a thin "
+                "wall parts two cells that are not walls"
+            )
+        wall = (min(a, b), max(a, b))
+        if wall in seen:
+            raise entry.error(f"the edge {_xy_text(a)}-{_xy_text(b)} is listed twice")
+        seen.add(wall)
+    return tuple(sorted(seen))
 
 
 def _starts(

@@ -286,6 +286,9 @@ class HexMap:
     traps: tuple[int, ...] = ()  # HV-TER-1: trap cells at setup, ascending
     hazardous: tuple[int, ...] = ()  # HV-TER-1: hazardous terrain cells, ascending
     difficult: tuple[int, ...] = ()  # HV-TER-1: difficult terrain cells, ascending
+    # HV-TW-1: thin walls, each the edge (lower cell id, higher cell id) between two neighbours,
+    # ascending
+    thin_walls: tuple[tuple[int, int], ...] = ()
 
     @property
     def terrain_kinds(self) -> tuple[str, ...]:
