@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from reborn_env.core.data_files import bundled_names
 from reborn_env.games.haven import actions
 from reborn_env.games.haven.rules.engine import HavenConfig, HavenGame, new_game
 from reborn_env.games.haven.rules.prompts import Event
@@ -34,6 +35,8 @@ from reborn_env.games.haven.scenario.loader import load_scenario
 from reborn_env.games.haven.scenario.model import ELEMENTS, Scenario
 
 DEFAULT_FILE = Path(loader.__file__).parent / "data" / "raider_camp.toml"
+BUNDLED = tuple(bundled_names(loader.__package__))
+"""The names of haven's bundled scenarios (sections 15, 22, 24), for tests run on each."""
 
 
 def default_text() -> str:

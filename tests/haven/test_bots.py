@@ -12,6 +12,7 @@ from reborn_env.bots.loading import load_bot
 from reborn_env.games.haven.bots import HavenScriptedBot
 from reborn_env.games.haven.rules.hexgrid import cell_id
 from training.bench.evaluate import TeamResult, evaluate_team, play_team
+from tests.haven.helpers import BUNDLED
 
 SEED = 7000  # first seed of the fixed games below
 
@@ -41,7 +42,7 @@ def test_load_bot_names_the_scripted_bot_for_haven():
     assert isinstance(load_bot("heuristic", "haven_v0", seed=1), HavenScriptedBot)
 
 
-@pytest.mark.parametrize("scenario", ["raider_camp", "mire_crossing"])
+@pytest.mark.parametrize("scenario", BUNDLED)
 def test_scripted_bot_plays_legal_actions_by_its_rules_over_full_games(scenario):
     """Eight whole games of each bundled scenario (section 15, section 22), one bot playing both
     characters: every action is legal (the env raises on an illegal one) and no prompt falls

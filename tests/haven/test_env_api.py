@@ -18,7 +18,7 @@ from reborn_env import haven_v0
 from reborn_env.core.errors import IllegalActionError
 from reborn_env.games.haven import actions
 from reborn_env.games.haven.observation import observation_size
-from tests.haven.helpers import fixture_env
+from tests.haven.helpers import BUNDLED, fixture_env
 
 AGENTS = ["bulwark", "conjurer"]
 
@@ -96,7 +96,7 @@ def test_pettingzoo_render_test_passes():
 # --- Card promises -------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("scenario", ["raider_camp", "mire_crossing"])
+@pytest.mark.parametrize("scenario", BUNDLED)
 def test_metadata_spaces_and_agents(scenario):
     """HV-API-1, 16.3, 16.5: agents, Discrete(87), Dict observation with an int8 mask, on each
     bundled scenario (section 15, section 22), whose sizes the env card gives."""

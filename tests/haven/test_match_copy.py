@@ -20,9 +20,9 @@ import pytest
 from reborn_env import haven_v0
 from reborn_env.games.haven.match import HavenMatch
 from reborn_env.games.haven.scenario.loader import load_scenario
-from tests.haven.helpers import FAR_MARAUDER, default_text, load_text
+from tests.haven.helpers import BUNDLED, FAR_MARAUDER, default_text, load_text
 
-SCENARIOS = ("raider_camp", "mire_crossing")
+SCENARIOS = BUNDLED
 BACKENDS = ("fast", "python")
 CHECKPOINTS = (0, 1, 2, 5, 13, 29)  # steps after reset where copies are taken
 STUNNED_CONJURER = {  # HV-CTURN-2: a slot that runs with no prompt before the first one

@@ -23,7 +23,7 @@ from reborn_env.games.haven.positions import dump_state
 from reborn_env.games.haven.rules.engine import HavenConfig, HavenGame, new_game
 from reborn_env.games.haven.rules.setup import new_state
 from reborn_env.games.haven.scenario.loader import load_scenario
-from tests.haven.helpers import FAR_MARAUDER, mon
+from tests.haven.helpers import BUNDLED, FAR_MARAUDER, mon
 
 
 def _played(game: HavenGame, count: int) -> HavenGame:
@@ -181,7 +181,7 @@ class _EagerGame(HavenGame):
         super()._mark_quiet()
 
 
-@pytest.mark.parametrize("scenario", ["raider_camp", "mire_crossing"])
+@pytest.mark.parametrize("scenario", BUNDLED)
 def test_positions_replayed_from_the_anchor_equal_positions_written_at_each_quiet_point(scenario):
     """HV-STATE-7: a position is the last quiet point and the answers since. The game writes
     down only its anchor and replays to the last quiet point when asked; asked at every decision

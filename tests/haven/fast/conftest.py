@@ -1,4 +1,4 @@
-"""Fixtures of the compiled observer's tests: the two bundled scenarios and their observers.
+"""Fixtures of the compiled observer's tests: the bundled scenarios and their observers.
 
 A missing core is a failure here, never a skip, as for Earth Reborn's core: these tests exist to
 prove the compiled pieces identical to the Python.
@@ -11,8 +11,9 @@ import pytest
 from reborn_env.games.haven import fast
 from reborn_env.games.haven.scenario.loader import load_scenario
 from reborn_env.games.haven.scenario.model import Scenario
+from tests.haven.helpers import BUNDLED
 
-SCENARIOS = ("raider_camp", "mire_crossing")
+SCENARIOS = BUNDLED
 
 
 def need_core() -> None:
@@ -22,7 +23,7 @@ def need_core() -> None:
 
 @pytest.fixture(scope="session")
 def scenarios() -> dict[str, Scenario]:
-    """Both bundled scenarios, loaded once: Raider Camp (the default) and Mire Crossing."""
+    """The bundled scenarios, loaded once by name."""
     return {name: load_scenario(name) for name in SCENARIOS}
 
 

@@ -44,8 +44,9 @@ from reborn_env.games.haven.rules.state import Figure
 from reborn_env.games.haven.rules.terrain import FLY, JUMP, NEGATIVE, WALK
 from reborn_env.games.haven.scenario.loader import load_scenario
 from tests.haven.fast.event_logs import event_log
+from tests.haven.helpers import BUNDLED
 
-SCENARIOS = {"raider_camp": load_scenario(), "mire_crossing": load_scenario("mire_crossing")}
+SCENARIOS = {name: load_scenario(name) for name in BUNDLED}
 KINDS = (WALK, JUMP, FLY)
 
 
