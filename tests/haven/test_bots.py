@@ -11,8 +11,8 @@ from reborn_env.bots import RandomBot
 from reborn_env.bots.loading import load_bot
 from reborn_env.games.haven.bots import HavenScriptedBot
 from reborn_env.games.haven.rules.hexgrid import cell_id
-from training.bench.evaluate import TeamResult, evaluate_team, play_team
 from tests.haven.helpers import BUNDLED
+from training.bench.evaluate import TeamResult, evaluate_team, play_team
 
 SEED = 7000  # first seed of the fixed games below
 

@@ -9,6 +9,8 @@ the same game.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -17,8 +19,9 @@ from reborn_env.games.haven.fast.kernels import COMPILED
 from reborn_env.games.haven.observation import layout_for, observer_for
 from reborn_env.games.haven.rules.engine import HavenConfig, HavenGame, new_game
 from reborn_env.games.haven.rules.figures import board_for
+from reborn_env.games.haven.rules.hexgrid import edge
 from reborn_env.games.haven.rules.kernels import REFERENCE
-from reborn_env.games.haven.scenario.loader import ScenarioError
+from reborn_env.games.haven.scenario.loader import ScenarioError, load_scenario
 
 from ..helpers import (
     BOTTOM,
@@ -268,3 +271,55 @@ def test_tw_5_text_map_image_and_board_view_draw_thin_walls(tmp_path):
     assert changed.size and all(abs(c - (x + render.PITCH_X // 2)) <= 4 for c in changed)
     assert board_view._edges(scenario) == [{"x": 3, "y": 0, "side": "E", "key": "wall"}]
     assert board_view._edges(new_game(None, seed=0).scenario) == []
+
+
+# --- section 24: Walled Camp --------------------------------------------------------------------
+
+
+def test_walled_camp_is_raider_camp_with_the_thin_walls_and_cards_of_24():
+    """Section 24: the same scenario as Raider Camp in every field but its name, title, source,
+    the ten thin walls of 24.1's table, the two cards of 24.2 (area attacks with Add Target 1,
+    HV-AOE-11) and the prompt bound of 24.3."""
+    raider, walled_camp = load_scenario("raider_camp"), load_scenario("walled_camp")
+    edges = [
+        ((4, 1), (5, 1)),
+        ((4, 1), (5, 2)),
+        ((4, 2), (5, 2)),
+        ((4, 3), (5, 2)),
+        ((4, 3), (5, 4)),
+        ((4, 4), (5, 4)),
+        ((4, 5), (5, 4)),
+        ((4, 5), (5, 5)),
+        ((7, 0), (8, 0)),
+        ((7, 1), (8, 0)),
+    ]
+    expected = tuple(sorted(edge(cell(*a), cell(*b)) for a, b in edges))
+    assert walled_camp.map.thin_walls == expected
+    pair = ((0, 0), (1, 0))
+    conjurer = {c.id: c for c in walled_camp.characters[1].cards}
+    (burst,) = conjurer["C06"].top.abilities
+    assert (burst.value, burst.range, burst.area, burst.add_targets) == (2, 3, pair, 1)
+    slinger = {c.id: c for c in walled_camp.monster_types[1].deck}
+    ricochet = slinger["SL6"].abilities[1]
+    assert (ricochet.value, ricochet.area, ricochet.add_targets) == (-1, pair, 1)
+    bounds = walled_camp.rules.bounds
+    assert (bounds.max_prompts_per_agent_round, bounds.max_agent_steps) == (54, 3024)
+    # everything else is Raider Camp's
+    cards = list(raider.characters[1].cards)
+    cards[[c.id for c in cards].index("C06")] = conjurer["C06"]
+    deck = list(raider.monster_types[1].deck)
+    deck[[c.id for c in deck].index("SL6")] = slinger["SL6"]
+    same = replace(
+        raider,
+        name=walled_camp.name,
+        title=walled_camp.title,
+        source=walled_camp.source,
+        map=replace(raider.map, thin_walls=expected),
+        characters=(raider.characters[0], replace(raider.characters[1], cards=tuple(cards))),
+        monster_types=(raider.monster_types[0], replace(raider.monster_types[1], deck=tuple(deck))),
+        rules=replace(raider.rules, bounds=bounds),
+    )
+    assert same == walled_camp
+    board = board_for(walled_camp)
+    assert board.neighbours[cell(8, 0)] == (cell(8, 1),)  # the alcove's one way in
+    assert cell(5, 3) in board.neighbours[cell(4, 3)]  # the door

@@ -43,10 +43,11 @@ def best_placement(
     plan: Plan,
     target: Figure,
     ranking: list[tuple[Rank, Figure]],
-) -> tuple[Placement, list[Figure]] | None:
-    """HV-AOE-9: from ``origin``, the placement attacking ``target`` and the most other enemies,
-    then the best-ranked of them (HV-AI-4 from the start hex, ``ranking``), then the lowest cell
-    ids; with those others, best-ranked first. None when no placement attacks ``target``."""
+) -> tuple[Placement, list[Figure], list[Figure]] | None:
+    """HV-AOE-9, HV-AOE-13: from ``origin``, the placement attacking ``target`` and the most other
+    enemies, its added targets counted, then the best-ranked of them (HV-AI-4 from the start
+    hex, ``ranking``), then the lowest cell ids; with the area's others, best-ranked first, and
+    its added targets, best-ranked first. None when no placement attacks ``target``."""
     return _best_placement(ctx, mover, origin, plan, target, _ranks(ranking))
 
 
@@ -57,20 +58,25 @@ def _best_placement(
     plan: Plan,
     target: Figure,
     rank: defaultdict[int, tuple],
-) -> tuple[Placement, list[Figure]] | None:
+) -> tuple[Placement, list[Figure], list[Figure]] | None:
     """:func:`best_placement` with the ranks of :func:`_ranks` (the same for every origin)."""
     board = board_for(ctx.scenario)
-    seen = attackable(ctx, mover, origin)
+    seen = sorted(attackable(ctx, mover, origin), key=lambda f: rank[id(f)])
+    # HV-AOE-11: an added target is within the attack's range, a melee area's being 1
+    add_reach = (plan.reach or 1) if is_ranged(plan.area) else 1
+    addable = [f for f in seen if f is not target and board.distance(origin, f.cell) <= add_reach]
     best = None
     for cells in covering(board, origin, plan.area, plan.reach or 1, target.cell):
         hit = [f for f in seen if f.cell in cells]  # the placement's area_targets
         if not any(f is target for f in hit):
             continue
-        others = sorted((f for f in hit if f is not target), key=lambda f: rank[id(f)])
-        key = (-len(others), tuple(rank[id(f)] for f in others), tuple(sorted(cells)))
+        others = [f for f in hit if f is not target]
+        added = [f for f in addable if f.cell not in cells][: plan.targets - 1]
+        ranks = tuple(sorted(rank[id(f)] for f in others + added))
+        key = (-len(others) - len(added), ranks, tuple(sorted(cells)))
         if best is None or key < best[0]:
-            best = (key, cells, others)
-    return None if best is None else (best[1], best[2])
+            best = (key, cells, others, added)
+    return None if best is None else (best[1], best[2], best[3])
 
 
 def area_hex_key(
@@ -82,12 +88,15 @@ def area_hex_key(
     ranking: list[tuple[Rank, Figure]],
 ) -> Callable[[int], tuple]:
     """HV-AOE-8: HV-AI-5's order (:func:`.monster_plan.hex_order`) for an area attack, the other
-    enemies from a hex being those of its best placement there."""
+    enemies from a hex being those its best placement there attacks, its added targets included
+    (HV-AOE-13)."""
     hampered = is_ranged(plan.area) and not has(mover, "muddle")
     rank = _ranks(ranking)
 
     def placed(h: int) -> list[tuple[tuple, Figure]]:
         found = _best_placement(ctx, mover, h, plan, target, rank)
-        return [(rank[id(f)], f) for f in found[1]] if found else []
+        if found is None:
+            return []
+        return sorted(((rank[id(f)], f) for f in found[1] + found[2]), key=lambda kf: kf[0])
 
     return hex_order(graph, hampered, target, placed)

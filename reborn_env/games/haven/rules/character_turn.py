@@ -53,7 +53,7 @@ from .prompts import (
     Prompt,
     ask,
 )
-from .state import CONSUMED, READY, SPENT, CharacterState, SummonState
+from .state import CONSUMED, READY, SPENT, CharacterState, Figure, SummonState
 from .terrain import follow, move_kind, on_terrain
 from .turns import abort_turn, begin_turn, end_turn
 
@@ -405,7 +405,45 @@ def perform_area_attack(
     for victim in victims:
         if on_map(ctx.state, victim) and on_map(ctx.state, ch):
             yield from resolve_attack(ctx, ch, victim, spec)
+    yield from add_targets(ctx, ch, ability, spec, list(victims), list(chosen), where)
     return True
+
+
+def add_targets(
+    ctx: RuleContext,
+    ch: CharacterState,
+    ability: Ability,
+    spec: AttackSpec,
+    attacked: list[Figure],
+    cells: list[int],
+    where: BoxContext,
+) -> Generator[Prompt, int, None]:
+    """HV-AOE-11/12: after its area, an attack with Add Target N attacks up to N more enemies,
+    one ATTACK_TARGET prompt each (``NO`` ends it): each a valid target (HV-ABL-2) within the
+    attack's range (a melee area's is 1) that the attack has not attacked, resolved before the
+    next is chosen."""
+    reach = ability.range if is_ranged(ability.area) else 1
+    for _ in range(ability.add_targets):
+        if not on_map(ctx.state, ch):
+            return
+        options = [t for t in valid_targets(ctx, ch, reach) if not any(t is a for a in attacked)]
+        if not options:
+            return
+        answer = yield from ask_hex(
+            ch,
+            where,
+            ATTACK_TARGET,
+            [t.cell for t in options],
+            ability=ATTACK,
+            value=spec.value,
+            targets=tuple(cells),
+        )
+        if answer == actions.NO:
+            return
+        target = occupant(ctx.state, answer)
+        attacked.append(target)
+        cells.append(answer)
+        yield from resolve_attack(ctx, ch, target, spec)
 
 
 def perform_heal(

@@ -116,7 +116,8 @@ def _plan(
         return Plan(move_points, None, False)
     reach = base[2] + attack.range
     if attack.area:  # HV-AOE-2: a grey hex makes the attack melee, even for a ranged monster
-        return Plan(move_points, max(reach, 1), is_ranged(attack.area), 1, attack.area)
+        targets = 1 + attack.add_targets  # HV-AOE-13
+        return Plan(move_points, max(reach, 1), is_ranged(attack.area), targets, attack.area)
     return Plan(move_points, max(reach, 1), reach > 0, attack.targets)
 
 
@@ -208,25 +209,26 @@ def area_attack(
     target: Figure,
     ranking: list[tuple[Rank, Figure]],
 ) -> Turn:
-    """HV-AOE-9: the placement from the mover's hex that attacks the focus and the most others;
-    the focus is attacked first, then the others best-ranked first, each with its own draw
-    (HV-AOE-4). No placement attacks the focus: no attack."""
+    """HV-AOE-9, HV-AOE-13: the placement from the mover's hex that attacks the focus and the most
+    others (its added targets counted); the focus is attacked first, then the area's others
+    best-ranked first, then the added targets, each with its own draw (HV-AOE-4). No placement
+    attacks the focus: no attack."""
     if has(target, "invisible"):
         return
     reach = max(base[2] + ability.range, 1)
-    plan = Plan(None, reach, is_ranged(ability.area), 1, ability.area)
+    plan = Plan(None, reach, is_ranged(ability.area), 1 + ability.add_targets, ability.area)
     found = best_placement(ctx, fig, fig.cell, plan, target, ranking)
     if found is None:
         return
-    cells, others = found
-    victims = [target, *others]
+    cells, others, added = found
+    area_victims = [target, *others]
     ctx.log(
         "AREA",
         figure=label(ctx.scenario, fig),
-        targets=[v.cell for v in victims],
+        targets=[v.cell for v in area_victims],
         cells=sorted(cells),
     )
     spec = AttackSpec(value, reach, plan.ranged, ability.pierce, conditions)
-    for victim in victims:
+    for victim in [*area_victims, *added]:
         if on_map(ctx.state, victim) and on_map(ctx.state, fig):
             yield from resolve_attack(ctx, fig, victim, spec)

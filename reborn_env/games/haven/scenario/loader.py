@@ -42,6 +42,7 @@ from reborn_env.games.haven.scenario.model import (
     ITEM_EFFECTS,
     ITEM_USES,
     LOOT,
+    MAX_ADD_TARGETS,
     MAX_AREA_HEXES,
     MONSTER_ABILITY_KINDS,
     MOVE,
@@ -119,7 +120,10 @@ _CROSS_CHECK_KEYS = (
 # Section 7: the keys each ability kind takes (the first tuple is required).
 _ABILITY_KEYS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     MOVE: (("value",), ("consume", "jump", "flying")),  # jump, flying: HV-JMP-1, HV-FLY-1
-    ATTACK: (("value",), ("range", "targets", "pierce", "conditions", "consume", "area")),
+    ATTACK: (
+        ("value",),
+        ("range", "targets", "pierce", "conditions", "consume", "area", "add_targets"),
+    ),
     HEAL: (("value",), ("range",)),
     SHIELD: (("value",), ()),
     RETALIATE: (("value",), ()),
@@ -261,6 +265,7 @@ def _ability(node: _Node, summons: Iterable[str], monster: bool) -> Ability:
         summon=entries["summon"].text(summons) if "summon" in entries else None,
         consume=_consume(entries["consume"]) if "consume" in entries else None,
         area=_area(entries, monster) if "area" in entries else (),
+        add_targets=_add_targets(entries),
         **_move_kind(entries),
     )
 
@@ -302,6 +307,20 @@ def _area(entries: Mapping[str, _Node], monster: bool) -> tuple[tuple[int, int],
 
 
 _NEXT_TO_ORIGIN = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1))  # HV-MAP-2
+
+
+def _add_targets(entries: Mapping[str, _Node]) -> int:
+    """HV-AOE-11: ``add_targets = N`` (1..MAX_ADD_TARGETS), only on an attack with an area (a
+    single-target attack says ``targets``)."""
+    if "add_targets" not in entries:
+        return 0
+    node = entries["add_targets"]
+    if "area" not in entries:
+        raise node.error(
+            "Add Target is for an attack with an area; a single-target attack takes more "
+            "targets with 'targets'"
+        )
+    return node.integer(1, MAX_ADD_TARGETS)
 
 
 def _consume(node: _Node) -> Consume:
@@ -774,14 +793,15 @@ _BASE_PROMPT_BOUND = 40  # 15.10: Raider Camp's count, 2 ability prompts and 1 r
 
 def _area_box_extra(box: Box) -> int:
     """HV-AOE-10: the prompts a box with an area attack may pose beyond 15.10's budget for a box:
-    its ability prompts over 2, and 3 (a damage response, 2 discard picks) for each retaliation
-    beyond the first."""
+    its ability prompts over 2 (an area's hexes and its added targets, HV-AOE-11, each one
+    prompt), and 3 (a damage response, 2 discard picks) for each retaliation beyond the first."""
     prompts = 0
     for ability in box.abilities:
         if ability.kind in (MOVE, ATTACK, HEAL, SUMMON):
-            prompts += (len(ability.area) or ability.targets) if ability.kind == ATTACK else 1
+            attacked = len(ability.area) + ability.add_targets if ability.area else ability.targets
+            prompts += attacked if ability.kind == ATTACK else 1
             prompts += ability.consume is not None
-    retaliations = sum(len(a.area) - 1 for a in box.abilities if a.area)
+    retaliations = sum(len(a.area) - 1 + a.add_targets for a in box.abilities if a.area)
     return max(0, prompts - 2) + 3 * retaliations
 
 

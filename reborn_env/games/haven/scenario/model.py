@@ -103,6 +103,8 @@ WIN_CONDITIONS = (NO_MONSTERS,)
 
 # HV-AOE-1, 15.10: [DEF] the most hexes an area-of-effect pattern may list.
 MAX_AREA_HEXES = 7
+# HV-AOE-11, 15.10: [DEF] the most targets an area attack's Add Target may add.
+MAX_ADD_TARGETS = 2
 
 
 def cell_id(col: int, row: int) -> int:
@@ -135,6 +137,8 @@ class Ability:
     the summon of a ``summon`` ability. ``area`` is an attack's area-of-effect pattern as axial
     offsets ``(dq, dr)`` (HV-AOE-1): without ``(0, 0)`` a melee pattern around the attacker's
     hex, with it a ranged pattern around its anchor; empty for a single-target attack.
+    ``add_targets`` is an area attack's Add Target (HV-AOE-11): that many further enemies outside
+    the area, within the attack's range.
     """
 
     kind: str
@@ -147,6 +151,7 @@ class Ability:
     summon: str | None = None
     consume: Consume | None = None
     area: tuple[tuple[int, int], ...] = ()
+    add_targets: int = 0  # HV-AOE-11: only with an area
     jump: bool = False  # HV-JMP-1: a Move with Jump
     flying: bool = False  # HV-FLY-1: a Move with Flying
 
