@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import time
 
 import pytest
@@ -106,3 +107,43 @@ def test_watch_pause_step_download_and_replay_the_log(page, tmp_path) -> None:
     page.click("#back")
     wait_until(page, lambda: moves_made(page) == 0, "a replay step back")
     page.select_option("#mode", "play")
+
+
+def _hex_scenario_with_edges() -> tuple[str, str] | None:
+    """A game and scenario whose board view is a hex grid with edges (walls between hexes)."""
+    for name in GAMES:
+        for scenario in registry.get(name).scenario_names():
+            view = Session().handle({"kind": "new", "env": name, "scenario": scenario, "seed": 3})
+            board = view[0]["view"]
+            if board["grid"]["shape"] == "hex" and board["edges"]:
+                return name, scenario
+    return None
+
+
+def test_edges_of_a_hex_board_are_drawn_along_hex_sides(page) -> None:
+    """The board view's edges on a hex grid (haven's thin walls, HV-TW-5) are drawn as one line
+    each, as long as a side of the drawn hexagons, on the side the edge names: seen from its
+    cell's centre, the line's midpoint lies east (0 degrees), south-east (60), south-west (120),
+    west (180), north-west (-120) or north-east (-60), screen y pointing down."""
+    found = _hex_scenario_with_edges()
+    assert found is not None, "no game bundles a hex map with walls between hexes"
+    name, scenario = found
+    start_game(page, name, seed=3, scenario=scenario)
+    view = Session().handle({"kind": "new", "env": name, "scenario": scenario, "seed": 3})[0]
+    edges, width = view["view"]["edges"], view["view"]["grid"]["width"]
+    lines = page.locator("#board line").all()
+    assert len(lines) == len(edges)
+    hexagons = [
+        [tuple(float(v) for v in p.split(",")) for p in (h.get_attribute("points") or "").split()]
+        for h in page.locator("#board polygon").all()[: len(view["view"]["cells"])]
+    ]
+    (ax, ay), (bx, by) = hexagons[0][:2]
+    side = math.hypot(ax - bx, ay - by)
+    bearing = {"E": 0, "SE": 60, "SW": 120, "W": 180, "NW": -120, "NE": -60}
+    for edge, line in zip(edges, lines, strict=True):
+        x1, y1, x2, y2 = (float(line.get_attribute(k)) for k in ("x1", "y1", "x2", "y2"))
+        assert abs(math.hypot(x1 - x2, y1 - y2) - side) < 0.5
+        corners = hexagons[edge["y"] * width + edge["x"]]
+        cx, cy = sum(x for x, _ in corners) / 6, sum(y for _, y in corners) / 6
+        angle = math.degrees(math.atan2((y1 + y2) / 2 - cy, (x1 + x2) / 2 - cx))
+        assert abs((angle - bearing[edge["side"]] + 180) % 360 - 180) < 1, (edge, angle)
