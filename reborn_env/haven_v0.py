@@ -94,10 +94,11 @@ withheld until the reveal (HV-API-8).
 **Arguments.** `render_mode` (`"human"`, `"ansi"`, `"rgb_array"`), `scenario` (bundled name or a
 `.toml` path, default `"raider_camp"`; `"mire_crossing"`, spec section 22, adds traps, hazardous
 and difficult terrain, flying and jumping moves and area attacks; `"walled_camp"`, section 24,
-splits Raider Camp with thin walls, section 23, and adds targets to two area attacks), `illegal_action` (`"raise"`
-or `"penalize"`), `event_feed` (False; see Info), `backend` (`"fast"`: the compiled kernels of
-`games/haven/fast/`; `"python"`: the reference rules; None, the default: the compiled kernels when
-they are built, and `REBORN_ENV_BACKEND` sets it), and the config keys of 16.8:
+splits Raider Camp with thin walls, section 23, and adds targets to two area attacks),
+`illegal_action` (`"raise"` or `"penalize"`), `event_feed` (False; see Info), `backend`
+(`"fast"`: the compiled kernels of `games/haven/fast/`; `"python"`: the reference rules; None, the
+default: the compiled kernels when they are built, and `REBORN_ENV_BACKEND` sets it), and the
+config keys of 16.8:
 `allow_damage_negation` (True), `auto_forced` (True), `hide_other_piles` (False), `reward_shaping`
 (False; +0.02 per monster HP lost, -0.02 per character HP lost, shared), `max_rounds` (30),
 `reveal_second_card_at_turn` (False).
