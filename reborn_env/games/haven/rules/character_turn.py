@@ -337,28 +337,46 @@ def perform_attack(
         return False
     value, conditions, advantage = yield from attack_values(ctx, ch, ability, effects, where)
     spec = AttackSpec(value, reach, ability.range > 0, ability.pierce, conditions, advantage)
-    attacked: list[object] = []
-    cells: list[int] = []
-    while len(attacked) < ability.targets:
-        options = [t for t in valid_targets(ctx, ch, reach) if not any(t is a for a in attacked)]
+    attacked: list[Figure] = []
+    yield from attack_targets(ctx, ch, spec, ability.targets, attacked, [], where)
+    return bool(attacked)
+
+
+def attack_targets(
+    ctx: RuleContext,
+    ch: CharacterState,
+    spec: AttackSpec,
+    count: int,
+    attacked: list[Figure],
+    cells: list[int],
+    where: BoxContext,
+) -> Generator[Prompt, int, None]:
+    """HV-ABL-2, HV-AOE-12: up to ``count`` targets, one ATTACK_TARGET prompt each (``NO`` ends
+    it): each a valid target within ``spec.reach`` that the ability has not attacked
+    (``attacked``, at ``cells``, which grow with them), resolved before the next is chosen."""
+    for _ in range(count):
+        if not on_map(ctx.state, ch):
+            return
+        options = [
+            t for t in valid_targets(ctx, ch, spec.reach) if not any(t is a for a in attacked)
+        ]
         if not options:
-            break
+            return
         answer = yield from ask_hex(
             ch,
             where,
             ATTACK_TARGET,
             [t.cell for t in options],
             ability=ATTACK,
-            value=value,
+            value=spec.value,
             targets=tuple(cells),
         )
         if answer == actions.NO:
-            break
+            return
         target = occupant(ctx.state, answer)
         attacked.append(target)
         cells.append(answer)
         yield from resolve_attack(ctx, ch, target, spec)
-    return bool(attacked)
 
 
 # --- area-of-effect attacks (HV-AOE-4..6) ---------------------------------------------------------
@@ -405,45 +423,9 @@ def perform_area_attack(
     for victim in victims:
         if on_map(ctx.state, victim) and on_map(ctx.state, ch):
             yield from resolve_attack(ctx, ch, victim, spec)
-    yield from add_targets(ctx, ch, ability, spec, list(victims), list(chosen), where)
+    # HV-AOE-11: an area's added targets, within its range (a melee area's: 1, its spec's reach)
+    yield from attack_targets(ctx, ch, spec, ability.add_targets, victims, list(chosen), where)
     return True
-
-
-def add_targets(
-    ctx: RuleContext,
-    ch: CharacterState,
-    ability: Ability,
-    spec: AttackSpec,
-    attacked: list[Figure],
-    cells: list[int],
-    where: BoxContext,
-) -> Generator[Prompt, int, None]:
-    """HV-AOE-11/12: after its area, an attack with Add Target N attacks up to N more enemies,
-    one ATTACK_TARGET prompt each (``NO`` ends it): each a valid target (HV-ABL-2) within the
-    attack's range (a melee area's is 1) that the attack has not attacked, resolved before the
-    next is chosen."""
-    reach = ability.range if is_ranged(ability.area) else 1
-    for _ in range(ability.add_targets):
-        if not on_map(ctx.state, ch):
-            return
-        options = [t for t in valid_targets(ctx, ch, reach) if not any(t is a for a in attacked)]
-        if not options:
-            return
-        answer = yield from ask_hex(
-            ch,
-            where,
-            ATTACK_TARGET,
-            [t.cell for t in options],
-            ability=ATTACK,
-            value=spec.value,
-            targets=tuple(cells),
-        )
-        if answer == actions.NO:
-            return
-        target = occupant(ctx.state, answer)
-        attacked.append(target)
-        cells.append(answer)
-        yield from resolve_attack(ctx, ch, target, spec)
 
 
 def perform_heal(
