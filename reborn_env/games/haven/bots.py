@@ -51,7 +51,8 @@ from ...core.observation_views import ObservationView, Records
 from . import actions as A
 from .actions import N_CELLS
 from .observation import layout_for
-from .rules.hexgrid import RangeTable, SightTable, hex_distance, open_neighbours
+from .rules.figures import board_for
+from .rules.hexgrid import hex_distance
 from .rules.state import READY
 from .scenario.loader import load_scenario
 from .scenario.model import (
@@ -61,13 +62,11 @@ from .scenario.model import (
     HEAL,
     LOST,
     MOVE,
-    OBSTACLE,
     PERSISTENT,
     RETALIATE,
     SHIELD,
     SUFFER_DAMAGE,
     SUMMON,
-    WALL,
     AbilityCard,
     Box,
     CharacterClass,
@@ -221,17 +220,17 @@ def _character(block: ObservationView) -> Character:
 
 
 class Terrain:
-    """One map's fixed geometry: blocked cells, range distances and line of sight (HV-MAP-*)."""
+    """One map's fixed geometry: blocked cells, range distances and line of sight (HV-MAP-*,
+    HV-TW-2..4), read from the rules' tables of the scenario (:func:`.rules.figures.board_for`,
+    built once per scenario from its public map)."""
 
     def __init__(self, scn: Scenario) -> None:
-        walls = [kind == WALL for kind in scn.map.cells]
-        thin_walls = frozenset(scn.map.thin_walls)  # HV-TW-2..4
-        self.blocked = tuple(kind in (WALL, OBSTACLE) for kind in scn.map.cells)
-        self.range = RangeTable(walls, thin_walls=thin_walls)
-        self.sight = SightTable(walls, thin_walls=thin_walls)
+        board = board_for(scn)
+        self.blocked = tuple(not floor for floor in board.floor)  # walls and obstacles
+        self.range = board.range
+        self.sight = board.sight
         self.next_to = tuple(
-            tuple(n for n in open_neighbours(c, thin_walls) if not self.blocked[n])
-            for c in range(N_CELLS)
+            tuple(n for n in board.neighbours[c] if not self.blocked[n]) for c in range(N_CELLS)
         )
 
     def in_reach(self, a: int, b: int, reach: int) -> bool:
