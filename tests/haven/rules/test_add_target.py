@@ -66,7 +66,10 @@ def scenario(folder: Path, add_target: bool = True):
 
 
 def game(folder: Path, fixture: dict, add_target: bool = True):
-    return new_game(scenario(folder, add_target), seed=0, config=HavenConfig(), fixture=fixture)
+    """A game of :func:`scenario` from ``fixture``; no damage negation (HV-DMG-3), so a monster's
+    attacks resolve without a prompt."""
+    config = HavenConfig(allow_damage_negation=False)
+    return new_game(scenario(folder, add_target), seed=0, config=config, fixture=fixture)
 
 
 # --- HV-AOE-11: data ----------------------------------------------------------------------------
@@ -226,15 +229,10 @@ def test_aoe_13_a_monster_adds_the_enemy_its_line_misses(tmp_path):
     (area,) = events_of(g, "AREA")
     focus = area.data["targets"]
     assert len(focus) == 1
-    while g.prompt is not None and g.prompt.kind == "DAMAGE_RESPONSE":
-        g.apply(NO)
     targets = [e.data["target"] for e in events_of(g, "ATTACK")]
     assert sorted(targets) == ["bulwark", "conjurer"]
     assert {"bulwark": cell(5, 4), "conjurer": cell(3, 4)}[targets[0]] == focus[0]
-    plain = game(tmp_path, fixture, add_target=False)
-    while plain.prompt is not None and plain.prompt.kind == "DAMAGE_RESPONSE":
-        plain.apply(NO)
-    assert len(events_of(plain, "ATTACK")) == 1
+    assert len(events_of(game(tmp_path, fixture, add_target=False), "ATTACK")) == 1
 
 
 def test_aoe_13_a_monster_moves_where_its_added_target_can_be_reached(tmp_path):
@@ -253,9 +251,6 @@ def test_aoe_13_a_monster_moves_where_its_added_target_can_be_reached(tmp_path):
         "monster_amd": ["+0", "+0"],
     }
     plain, g = game(tmp_path, fixture, add_target=False), game(tmp_path, fixture)
-    for played in (plain, g):
-        while played.prompt is not None and played.prompt.kind == "DAMAGE_RESPONSE":
-            played.apply(NO)
     assert pos(plain, "marauder#1") == cell(6, 4)
     assert [e.data["target"] for e in events_of(plain, "ATTACK")] == ["conjurer"]
     assert pos(g, "marauder#1") == cell(5, 4)
