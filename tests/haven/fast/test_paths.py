@@ -32,7 +32,7 @@ import pytest
 from reborn_env import haven_v0
 from reborn_env.games.haven import fast
 from reborn_env.games.haven.fast import kernels as fast_kernels
-from reborn_env.games.haven.fast.kernels import COMPILED, CompiledPathGraph
+from reborn_env.games.haven.fast.kernels import COMPILED, CompiledPathGraph, compiled_path_graph
 from reborn_env.games.haven.fast.mask import mark_legal_reference
 from reborn_env.games.haven.match import HavenRules
 from reborn_env.games.haven.rules.context import Kernels, RuleContext
@@ -61,7 +61,7 @@ def test_the_core_is_built_wherever_its_sources_and_a_compiler_are() -> None:
     assert (fast.core is None) == (fast.IMPORT_ERROR is not None) == (not fast.AVAILABLE)
     forced = os.environ.get(fast.BACKEND_VARIABLE) == "python"
     default = HavenRules().kernels.path_graph
-    assert default is (CompiledPathGraph if fast.AVAILABLE and not forced else PathGraph)
+    assert default is (compiled_path_graph if fast.AVAILABLE and not forced else PathGraph)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -320,7 +320,7 @@ def reference_costs(
     """PathGraph.steps_from / remaining of the reference, on a bare table (its code, not a copy)."""
     graph = object.__new__(PathGraph)
     graph.board = SimpleNamespace(neighbours=neighbours)  # type: ignore[assignment]
-    graph.passable, graph.weights = passable, weights
+    graph.kind, graph.passable, graph.weights = WALK, passable, weights
     if weights is None:
         return graph.steps_from(sources)
     return graph._weighted(sources, reverse)

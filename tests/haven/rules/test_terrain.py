@@ -363,7 +363,7 @@ def test_fly_2_a_flying_monster_crosses_an_obstacle_but_never_ends_on_one(
             drawn(),
             None,
             [(B01_MOVE, B01_MOVE.replace("value = 2", "value = 2, jump = true, flying = true"))],
-            "either a jump or flying",
+            "at most one of jump, flying, teleport, not jump and flying",
         ),
         (
             drawn().replace("B   .", "B   ?"),

@@ -15,7 +15,7 @@ from ..rules.figures import all_figures, board_for, enemies_of, has, turn_positi
 from ..rules.monster_plan import Plan, Rank
 from ..rules.path_graph import PathGraph
 from ..rules.state import Figure
-from ..rules.terrain import JUMP, NEGATIVE, WALK, entry_weights, landing_weights
+from ..rules.terrain import JUMP, NEGATIVE, TELEPORTS, WALK, entry_weights, landing_weights
 from ..scenario.model import Scenario
 from . import IMPORT_ERROR, CoreUnavailableError, core
 
@@ -101,6 +101,16 @@ class CompiledPathGraph(PathGraph):
         return core.path_costs(  # type: ignore[union-attr]
             self._compiled.core, self.passable, [goal], self.weights, True
         )
+
+
+def compiled_path_graph(
+    ctx: RuleContext, mover: Figure, kind: str = WALK, price_negatives: bool = True
+) -> PathGraph:
+    """A :class:`CompiledPathGraph`, or for a teleport the reference :class:`PathGraph`: its
+    costs are straight hex distances with no search to compile (HV-TEL-2)."""
+    if kind in TELEPORTS:
+        return PathGraph(ctx, mover, kind, price_negatives)
+    return CompiledPathGraph(ctx, mover, kind, price_negatives)
 
 
 def _ai_board(scenario: Scenario) -> object:
@@ -193,5 +203,5 @@ def compiled_destination(
     )
 
 
-COMPILED = Kernels(CompiledPathGraph, focus_ranking, destination)
+COMPILED = Kernels(compiled_path_graph, focus_ranking, destination)
 """The compiled kernels, for a game whose backend is ``"fast"``."""

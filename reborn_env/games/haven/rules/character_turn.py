@@ -287,10 +287,11 @@ def move_destinations(graph: PathGraph, points: int) -> list[int]:
 def perform_move(
     ctx: RuleContext, ch: CharacterState, ability: Ability, effects: TurnEffects, where: BoxContext
 ) -> Generator[Prompt, int, bool]:
-    """HV-ABL-1 with HV-BOX-10/11 and Swift Boots (HV-ITEM-4)."""
-    if has(ch, "immobilize"):
+    """HV-ABL-1 with HV-BOX-10/11 and Swift Boots (HV-ITEM-4); Immobilize stops any Move but a
+    teleport (HV-TEL-4)."""
+    if has(ch, "immobilize") and not ability.teleport:
         return False
-    kind = move_kind(ability)  # HV-JMP-1, HV-FLY-1
+    kind = move_kind(ability)  # HV-JMP-1, HV-FLY-1, HV-TEL-1
     # HV-TER-7: destinations by points
     graph = ctx.kernels.path_graph(ctx, ch, kind, price_negatives=False)
     consume_bonus = ability.consume.bonus if _consumable(ctx, ability) is not None else 0

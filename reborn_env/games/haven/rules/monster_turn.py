@@ -109,8 +109,9 @@ def _plan(
     """The Plan of the card from ability ``after`` on: the Move of that line and the first
     Attack after it (HV-AI-3/5)."""
     move_points = None
-    if abilities[after].kind == MOVE and not has(fig, "immobilize"):
-        move_points = max(0, base[0] + abilities[after].value)
+    move = abilities[after]
+    if move.kind == MOVE and (move.teleport or not has(fig, "immobilize")):  # HV-TEL-4
+        move_points = max(0, base[0] + move.value)
     attack = _first(abilities[after:], ATTACK)
     if attack is None or has(fig, "disarm"):
         return Plan(move_points, None, False)

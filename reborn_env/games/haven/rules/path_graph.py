@@ -1,5 +1,5 @@
 """Where one mover can go and at what cost: its path graph (HV-AI-2, HV-AI-10, HV-JMP-2,
-HV-FLY-2) and the path a character's walk takes to its chosen hex (HV-TER-7).
+HV-FLY-2, HV-TEL-2) and the path a character's walk takes to its chosen hex (HV-TER-7).
 
 Monster AI, summons and character moves all ask it; the terrain rules it prices paths with are
 in :mod:`.terrain`.
@@ -15,26 +15,33 @@ from heapq import heappop, heappush
 
 from .context import RuleContext
 from .figures import all_figures, board_for, enemies_of
+from .hexgrid import hex_distance
 from .state import Figure
 from .terrain import (
     JUMP,
+    TELEPORT,
+    TELEPORTS,
     WALK,
     entry_weights,
     landing_weights,
     negative_hexes,
     points,
+    teleport_landing_weights,
 )
 
 
 class PathGraph:
     """HV-AI-2: passable cells (not wall, obstacle or enemy-held; for a jump or flight any cell
-    but a wall, HV-JMP-2/HV-FLY-2), endable cells (floor holding no other figure) and ``dist``,
-    the cost of the mover's best path to every cell, for one mover at one moment (HV-AI-8): it
-    holds until a figure moves, leaves the map or springs a trap.
+    but a wall, HV-JMP-2/HV-FLY-2; for a teleport every cell, HV-TEL-2), endable cells (floor
+    holding no other figure) and ``dist``, the cost of the mover's best path to every cell, for
+    one mover at one moment (HV-AI-8): it holds until a figure moves, leaves the map or springs a
+    trap.
 
     On a map without terrain a walk's cost is its number of steps. Otherwise (HV-AI-10) it is the
     sum of :func:`.terrain.entry_weights` (negative hexes first when ``price_negatives``, then
-    points), and a jump's is its steps plus what its last hex adds (HV-JMP-2)."""
+    points), and a jump's is its steps plus what its last hex adds (HV-JMP-2). A teleport's cost
+    is the straight hex distance, nothing between counting (HV-TEL-2), plus a negative last hex
+    (HV-TEL-3)."""
 
     def __init__(
         self,
@@ -53,6 +60,8 @@ class PathGraph:
             self.passable = [
                 board.floor[c] and c not in enemy_cells for c in range(len(board.floor))
             ]
+        elif kind in TELEPORTS:
+            self.passable = [True] * len(board.floor)
         else:
             self.passable = [not wall for wall in board.walls]
         self.endable = [board.floor[c] and c not in other_cells for c in range(len(board.floor))]
@@ -60,8 +69,11 @@ class PathGraph:
         self.weights = entry_weights(ctx, price_negatives) if terrain and kind == WALK else None
         self.cost = self.steps_from([mover.cell])
         self.dist = self.cost
-        if terrain and kind == JUMP:
-            landing = landing_weights(ctx, price_negatives)
+        if terrain and kind in (JUMP, TELEPORT):
+            if kind == JUMP:
+                landing = landing_weights(ctx, price_negatives)
+            else:
+                landing = teleport_landing_weights(ctx, price_negatives)
             self.dist = [None if d is None else d + landing[c] for c, d in enumerate(self.cost)]
         # HV-AI-10: the movement points of each ``dist`` (itself on a map without terrain)
         self.points = (
@@ -69,7 +81,10 @@ class PathGraph:
         )
 
     def steps_from(self, sources: list[int]) -> list[int | None]:
-        """Least path cost from any of ``sources`` to every cell through passable cells."""
+        """Least path cost from any of ``sources`` to every cell through passable cells (for a
+        teleport the straight hex distance, HV-TEL-2)."""
+        if self.kind in TELEPORTS:
+            return [min(hex_distance(s, c) for s in sources) for c in range(len(self.passable))]
         if self.weights is not None:
             return self._weighted(sources, reverse=False)
         dist: list[int | None] = [None] * len(self.passable)
@@ -115,8 +130,8 @@ class PathGraph:
 
     def path(self, cell: int) -> list[int]:
         """HV-TER-6: the hexes a walk enters on its best path to ``cell``, in order; each hex is
-        entered from its lowest-id neighbour on a best path. A jump, a flight, or a map without
-        terrain: ``[cell]``."""
+        entered from its lowest-id neighbour on a best path. A jump, a flight, a teleport, or a map
+        without terrain: ``[cell]``."""
         if self.kind != WALK or not self.board.terrain:  # only the end hex matters then
             return [cell] if cell != self.start else []
         cost, weights = self.cost, self.weights

@@ -1,11 +1,12 @@
-"""Terrain and movement kinds (section 21, HV-TER-*, HV-JMP-*, HV-FLY-*): what entering a hex
-costs and does.
+"""Terrain and movement kinds (sections 21 and 25, HV-TER-*, HV-JMP-*, HV-FLY-*, HV-TEL-*): what
+entering a hex costs and does.
 
-A Move is a walk, a jump or a flight (HV-JMP-1, HV-FLY-1). A walk pays 2 points for difficult
-terrain (HV-TER-4) and suffers every negative hex it enters: a trap springs and is removed
-(HV-TER-2), hazardous terrain hurts each time (HV-TER-3). A jump suffers only its last hex
-(HV-JMP-2); a flight none (HV-FLY-2). :class:`.path_graph.PathGraph` prices paths with
-:func:`entry_weights`; :func:`follow` carries a figure along the path it chose.
+A Move is a walk, a jump, a flight or a teleport (HV-JMP-1, HV-FLY-1, HV-TEL-1). A walk pays 2
+points for difficult terrain (HV-TER-4) and suffers every negative hex it enters: a trap springs
+and is removed (HV-TER-2), hazardous terrain hurts each time (HV-TER-3). A jump or a teleport
+suffers only its last hex (HV-JMP-2, HV-TEL-3); a flight, or a flier's teleport, none
+(HV-FLY-2). :class:`.path_graph.PathGraph` prices paths with :func:`entry_weights`;
+:func:`follow` carries a figure along the path it chose.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from .prompts import Prompt
 from .state import Figure
 
 WALK, JUMP, FLY = "walk", "jump", "fly"
+TELEPORT, FLY_TELEPORT = "teleport", "fly-teleport"  # HV-TEL-1: a flier's teleport is the second
+TELEPORTS = (TELEPORT, FLY_TELEPORT)
 
 # HV-AI-10: one negative hex weighs more than any number of movement points on a 9 x 7 map, so a
 # sum of weights orders paths by negative hexes first, then by points.
@@ -27,8 +30,12 @@ NEGATIVE = 1000
 
 
 def move_kind(ability: Ability, mtype: MonsterType | None = None) -> str:
-    """HV-JMP-1, HV-FLY-1: a Move flies if it says so or its monster type has Flying."""
-    if ability.flying or (mtype is not None and mtype.flying):
+    """HV-JMP-1, HV-FLY-1, HV-TEL-1: a Move flies if it says so or its monster type has Flying; a
+    teleport stays one, a flier's suffering no terrain."""
+    flies = mtype is not None and mtype.flying
+    if ability.teleport:
+        return FLY_TELEPORT if flies else TELEPORT
+    if ability.flying or flies:
         return FLY
     return JUMP if ability.jump else WALK
 
@@ -84,12 +91,21 @@ def landing_weights(ctx: RuleContext, price_negatives: bool) -> list[int]:
     return [w - 1 for w in entry_weights(ctx, price_negatives)]
 
 
+def teleport_landing_weights(ctx: RuleContext, price_negatives: bool) -> list[int]:
+    """HV-TEL-3: what a teleport's last hex adds to its distance: NEGATIVE for a negative hex when
+    ``price_negatives``, nothing for difficult terrain."""
+    if not price_negatives:
+        return [0] * len(board_for(ctx.scenario).floor)
+    return [NEGATIVE if negative else 0 for negative in negative_hexes(ctx)]
+
+
 def suffered(kind: str, path: list[int]) -> list[int]:
-    """HV-TER-2/3, HV-JMP-2, HV-FLY-2: the hexes of a Move's path (start excluded) whose terrain
-    acts: all of a walk's, a jump's last, none of a flight's."""
+    """HV-TER-2/3, HV-JMP-2, HV-FLY-2, HV-TEL-3: the hexes of a Move's path (start excluded)
+    whose terrain acts: all of a walk's, a jump's or a teleport's last, none of a flight's or a
+    flier's teleport."""
     if kind == WALK:
         return path
-    return path[-1:] if kind == JUMP else []
+    return path[-1:] if kind in (JUMP, TELEPORT) else []
 
 
 def follow(

@@ -119,7 +119,8 @@ _CROSS_CHECK_KEYS = (
 
 # Section 7: the keys each ability kind takes (the first tuple is required).
 _ABILITY_KEYS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    MOVE: (("value",), ("consume", "jump", "flying")),  # jump, flying: HV-JMP-1, HV-FLY-1
+    # jump, flying, teleport: HV-JMP-1, HV-FLY-1, HV-TEL-1
+    MOVE: (("value",), ("consume", "jump", "flying", "teleport")),
     ATTACK: (
         ("value",),
         ("range", "targets", "pierce", "conditions", "consume", "area", "add_targets"),
@@ -807,11 +808,13 @@ def _area_box_extra(box: Box) -> int:
 
 def _walk_entries(box: Box) -> int:
     """HV-TER-8: the most negative hexes a box's own Moves can enter: one per point of a walk
-    (its Consume bonus included), one for a jump (its last hex), none for a flight."""
+    (its Consume bonus included), one for a jump or a teleport (its last hex, HV-TEL-3), none
+    for a flight."""
     total = 0
     for a in box.abilities:
         if a.kind == MOVE and not a.flying:
-            total += 1 if a.jump else a.value + (a.consume.bonus if a.consume else 0)
+            landing_only = a.jump or a.teleport
+            total += 1 if landing_only else a.value + (a.consume.bonus if a.consume else 0)
     return total
 
 
@@ -981,9 +984,16 @@ def _terrain(top: Mapping[str, _Node], hex_map: HexMap) -> Terrain:
     return terrain
 
 
+_MOVE_KINDS = ("jump", "flying", "teleport")
+
+
 def _move_kind(entries: Mapping[str, _Node]) -> dict[str, bool]:
-    """HV-JMP-1, HV-FLY-1: a Move's ``jump`` / ``flying`` flags; at most one of them is true."""
-    kinds = {k: entries[k].flag() for k in ("jump", "flying") if k in entries}
-    if all(kinds.get(k) for k in ("jump", "flying")):
-        raise entries["flying"].error("a Move is either a jump or flying, not both")
+    """HV-JMP-1, HV-FLY-1, HV-TEL-1: a Move's ``jump`` / ``flying`` / ``teleport`` flags; at
+    most one of them is true."""
+    kinds = {k: entries[k].flag() for k in _MOVE_KINDS if k in entries}
+    chosen = [k for k in _MOVE_KINDS if kinds.get(k)]
+    if len(chosen) > 1:
+        raise entries[chosen[-1]].error(
+            f"a Move is at most one of {', '.join(_MOVE_KINDS)}, not {' and '.join(chosen)}"
+        )
     return kinds

@@ -154,6 +154,7 @@ class Ability:
     add_targets: int = 0  # HV-AOE-11: only with an area
     jump: bool = False  # HV-JMP-1: a Move with Jump
     flying: bool = False  # HV-FLY-1: a Move with Flying
+    teleport: bool = False  # HV-TEL-1: a Move that teleports
 
 
 @dataclass(frozen=True)
