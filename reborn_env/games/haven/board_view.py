@@ -28,10 +28,8 @@ from .render import (
 from .rules.hexgrid import HEIGHT, SIDES, WIDTH, neighbour_side
 from .rules.state import ELEMENT_STATE_NAMES, SELECT, ModifierDeck
 from .scenario.model import (
-    DIFFICULT,
     ELEMENTS,
     ELITE,
-    HAZARDOUS,
     OBSTACLE,
     WALL,
     Ability,
@@ -129,8 +127,9 @@ def _cells(game: Any) -> list[dict[str, Any]]:
     for cell, kind in enumerate(scn.map.cells):
         col, row = cell_xy(cell)
         key = {OBSTACLE: "obstacle", WALL: "wall"}.get(kind, "floor")
-        if cell in scn.map.hazardous or cell in scn.map.difficult:
-            key = HAZARDOUS if cell in scn.map.hazardous else DIFFICULT
+        for terrain, where in scn.map.fixed_terrain:
+            if cell in where:
+                key = terrain
         if cell in state.traps:  # HV-TER-2: a sprung trap is floor again
             key = "trap"
         label = ""

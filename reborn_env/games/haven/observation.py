@@ -36,11 +36,9 @@ from .scenario.model import (
     ABILITY_KINDS,
     CELL_KINDS,
     CONDITIONS,
-    DIFFICULT,
     ELEMENTS,
     ELITE,
     FLOOR,
-    HAZARDOUS,
     TRAP,
     Scenario,
 )
@@ -300,8 +298,8 @@ class Observer:
         self.terrain = np.zeros(N_CELLS * self.n_features, dtype=np.float32)
         for c, kind in enumerate(scn.map.cells):
             self.terrain[c * self.n_features + self.feature["terrain:" + kind]] = 1.0
-        for kind, cells in ((HAZARDOUS, scn.map.hazardous), (DIFFICULT, scn.map.difficult)):
-            for c in cells:  # HV-TER-1: terrain instead of plain floor
+        for kind, cells in scn.map.fixed_terrain:
+            for c in cells:  # HV-TER-1, HV-ICE-1: terrain instead of plain floor
                 self.terrain[c * self.n_features + self.feature["terrain:" + FLOOR]] = 0.0
                 self.terrain[c * self.n_features + self.feature["terrain:" + kind]] = 1.0
         for a, b in scn.map.thin_walls:  # HV-TW-5: both cells show the wall on their side

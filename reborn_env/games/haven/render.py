@@ -28,6 +28,7 @@ from .scenario.model import (
     ELEMENTS,
     ELITE,
     HAZARDOUS,
+    ICY,
     OBSTACLE,
     TRAP,
     WALL,
@@ -47,8 +48,8 @@ LEGEND = (
     "W summon  m/M normal/elite marauder  s/S normal/elite slinger (+ number)"
 )
 # HV-TER-1: terrain marks, as drawn in a scenario's map; the legend line only where a map has them.
-_OVERLAY_MARKS = {TRAP: "^", HAZARDOUS: "~", DIFFICULT: "="}
-_OVERLAY_NAMES = {TRAP: "trap", HAZARDOUS: "hazardous", DIFFICULT: "difficult"}
+_OVERLAY_MARKS = {TRAP: "^", HAZARDOUS: "~", DIFFICULT: "=", ICY: "*"}
+_OVERLAY_NAMES = {TRAP: "trap", HAZARDOUS: "hazardous", DIFFICULT: "difficult", ICY: "icy"}
 
 
 def terrain_legend(scn: Scenario) -> str | None:
@@ -74,7 +75,7 @@ def render_ansi(game: HavenGame) -> str:
 def cell_tokens(state: HavenState, scn: Scenario) -> list[str]:
     """The mark of every cell (15.1 legend); a figure hides the tokens under it."""
     marks = [_TERRAIN_MARKS.get(kind, ".") for kind in scn.map.cells]
-    for kind, cells in ((HAZARDOUS, scn.map.hazardous), (DIFFICULT, scn.map.difficult)):
+    for kind, cells in scn.map.fixed_terrain:
         for cell in cells:
             marks[cell] = _OVERLAY_MARKS[kind]
     for cell in state.traps:  # HV-TER-2: only traps not yet sprung
@@ -251,10 +252,12 @@ WALL_COLOUR: Colour = (18, 18, 22)
 TRAP_COLOUR: Colour = (150, 30, 110)  # HV-TER-1 terrain
 HAZARD_COLOUR: Colour = (235, 120, 60)
 DIFFICULT_COLOUR: Colour = (150, 175, 110)
+ICY_COLOUR: Colour = (170, 220, 240)
 TERRAIN_COLOURS: dict[str, Colour] = {
     TRAP: TRAP_COLOUR,
     HAZARDOUS: HAZARD_COLOUR,
     DIFFICULT: DIFFICULT_COLOUR,
+    ICY: ICY_COLOUR,
 }
 TEXT: Colour = (236, 236, 236)
 INK: Colour = (20, 20, 24)
@@ -332,7 +335,7 @@ def _draw_background(scn: Scenario) -> np.ndarray:
     area = img[:MAP_H, :MAP_W]
     for cell, kind in enumerate(scn.map.cells):
         area[labels == cell] = colours.get(kind, FLOOR_COLOUR)
-    for kind, cells in ((HAZARDOUS, scn.map.hazardous), (DIFFICULT, scn.map.difficult)):
+    for kind, cells in scn.map.fixed_terrain:
         for cell in cells:
             area[labels == cell] = TERRAIN_COLOURS[kind]
     for a, b in scn.map.thin_walls:  # HV-TW-5

@@ -106,9 +106,10 @@ class CompiledPathGraph(PathGraph):
 def compiled_path_graph(
     ctx: RuleContext, mover: Figure, kind: str = WALK, price_negatives: bool = True
 ) -> PathGraph:
-    """A :class:`CompiledPathGraph`, or for a teleport the reference :class:`PathGraph`: its
-    costs are straight hex distances with no search to compile (HV-TEL-2)."""
-    if kind in TELEPORTS:
+    """A :class:`CompiledPathGraph`, or the reference :class:`PathGraph` for a teleport (its
+    costs are straight hex distances, with no search to compile, HV-TEL-2) and for a walk on a
+    map with ice (its steps slide, HV-ICE-2, which the compiled search does not know)."""
+    if kind in TELEPORTS or (kind == WALK and board_for(ctx.scenario).has_ice):
         return PathGraph(ctx, mover, kind, price_negatives)
     return CompiledPathGraph(ctx, mover, kind, price_negatives)
 

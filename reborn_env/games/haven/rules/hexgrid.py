@@ -58,6 +58,16 @@ def neighbours(cell: int, width: int = WIDTH, height: int = HEIGHT) -> tuple[int
     )
 
 
+def neighbour_on(cell: int, side: int, width: int = WIDTH, height: int = HEIGHT) -> int | None:
+    """HV-MAP-2: the id of the cell next to ``cell`` on side ``side`` (an index in :data:`SIDES`),
+    or None off the grid."""
+    col, row = col_row(cell, width)
+    dc, dr = (_ODD_ROW_OFFSETS if row % 2 else _EVEN_ROW_OFFSETS)[side]
+    if 0 <= col + dc < width and 0 <= row + dr < height:
+        return cell_id(col + dc, row + dr, width)
+    return None
+
+
 def neighbour_side(cell: int, other: int, width: int = WIDTH) -> int:
     """HV-MAP-2: the index in :data:`SIDES` of the side of ``cell`` that ``other`` lies on;
     ``other`` must be a neighbour."""

@@ -65,9 +65,12 @@ def negative_hexes(ctx: RuleContext) -> list[bool]:
 
 
 def on_terrain(ctx: RuleContext, cell: int) -> bool:
-    """HV-TER-9: the hex holds an unsprung trap, hazardous or difficult terrain (not empty)."""
+    """HV-TER-9, HV-ICE-6: the hex holds an unsprung trap, hazardous, difficult or icy terrain
+    (not empty)."""
     board = board_for(ctx.scenario)
-    return cell in ctx.state.traps or board.hazardous[cell] or board.difficult[cell]
+    return (
+        cell in ctx.state.traps or board.hazardous[cell] or board.difficult[cell] or board.icy[cell]
+    )
 
 
 def entry_weights(ctx: RuleContext, price_negatives: bool) -> list[int]:

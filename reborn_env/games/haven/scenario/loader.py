@@ -37,6 +37,7 @@ from reborn_env.games.haven.scenario.model import (
     HEAL,
     HEAL_SELF,
     HEIGHT,
+    ICY,
     INFUSE,
     INFUSE_ELEMENT,
     ITEM_EFFECTS,
@@ -554,7 +555,7 @@ def _read_token(
     else:
         raise node.error(
             f"row {row}, col {col}: token {token!r} is not allowed; allowed: . (floor), "
-            f"O (obstacle), # (wall), ^ (trap), ~ (hazardous), = (difficult), $ (coin), "
+            f"O (obstacle), # (wall), ^ (trap), ~ (hazardous), = (difficult), * (icy), $ (coin), "
             f"T (treasure), a start letter "
             f"({', '.join(sorted(letters))}), or a monster letter ({', '.join(by_letter)}; upper "
             "case for elite) followed by its standee number"
@@ -585,6 +586,7 @@ def _hex_map(
         traps=tuple(tokens.terrain.get(TRAP, ())),
         hazardous=tuple(tokens.terrain.get(HAZARDOUS, ())),
         difficult=tuple(tokens.terrain.get(DIFFICULT, ())),
+        icy=tuple(tokens.terrain.get(ICY, ())),
         thin_walls=thin_walls,
     )
 
@@ -945,7 +947,8 @@ def _check_modifier_decks(node: _Node, decks: Sequence[Sequence[ModifierCard]]) 
 
 # --- terrain and movement kinds (section 21, HV-TER-*, HV-FLY-*, HV-JMP-*) ----------------------
 
-_TERRAIN_MARKS = {"^": TRAP, "~": HAZARDOUS, "=": DIFFICULT}  # HV-TER-1 map tokens
+# HV-TER-1, HV-ICE-1 map tokens
+_TERRAIN_MARKS = {"^": TRAP, "~": HAZARDOUS, "=": DIFFICULT, "*": ICY}
 _TERRAIN_TOP_KEYS = ("terrain",)
 _TERRAIN_KEYS = ("trap_damage", "trap_conditions", "hazardous_damage")
 

@@ -22,9 +22,10 @@ CELL_KINDS = (FLOOR, OBSTACLE, WALL)
 
 # --- terrain and movement kinds (section 21, HV-TER-*, HV-FLY-*, HV-JMP-*) ---------------------
 # HV-TER-1: the terrain a floor cell may carry. Such a cell is still FLOOR in ``HexMap.cells``
-# (figures stand and move there); ``HexMap.traps``/``hazardous``/``difficult`` say which it is.
-TRAP, HAZARDOUS, DIFFICULT = "trap", "hazardous", "difficult"
-TERRAIN_KINDS = (TRAP, HAZARDOUS, DIFFICULT)
+# (figures stand and move there); ``HexMap.traps``/``hazardous``/``difficult``/``icy`` say which
+# it is (icy terrain: section 26, HV-ICE-1).
+TRAP, HAZARDOUS, DIFFICULT, ICY = "trap", "hazardous", "difficult", "icy"
+TERRAIN_KINDS = (TRAP, HAZARDOUS, DIFFICULT, ICY)
 
 
 @dataclass(frozen=True)
@@ -292,6 +293,7 @@ class HexMap:
     traps: tuple[int, ...] = ()  # HV-TER-1: trap cells at setup, ascending
     hazardous: tuple[int, ...] = ()  # HV-TER-1: hazardous terrain cells, ascending
     difficult: tuple[int, ...] = ()  # HV-TER-1: difficult terrain cells, ascending
+    icy: tuple[int, ...] = ()  # HV-ICE-1: icy terrain cells, ascending
     # HV-TW-1: thin walls, each the edge (lower cell id, higher cell id) between two neighbours,
     # ascending
     thin_walls: tuple[tuple[int, int], ...] = ()
@@ -299,8 +301,14 @@ class HexMap:
     @property
     def terrain_kinds(self) -> tuple[str, ...]:
         """HV-TER-1: the terrain kinds this map uses, in TERRAIN_KINDS order."""
-        cells = (self.traps, self.hazardous, self.difficult)
+        cells = (self.traps, self.hazardous, self.difficult, self.icy)
         return tuple(kind for kind, where in zip(TERRAIN_KINDS, cells, strict=True) if where)
+
+    @property
+    def fixed_terrain(self) -> tuple[tuple[str, tuple[int, ...]], ...]:
+        """HV-TER-1, HV-ICE-1: the terrain that never leaves the map (all but traps), as (kind,
+        cells) pairs in TERRAIN_KINDS order."""
+        return ((HAZARDOUS, self.hazardous), (DIFFICULT, self.difficult), (ICY, self.icy))
 
     def kind(self, col: int, row: int) -> str:
         return self.cells[cell_id(col, row)]
