@@ -155,8 +155,8 @@ def test_ice_2_the_graph_of_a_walk_lists_each_cells_slides(tmp_path):
     slides past it to (0,6)."""
     game = bulwark_walks(scenario_of(tmp_path, iced()))
     graph = PathGraph(game.context, game.state.characters[0])
-    east = [s for s in graph.slides[cell(0, 6)] if s.hexes[0] == cell(1, 6)]
-    assert [s.hexes for s in east] == [tuple(cell(c, 6) for c in range(1, 5))]
+    east = [s for s in graph.slides.steps[cell(0, 6)] if s[0] == cell(1, 6)]
+    assert east == [tuple(cell(c, 6) for c in range(1, 5))]
     assert graph.cost[cell(4, 6)] == 1 and graph.cost[cell(2, 6)] == 3
     assert graph.remaining(cell(2, 6))[cell(4, 6)] == 3
     assert graph.path(cell(4, 6)) == [cell(c, 6) for c in range(1, 5)]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ....core.per_scenario import PerScenario
 from ..scenario.model import ELITE, FLOOR, WALL, Scenario
-from .hexgrid import RangeTable, SightTable, open_neighbours
+from .hexgrid import SIDES, RangeTable, SightTable, open_neighbours, ray
 from .state import (
     CHARACTER_SLOT,
     MONSTER_SLOT,
@@ -36,11 +36,18 @@ class Board:
         self.hazardous = tuple(c in hexes.hazardous for c in range(len(cells)))
         self.difficult = tuple(c in hexes.difficult for c in range(len(cells)))
         self.terrain = bool(hexes.traps or hexes.hazardous or hexes.difficult)
-        # HV-ICE-1: icy cells; a walk on a map with any slides (HV-ICE-2)
+        # HV-ICE-1: icy cells; a walk on a map with any slides (HV-ICE-2) along ``icy_rays``
         self.icy = tuple(c in hexes.icy for c in range(len(cells)))
         self.has_ice = bool(hexes.icy)
         self.thin_walls = frozenset(hexes.thin_walls)
         self.neighbours = tuple(open_neighbours(c, self.thin_walls) for c in range(len(cells)))
+        rays = [
+            [ray(c, side, self.floor, self.thin_walls) for side in range(len(SIDES))]
+            for c in range(len(cells))
+        ]
+        # a step whose first hex is not icy never slides: only its first hex counts
+        self.plain_steps = tuple(tuple(r[0] for r in rs if r and not self.icy[r[0]]) for rs in rays)
+        self.icy_rays = tuple(tuple(r for r in rs if r and self.icy[r[0]]) for rs in rays)
         self.range = RangeTable(self.walls, thin_walls=self.thin_walls)
         self.sight = SightTable(self.walls, thin_walls=self.thin_walls)
         # HV-MAP-5: the range table's rows with a cell cut off by walls out of every range

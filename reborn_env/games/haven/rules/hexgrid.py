@@ -68,6 +68,27 @@ def neighbour_on(cell: int, side: int, width: int = WIDTH, height: int = HEIGHT)
     return None
 
 
+def ray(
+    cell: int,
+    side: int,
+    open_cells: Sequence[bool],
+    thin_walls: Collection[Edge] = (),
+    width: int = WIDTH,
+    height: int = HEIGHT,
+) -> tuple[int, ...]:
+    """The cells beyond ``cell`` on side ``side`` in a straight line, nearest first, up to the
+    first that is off the grid, not in ``open_cells`` or behind a thin wall (HV-ICE-2's slides
+    follow one)."""
+    cells = []
+    here = cell
+    while True:
+        there = neighbour_on(here, side, width, height)
+        if there is None or not open_cells[there] or edge(here, there) in thin_walls:
+            return tuple(cells)
+        cells.append(there)
+        here = there
+
+
 def neighbour_side(cell: int, other: int, width: int = WIDTH) -> int:
     """HV-MAP-2: the index in :data:`SIDES` of the side of ``cell`` that ``other`` lies on;
     ``other`` must be a neighbour."""

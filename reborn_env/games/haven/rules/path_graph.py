@@ -16,7 +16,7 @@ from heapq import heappop, heappush
 from .context import RuleContext
 from .figures import all_figures, board_for, enemies_of
 from .hexgrid import hex_distance
-from .ice import Step, step_weight, walk_steps
+from .ice import StepGraph, step_weight
 from .state import Figure
 from .terrain import (
     JUMP,
@@ -43,9 +43,9 @@ class PathGraph:
     points), and a jump's is its steps plus what its last hex adds (HV-JMP-2). A teleport's cost
     is the straight hex distance, nothing between counting (HV-TEL-2), plus a negative last hex
     (HV-TEL-3). On a map with ice a walk goes by :func:`.ice.walk_steps`, each priced by
-    :func:`.ice.step_weight` (HV-ICE-2/3): ``slides`` lists each cell's steps (None elsewhere)."""
+    :func:`.ice.step_weight` (HV-ICE-2/3): ``slides`` holds them (None elsewhere)."""
 
-    slides: list[list[Step]] | None = None  # HV-ICE-2: each cell's steps, on a map with ice
+    slides: StepGraph | None = None  # HV-ICE-2: a walk's steps, on a map with ice
 
     def __init__(
         self,
@@ -72,11 +72,8 @@ class PathGraph:
         terrain = board.terrain
         self.weights = entry_weights(ctx, price_negatives) if terrain and kind == WALK else None
         if kind == WALK and board.has_ice:
-            self.slides = [
-                walk_steps(board, c, self.passable, other_cells) if self.passable[c] else []
-                for c in range(len(board.floor))
-            ]
-            self.slide_weights = entry_weights(ctx, price_negatives)
+            weights = entry_weights(ctx, price_negatives)
+            self.slides = StepGraph(board, self.passable, other_cells, weights)
         self.cost = self.steps_from([mover.cell])
         self.dist = self.cost
         if terrain and kind in (JUMP, TELEPORT):
@@ -96,7 +93,7 @@ class PathGraph:
         if self.kind in TELEPORTS:
             return [min(hex_distance(s, c) for s in sources) for c in range(len(self.passable))]
         if self.slides is not None:
-            return self._sliding(sources)
+            return self.slides.costs(sources)
         if self.weights is not None:
             return self._weighted(sources, reverse=False)
         dist: list[int | None] = [None] * len(self.passable)
@@ -115,12 +112,9 @@ class PathGraph:
 
     def remaining(self, goal: int) -> list[int | None]:
         """The least cost of a path from every cell to ``goal`` (what the cells after it weigh).
-        On a map with ice a slide has no way back, so each cell's is searched from it."""
+        On a map with ice a slide has no way back: it is searched over the steps reversed."""
         if self.slides is not None:
-            return [
-                self._sliding([c])[goal] if self.passable[c] else None
-                for c in range(len(self.passable))
-            ]
+            return self.slides.costs([goal], reverse=True)
         if self.weights is None:
             return self.steps_from([goal])
         return self._weighted([goal], reverse=True)
@@ -146,31 +140,13 @@ class PathGraph:
                     heappush(heap, (nd, nxt))
         return dist
 
-    def _sliding(self, sources: list[int]) -> list[int | None]:
-        """HV-ICE-2/3: Dijkstra over the walk's steps (:attr:`slides`) from ``sources``."""
-        assert self.slides is not None
-        dist: list[int | None] = [None] * len(self.passable)
-        heap = [(0, s) for s in sources]
-        for s in sources:
-            dist[s] = 0
-        while heap:
-            d, cell = heappop(heap)
-            if d != dist[cell]:
-                continue
-            for step in self.slides[cell]:
-                nd = d + self._weight(step)
-                if dist[step.end] is None or nd < dist[step.end]:  # type: ignore[operator]
-                    dist[step.end] = nd
-                    heappush(heap, (nd, step.end))
-        return dist
-
     def path(self, cell: int) -> list[int]:
         """HV-TER-6: the hexes a walk enters on its best path to ``cell``, in order; each hex is
         entered from its lowest-id neighbour on a best path. A jump, a flight, a teleport, or a map
         without terrain: ``[cell]``. On a map with ice (HV-ICE-4) every hex each step enters,
         each step taken from the lowest-id cell that keeps the path best."""
         if self.slides is not None:
-            return self._slid_path(cell)
+            return self.slides.path(self.start, self.cost, cell)
         if self.kind != WALK or not self.board.terrain:  # only the end hex matters then
             return [cell] if cell != self.start else []
         cost, weights = self.cost, self.weights
@@ -184,26 +160,6 @@ class PathGraph:
                 if cost[n] is not None and cost[n] + entry == cost[cell]  # type: ignore[operator]
             )
         return hexes[::-1]
-
-    def _slid_path(self, cell: int) -> list[int]:
-        """HV-ICE-4: the hexes a walk on a map with ice enters on its best path to ``cell``."""
-        assert self.slides is not None
-        cost = self.cost
-        hexes: list[int] = []
-        while cell != self.start:
-            origin, step = min(
-                (o, step)
-                for o, steps in enumerate(self.slides)
-                if cost[o] is not None
-                for step in steps
-                if step.end == cell and cost[o] + self._weight(step) == cost[cell]  # type: ignore[operator]
-            )
-            hexes[:0] = step.hexes
-            cell = origin
-        return hexes
-
-    def _weight(self, step: Step) -> int:
-        return step_weight(self.board, step, self.slide_weights)
 
 
 def character_path(ctx: RuleContext, graph: PathGraph, cell: int, budget: int) -> list[int]:
@@ -253,8 +209,8 @@ def _character_slid_path(ctx: RuleContext, graph: PathGraph, cell: int, budget: 
     weights = entry_weights(ctx, price_negatives=False)  # HV-TER-4: the points of each hex
     bad = [int(negative) for negative in negative_hexes(ctx)]
     steps = [
-        (o, step, step_weight(graph.board, step, weights), bad[step.end])
-        for o, options in enumerate(graph.slides)
+        (o, step, step_weight(graph.board, step, weights), bad[step[-1]])
+        for o, options in enumerate(graph.slides.steps)
         for step in options
     ]
     best: list[list[int | None]] = [[None] * size for _ in range(budget + 1)]
@@ -263,9 +219,9 @@ def _character_slid_path(ctx: RuleContext, graph: PathGraph, cell: int, budget: 
         for origin, step, step_points, negative in steps:
             before = best[k - step_points][origin] if k >= step_points else None
             if before is not None:
-                now = best[k][step.end]
+                now = best[k][step[-1]]
                 if now is None or before + negative < now:
-                    best[k][step.end] = before + negative
+                    best[k][step[-1]] = before + negative
     spent = min(
         (k for k in range(budget + 1) if best[k][cell] is not None),
         key=lambda k: (best[k][cell], k),
@@ -276,12 +232,12 @@ def _character_slid_path(ctx: RuleContext, graph: PathGraph, cell: int, budget: 
         origin, step, step_points = min(
             (o, step, p)
             for o, step, p, negative in steps
-            if step.end == cell
+            if step[-1] == cell
             and p <= spent
             and best[spent - p][o] is not None
             and best[spent - p][o] + negative == want  # type: ignore[operator]
         )
-        hexes[:0] = step.hexes
+        hexes[:0] = step
         spent -= step_points
         cell = origin
     return hexes
