@@ -16,7 +16,7 @@ for agent in env.agent_iter():
 | Agents | `"bulwark"` (index 0, melee tank), `"conjurer"` (index 1, ranged caster, summoner) |
 | Action space | `Discrete(87)`, one integer per answer to a prompt of spec section 16.2 |
 | Observation | `Dict(observation=Box(0, 1, (2132,), float32), action_mask=Box(0, 1, (87,)))` |
-| | on Mire Crossing `(2408,)`, on Walled Camp `(2511,)`: the layout is built per scenario |
+| | on Mire Crossing `(2408,)`, on Walled Camp `(2574,)`: the layout is built per scenario |
 | Rewards | shared: +1 win, -1 loss, 0 truncated, at the end (HV-API-6); optional shaping |
 | Import | `from reborn_env import haven_v0` |
 
@@ -94,7 +94,8 @@ withheld until the reveal (HV-API-8).
 **Arguments.** `render_mode` (`"human"`, `"ansi"`, `"rgb_array"`), `scenario` (bundled name or a
 `.toml` path, default `"raider_camp"`; `"mire_crossing"`, spec section 22, adds traps, hazardous
 and difficult terrain, flying and jumping moves and area attacks; `"walled_camp"`, section 24,
-splits Raider Camp with thin walls, section 23, and adds targets to two area attacks),
+splits Raider Camp with thin walls, section 23, adds targets to two area attacks, makes two
+Moves teleports, section 25, and draws icy lanes, section 26),
 `illegal_action` (`"raise"` or `"penalize"`), `event_feed` (False; see Info), `backend`
 (`"fast"`: the compiled kernels of `games/haven/fast/`; `"python"`: the reference rules; None, the
 default: the compiled kernels when they are built, and `REBORN_ENV_BACKEND` sets it), and the

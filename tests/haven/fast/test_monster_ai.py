@@ -31,7 +31,7 @@ import pytest
 
 from reborn_env.games.haven import fast
 from reborn_env.games.haven.fast import kernels as fast_kernels
-from reborn_env.games.haven.fast.kernels import COMPILED, CompiledPathGraph
+from reborn_env.games.haven.fast.kernels import COMPILED, CompiledPathGraph, compiled_path_graph
 from reborn_env.games.haven.match import HavenRules
 from reborn_env.games.haven.rules import monster_ai
 from reborn_env.games.haven.rules.context import RuleContext
@@ -211,7 +211,7 @@ def test_random_games_play_the_same_with_the_compiled_ai_and_the_reference(
     compiled = event_log(name, range(12), 300, COMPILED)
     assert calls["compiled"] > 100, calls
     before = calls["compiled"]
-    reference_ai = REFERENCE._replace(path_graph=CompiledPathGraph)
+    reference_ai = REFERENCE._replace(path_graph=compiled_path_graph)
     assert event_log(name, range(12), 300, reference_ai) == compiled
     assert event_log(name, range(12), 300, REFERENCE) == compiled
     assert calls["compiled"] == before  # the reference runs made no compiled call

@@ -278,8 +278,9 @@ def test_tw_5_text_map_image_and_board_view_draw_thin_walls(tmp_path):
 
 def test_walled_camp_is_raider_camp_with_the_thin_walls_and_cards_of_24():
     """Section 24: the same scenario as Raider Camp in every field but its name, title, source,
-    the ten thin walls of 24.1's table, the two cards of 24.2 (area attacks with Add Target 1,
-    HV-AOE-11) and the prompt bound of 24.3."""
+    the ten thin walls and six icy hexes of 24.1 (HV-ICE-1), the four cards of 24.2 (two area
+    attacks with Add Target 1, HV-AOE-11; two Moves that teleport, HV-TEL-1) and the prompt
+    bound of 24.3."""
     raider, walled_camp = load_scenario("raider_camp"), load_scenario("walled_camp")
     edges = [
         ((4, 1), (5, 1)),
@@ -295,6 +296,8 @@ def test_walled_camp_is_raider_camp_with_the_thin_walls_and_cards_of_24():
     ]
     expected = tuple(sorted(edge(cell(*a), cell(*b)) for a, b in edges))
     assert walled_camp.map.thin_walls == expected
+    icy = tuple(cell(c, r) for c, r in ((4, 0), (5, 0), (6, 0), (3, 6), (4, 6), (5, 6)))
+    assert walled_camp.map.icy == icy
     pair = ((0, 0), (1, 0))
     conjurer = {c.id: c for c in walled_camp.characters[1].cards}
     (burst,) = conjurer["C06"].top.abilities
@@ -302,21 +305,43 @@ def test_walled_camp_is_raider_camp_with_the_thin_walls_and_cards_of_24():
     slinger = {c.id: c for c in walled_camp.monster_types[1].deck}
     ricochet = slinger["SL6"].abilities[1]
     assert (ricochet.value, ricochet.area, ricochet.add_targets) == (-1, pair, 1)
+    (blink, veil) = conjurer["C04"].bottom.abilities
+    assert (conjurer["C04"].name, blink.kind, blink.value, blink.teleport) == (
+        "Veil Blink",
+        "move",
+        2,
+        True,
+    )
+    assert veil.conditions == ("invisible",)
+    marauder = {c.id: c for c in walled_camp.monster_types[0].deck}
+    leap = marauder["MA6"].abilities[0]
+    assert (marauder["MA6"].name, leap.kind, leap.value, leap.teleport) == (
+        "Shadow Leap",
+        "move",
+        0,
+        True,
+    )
     bounds = walled_camp.rules.bounds
     assert (bounds.max_prompts_per_agent_round, bounds.max_agent_steps) == (54, 3024)
     # everything else is Raider Camp's
     cards = list(raider.characters[1].cards)
-    cards[[c.id for c in cards].index("C06")] = conjurer["C06"]
+    for changed in ("C04", "C06"):
+        cards[[c.id for c in cards].index(changed)] = conjurer[changed]
     deck = list(raider.monster_types[1].deck)
     deck[[c.id for c in deck].index("SL6")] = slinger["SL6"]
+    marauders = list(raider.monster_types[0].deck)
+    marauders[[c.id for c in marauders].index("MA6")] = marauder["MA6"]
     same = replace(
         raider,
         name=walled_camp.name,
         title=walled_camp.title,
         source=walled_camp.source,
-        map=replace(raider.map, thin_walls=expected),
+        map=replace(raider.map, thin_walls=expected, icy=icy),
         characters=(raider.characters[0], replace(raider.characters[1], cards=tuple(cards))),
-        monster_types=(raider.monster_types[0], replace(raider.monster_types[1], deck=tuple(deck))),
+        monster_types=(
+            replace(raider.monster_types[0], deck=tuple(marauders)),
+            replace(raider.monster_types[1], deck=tuple(deck)),
+        ),
         rules=replace(raider.rules, bounds=bounds),
     )
     assert same == walled_camp
