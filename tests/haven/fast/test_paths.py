@@ -32,7 +32,12 @@ import pytest
 from reborn_env import haven_v0
 from reborn_env.games.haven import fast
 from reborn_env.games.haven.fast import kernels as fast_kernels
-from reborn_env.games.haven.fast.kernels import COMPILED, CompiledPathGraph, compiled_path_graph
+from reborn_env.games.haven.fast.kernels import (
+    COMPILED,
+    CompiledPathGraph,
+    CompiledSlideGraph,
+    compiled_path_graph,
+)
 from reborn_env.games.haven.fast.mask import mark_legal_reference
 from reborn_env.games.haven.match import HavenRules
 from reborn_env.games.haven.rules.context import Kernels, RuleContext
@@ -126,21 +131,19 @@ def goals(ctx: RuleContext, mover: Figure, rng: random.Random) -> list[int]:
 def check_every_mover(ctx: RuleContext, where: str, rng: random.Random, seen: Counter) -> None:
     """For every figure on the map, every move kind and both ``price_negatives``: the compiled
     graph's lists, ``remaining`` for several goals, ``steps_from`` several sources and the
-    HV-TER-6/7 paths are the reference's. On a map with ice the kernels give a walk the
-    reference's own graph (HV-ICE-6), which is checked to be so and not compared."""
+    HV-TER-6/7 paths are the reference's. On a map with ice a walk's compiled graph is the
+    kernels' :class:`CompiledSlideGraph` (HV-ICE-2..4)."""
     icy = board_for(ctx.scenario).has_ice
     for mover in all_figures(ctx.state):
         seen[type(mover).__name__] += 1
         for kind in KINDS:
             for price in (True, False):
-                if icy and kind == WALK:
-                    assert type(compiled_path_graph(ctx, mover, kind, price)) is PathGraph
-                    seen["icy walks"] += 1
-                    continue
                 at = f"{where} {type(mover).__name__} at {mover.cell} {kind} {price}"
                 want = PathGraph(ctx, mover, kind, price)
-                got = CompiledPathGraph(ctx, mover, kind, price)
-                assert type(got) is CompiledPathGraph and type(want) is PathGraph
+                compiled = CompiledSlideGraph if icy and kind == WALK else CompiledPathGraph
+                got = compiled_path_graph(ctx, mover, kind, price)
+                assert type(got) is compiled and type(want) is PathGraph
+                seen["slides"] += compiled is CompiledSlideGraph
                 assert_same_graph(got, want, at)
                 seen["graphs"] += 1
                 seen["weighted"] += want.weights is not None
@@ -207,13 +210,17 @@ class CheckedGraph(CompiledPathGraph):
 def checked_graph(
     ctx: RuleContext, mover: Figure, kind: str = WALK, price_negatives: bool = True
 ) -> PathGraph:
-    """The compiled kernels' graph, checked where it is the compiled one (the kernels give the
-    reference's own graph for a teleport and for a walk on a map with ice)."""
+    """The compiled kernels' graph, checked against the reference's: a :class:`CheckedGraph`,
+    or a walk's slide graph on a map with ice, its lists compared at once (the kernels give the
+    reference's own graph for a teleport)."""
     graph = compiled_path_graph(ctx, mover, kind, price_negatives)
-    if type(graph) is PathGraph:
-        CheckedGraph.built.append(kind)
-        return graph
-    return CheckedGraph(ctx, mover, kind, price_negatives)
+    if type(graph) is CompiledPathGraph:
+        return CheckedGraph(ctx, mover, kind, price_negatives)
+    if type(graph) is CompiledSlideGraph:
+        assert_same_graph(graph, PathGraph(ctx, mover, kind, price_negatives), "slides")
+        CheckedGraph.built.append("slides")
+    CheckedGraph.built.append(kind)
+    return graph
 
 
 @pytest.mark.parametrize("name", sorted(SCENARIOS))
@@ -231,7 +238,7 @@ def test_every_graph_the_rules_build_in_play_is_the_reference_graph(name: str) -
     if name == "mire_crossing":  # Harpies fly
         assert FLY in built
     if name == "walled_camp":  # Shadow Leap and Veil Blink teleport (HV-TEL-1), on ice
-        assert TELEPORT in built and board_for(SCENARIOS[name]).has_ice
+        assert TELEPORT in built and built.count("slides") > 500
 
 
 @pytest.mark.parametrize("name", sorted(SCENARIOS))
@@ -570,3 +577,29 @@ def test_nothing_is_written_out_of_bounds_under_the_debug_allocator() -> None:
         [sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True
     )
     assert done.returncode == 0 and done.stdout.strip() == "clean", done.stderr[-3000:]
+
+
+def test_slide_costs_refuse_bad_input_by_name_and_slide_on_ice() -> None:
+    """HV-ICE-2/3 on a 3-cell line with the middle cell icy: a walk's step from 0 into 1 slides
+    on to 2 (one step, cost 1), and 1 is reached by no step; with 2 held by another figure it
+    stops on 1. The way to 0 is one step from 1 and one slide from 2. Bad tables and arguments are
+    refused by name."""
+    line = ([[1], [0, 2], [1]], [True] * 3, [False] * 3, 0)
+    rays = [[(1, 2)], [(0,), (2,)], [(1, 0)]]
+    board = fast.core.PathBoard(*line, [False, True, False], rays)
+    ok = [True, True, True]
+    assert fast.core.slide_costs(board, ok, [], [0], None, False) == [0, None, 1]
+    assert fast.core.slide_costs(board, ok, [2], [0], None, False) == [0, 1, 2]
+    assert fast.core.slide_costs(board, ok, [], [0], None, True) == [0, 1, 1]  # the way to 0
+    with pytest.raises(TypeError, match="icy and rays together"):
+        fast.core.PathBoard(*line, [False, True, False])
+    with pytest.raises(ValueError, match=r"rays\[0\]\[0\] must list 1\.\.3 cells, got 0"):
+        fast.core.PathBoard(*line, [False] * 3, [[()], [], []])
+    with pytest.raises(ValueError, match=r"rays\[1\]\[0\]\[0\] must be in 0\.\.2, got 5"):
+        fast.core.PathBoard(*line, [False] * 3, [[], [(5,)], []])
+    with pytest.raises(ValueError, match="needs a PathBoard built with icy and rays"):
+        fast.core.slide_costs(small_board(), ok, [], [0], None, False)
+    with pytest.raises(ValueError, match=r"others\[0\] must be in 0\.\.2, got 7"):
+        fast.core.slide_costs(board, ok, [7], [0], None, False)
+    with pytest.raises(TypeError, match="slide_costs takes 6 arguments"):
+        fast.core.slide_costs(board, ok, [], [0], None)

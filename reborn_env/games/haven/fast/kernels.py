@@ -12,10 +12,19 @@ from ....core.per_scenario import PerScenario
 from ..rules import monster_ai
 from ..rules.context import Kernels, RuleContext
 from ..rules.figures import all_figures, board_for, enemies_of, has, turn_position
+from ..rules.ice import StepGraph
 from ..rules.monster_plan import Plan, Rank
 from ..rules.path_graph import PathGraph
 from ..rules.state import Figure
-from ..rules.terrain import JUMP, NEGATIVE, TELEPORTS, WALK, entry_weights, landing_weights
+from ..rules.terrain import (
+    JUMP,
+    NEGATIVE,
+    TELEPORTS,
+    WALK,
+    entry_weights,
+    landing_weights,
+    points,
+)
 from ..scenario.model import Scenario
 from . import IMPORT_ERROR, CoreUnavailableError, core
 
@@ -38,8 +47,15 @@ class _CompiledBoard:
         _need_core()
         board = board_for(scenario)
         self.board = board
+        icy = rays = None
+        if board.has_ice:  # HV-ICE-2: each cell's lines, one hex long where a step cannot slide
+            icy = board.icy
+            rays = [
+                [(first,) for first in plain] + list(lines)
+                for plain, lines in zip(board.plain_steps, board.icy_rays, strict=True)
+            ]
         self.core = core.PathBoard(  # type: ignore[union-attr]
-            board.neighbours, board.floor, board.walls, NEGATIVE if board.terrain else 0
+            board.neighbours, board.floor, board.walls, NEGATIVE if board.terrain else 0, icy, rays
         )
         self.weights: dict[tuple[tuple[int, ...], bool], tuple[list[int], list[int]]] = {}
 
@@ -103,14 +119,69 @@ class CompiledPathGraph(PathGraph):
         )
 
 
+class CompiledSlideGraph(PathGraph):
+    """A walk's graph on a map with ice (HV-ICE-2..4): the reference :class:`PathGraph`'s lists,
+    its costs and ``remaining`` by the compiled slide search; the steps themselves
+    (:class:`~..rules.ice.StepGraph`, for ``path`` and a character's path) are built only when
+    asked."""
+
+    def __init__(
+        self,
+        ctx: RuleContext,
+        mover: Figure,
+        kind: str = WALK,
+        price_negatives: bool = True,
+    ) -> None:
+        if kind != WALK:
+            raise ValueError(f"a slide graph is a walk's, not a {kind}'s")
+        self.kind = kind
+        self.start = mover.cell
+        self._compiled = compiled = compiled_board(ctx.scenario)
+        self.board = board = compiled.board
+        state = ctx.state
+        self._others = {f.cell for f in all_figures(state) if f is not mover}
+        enemies = {f.cell for f in enemies_of(state, mover)}
+        self.passable = [board.floor[c] and c not in enemies for c in range(len(board.floor))]
+        self.endable = [board.floor[c] and c not in self._others for c in range(len(board.floor))]
+        self._entry = entry_weights(ctx, price_negatives)
+        self.weights = self._entry if board.terrain else None
+        self._steps: StepGraph | None = None
+        self.cost = self.steps_from([mover.cell])
+        self.dist = self.cost
+        self.points = self.cost
+        if board.terrain:  # HV-AI-10: the movement points of each cost
+            self.points = [None if d is None else points(d) for d in self.cost]
+
+    @property  # type: ignore[override]
+    def slides(self) -> StepGraph:
+        """The reference's steps of this walk, built when first asked."""
+        if self._steps is None:
+            self._steps = StepGraph(self.board, self.passable, self._others, self._entry)
+        return self._steps
+
+    def steps_from(self, sources: list[int]) -> list[int | None]:
+        """The reference's :meth:`~PathGraph.steps_from`, by the compiled slide search."""
+        return core.slide_costs(  # type: ignore[union-attr]
+            self._compiled.core, self.passable, self._others, sources, self._entry, False
+        )
+
+    def remaining(self, goal: int) -> list[int | None]:
+        """The reference's :meth:`~PathGraph.remaining`, by the compiled slide search."""
+        return core.slide_costs(  # type: ignore[union-attr]
+            self._compiled.core, self.passable, self._others, [goal], self._entry, True
+        )
+
+
 def compiled_path_graph(
     ctx: RuleContext, mover: Figure, kind: str = WALK, price_negatives: bool = True
 ) -> PathGraph:
-    """A :class:`CompiledPathGraph`, or the reference :class:`PathGraph` for a teleport (its
-    costs are straight hex distances, with no search to compile, HV-TEL-2) and for a walk on a
-    map with ice (its steps slide, HV-ICE-2, which the compiled search does not know)."""
-    if kind in TELEPORTS or (kind == WALK and board_for(ctx.scenario).has_ice):
+    """A :class:`CompiledPathGraph`; for a walk on a map with ice a :class:`CompiledSlideGraph`
+    (its steps slide, HV-ICE-2); for a teleport the reference :class:`PathGraph` (its costs are
+    straight hex distances, with no search to compile, HV-TEL-2)."""
+    if kind in TELEPORTS:
         return PathGraph(ctx, mover, kind, price_negatives)
+    if kind == WALK and board_for(ctx.scenario).has_ice:
+        return CompiledSlideGraph(ctx, mover, kind, price_negatives)
     return CompiledPathGraph(ctx, mover, kind, price_negatives)
 
 

@@ -61,7 +61,7 @@ def step_weight(board: Board, step: Step, weights: Sequence[int]) -> int:
 class StepGraph:
     """HV-ICE-2/3: every step a walk can take from each passable cell (``steps``), priced by
     :func:`step_weight`, and the searches over them (a slide goes one way, so the way to a cell
-    is searched over the steps reversed)."""
+    is searched over the steps reversed). A cell's steps are found when first asked."""
 
     def __init__(
         self,
@@ -70,30 +70,53 @@ class StepGraph:
         others: Collection[int],
         weights: Sequence[int],
     ) -> None:
-        self.steps = [
-            walk_steps(board, c, passable, others) if passable[c] else []
-            for c in range(len(passable))
-        ]
-        self.out = [[(s[-1], step_weight(board, s, weights)) for s in ss] for ss in self.steps]
-        self.unit = all(w == 1 for edges in self.out for _, w in edges)  # a search by steps then
+        self.board, self.passable, self.others, self.weights = board, passable, others, weights
+        self._steps: list[list[Step] | None] = [None] * len(passable)
+        self._out: list[list[tuple[int, int]]] | None = None
         self._into: list[list[tuple[int, Step, int]]] | None = None
 
+    def steps_of(self, cell: int) -> list[Step]:
+        """The steps from ``cell`` (none from a cell the walk cannot pass)."""
+        found = self._steps[cell]
+        if found is None:
+            found = self._steps[cell] = (
+                walk_steps(self.board, cell, self.passable, self.others)
+                if self.passable[cell]
+                else []
+            )
+        return found
+
     @property
-    def into(self) -> list[list[tuple[int, Step, int]]]:
-        """The steps that end on each cell, as (origin, step, weight), built when first asked."""
+    def steps(self) -> list[list[Step]]:
+        """The steps from every cell."""
+        return [self.steps_of(c) for c in range(len(self.passable))]
+
+    def weight(self, step: Step) -> int:
+        return step_weight(self.board, step, self.weights)
+
+    @property
+    def out(self) -> list[list[tuple[int, int]]]:
+        """The steps from each cell, as (end, weight)."""
+        if self._out is None:
+            self._out = [[(s[-1], self.weight(s)) for s in ss] for ss in self.steps]
+        return self._out
+
+    @property
+    def into(self) -> list[list[tuple[int, int]]]:
+        """The steps that end on each cell, as (origin, weight)."""
         if self._into is None:
-            self._into = [[] for _ in self.steps]
-            for origin, steps in enumerate(self.steps):
-                for step, (end, weight) in zip(steps, self.out[origin], strict=True):
-                    self._into[end].append((origin, step, weight))
+            self._into = [[] for _ in self.passable]
+            for origin, edges in enumerate(self.out):
+                for end, weight in edges:
+                    self._into[end].append((origin, weight))
         return self._into
 
     def costs(self, sources: list[int], reverse: bool = False) -> list[int | None]:
         """Dijkstra from ``sources`` (``reverse``: the cost of the way from each cell to them)."""
-        edges = [[(o, w) for o, _, w in into] for into in self.into] if reverse else self.out
-        if self.unit:
+        edges = self.into if reverse else self.out
+        if all(w == 1 for e in edges for _, w in e):
             return _breadth_first(edges, sources)
-        dist: list[int | None] = [None] * len(self.steps)
+        dist: list[int | None] = [None] * len(self.passable)
         heap = [(0, s) for s in sources]
         for s in sources:
             dist[s] = 0
@@ -110,18 +133,28 @@ class StepGraph:
 
     def path(self, start: int, cost: Sequence[int | None], cell: int) -> list[int]:
         """HV-ICE-4: the hexes entered on a best path from ``start`` to ``cell`` (``cost``: the
-        costs from ``start``), each step taken from the lowest-id cell that keeps it best."""
-        into = self.into
+        costs from ``start``), each step taken from the lowest-id cell that keeps it best (and,
+        of its steps there, the lowest)."""
         hexes: list[int] = []
         while cell != start:
-            origin, step = min(
-                (o, step)
-                for o, step, weight in into[cell]
-                if cost[o] is not None and cost[o] + weight == cost[cell]  # type: ignore[operator]
-            )
+            origin, step = self._last_step(cost, cell)
             hexes[:0] = step
             cell = origin
         return hexes
+
+    def _last_step(self, cost: Sequence[int | None], cell: int) -> tuple[int, Step]:
+        """The lowest-id cell a best path to ``cell`` can step from, and its lowest such step."""
+        here = cost[cell]
+        assert here is not None
+        for origin, there in enumerate(cost):
+            if there is None or there >= here:
+                continue
+            fits = [
+                s for s in self.steps_of(origin) if s[-1] == cell and there + self.weight(s) == here
+            ]
+            if fits:
+                return origin, min(fits)
+        raise AssertionError(f"no step reaches cell {cell} at cost {here}")
 
 
 def _breadth_first(

@@ -110,3 +110,93 @@ long long hp_points(long long x, long long modulus)
 {
     return modulus > 0 ? ((x % modulus) + modulus) % modulus : x;
 }
+
+/* The cell a walk's step along ray r stops on (HV-ICE-2), or -1 where it cannot step into the
+ * ray's first cell. */
+static int slide_end(const HpBoard *b, int r, const unsigned char *passable,
+                     const unsigned char *other)
+{
+    const int *ray = b->ray_cells + b->ray_start[r];
+    int len = b->ray_start[r + 1] - b->ray_start[r];
+    if (len < 1 || !passable[ray[0]])
+        return -1;
+    int end = 0;
+    while (b->icy[ray[end]] && end + 1 < len) {
+        int after = ray[end + 1];
+        if (!passable[after] || other[after])
+            break;
+        end++;
+    }
+    return ray[end];
+}
+
+/* HV-ICE-3 (rules/ice.py's step_weight): 1 point into an icy hex, else the hex's weight; plus
+ * the negative part of the hex it stops on. */
+static long long slide_weight(const HpBoard *b, int first, int end, const long long *weights)
+{
+    if (!weights)
+        return 1;
+    if (!b->icy[first])
+        return weights[end];
+    return 1 + weights[end] - hp_points(weights[end], b->modulus);
+}
+
+void hp_slide_costs(const HpBoard *b, const unsigned char *passable, const unsigned char *other,
+                    const long long *weights, const int *sources, int n_sources, int reverse,
+                    long long *dist, HpEntry *heap, long long *edges, int *order)
+{
+    int n = b->n, m = 0;
+    /* every step: (origin, end, weight) */
+    for (int c = 0; c < n; c++) {
+        if (!passable[c])
+            continue;
+        for (int r = b->cell_rays[c]; r < b->cell_rays[c + 1]; r++) {
+            int end = slide_end(b, r, passable, other);
+            if (end < 0)
+                continue;
+            int first = b->ray_cells[b->ray_start[r]];
+            edges[3 * m] = c;
+            edges[3 * m + 1] = end;
+            edges[3 * m + 2] = slide_weight(b, first, end, weights);
+            m++;
+        }
+    }
+    /* the steps grouped by the cell a search leaves (origin, or end when reverse) */
+    int *start = order + m, *at = order; /* start: n + 1 offsets; at: m step indices */
+    for (int c = 0; c <= n; c++)
+        start[c] = 0;
+    for (int k = 0; k < m; k++)
+        start[edges[3 * k + (reverse ? 1 : 0)] + 1]++;
+    for (int c = 0; c < n; c++)
+        start[c + 1] += start[c];
+    for (int k = 0; k < m; k++) {
+        int from = (int)edges[3 * k + (reverse ? 1 : 0)];
+        at[start[from]++] = k;
+    }
+    for (int c = n; c > 0; c--) /* back to the first index of each group */
+        start[c] = start[c - 1];
+    start[0] = 0;
+    int size = 0;
+    for (int i = 0; i < n_sources; i++) {
+        int s = sources[i];
+        if (dist[s] != 0) {
+            dist[s] = 0;
+            heap_push(heap, &size, (HpEntry){0, s});
+        }
+    }
+    while (size > 0) {
+        HpEntry e = heap_pop(heap, &size);
+        int cell = e.cell;
+        if (e.d != dist[cell])
+            continue;
+        for (int i = start[cell]; i < start[cell + 1]; i++) {
+            int k = at[i];
+            int nxt = (int)edges[3 * k + (reverse ? 0 : 1)];
+            long long nd = e.d + edges[3 * k + 2];
+            if (dist[nxt] == HP_UNREACHED || nd < dist[nxt]) {
+                dist[nxt] = nd;
+                heap_push(heap, &size, (HpEntry){nd, nxt});
+            }
+        }
+    }
+}

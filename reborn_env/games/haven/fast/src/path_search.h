@@ -18,6 +18,13 @@ typedef struct {
     unsigned char *floor;
     unsigned char *walls;
     long long modulus; /* points = dist mod modulus (HV-AI-10); 0: points are dist */
+    /* HV-ICE-2, on a map with ice (else icy is NULL): the lines a walk's step from c may follow
+     * are rays cell_rays[c]..cell_rays[c + 1]; ray r is ray_cells[ray_start[r]..ray_start[r + 1])
+     * (its first cell the hex stepped into; one cell long where that hex is not icy). */
+    unsigned char *icy;
+    int *cell_rays;
+    int *ray_start;
+    int *ray_cells;
 } HpBoard;
 
 /* A heap entry of Dijkstra's: a cost and its cell. */
@@ -42,6 +49,16 @@ void hp_bfs(const HpBoard *b, const unsigned char *passable, const int *sources,
 void hp_dijkstra(const HpBoard *b, const unsigned char *passable, const int *sources,
                  int n_sources, const long long *weights, int reverse, long long *dist,
                  HpEntry *heap);
+
+/* HV-ICE-2/3 (rules/ice.py's StepGraph.costs): the least cost over a walk's steps, each of which
+ * slides on over icy hexes, from the sources (reverse: from every cell towards them). passable,
+ * other: one flag a cell (other: held by a figure but the mover); weights: entry weights, or
+ * NULL for 1 each. dist[] starts at HP_UNREACHED. Scratch, for R = b->cell_rays[n] rays: heap
+ * with room for R + n entries, edges for R triples (origin, end, weight) and order for R + n + 1
+ * ints. Needs b->icy. */
+void hp_slide_costs(const HpBoard *b, const unsigned char *passable, const unsigned char *other,
+                    const long long *weights, const int *sources, int n_sources, int reverse,
+                    long long *dist, HpEntry *heap, long long *edges, int *order);
 
 /* x mod modulus as Python's % (never negative); x itself when modulus is 0. */
 long long hp_points(long long x, long long modulus);

@@ -146,6 +146,10 @@ static void PathBoard_dealloc(PathBoard *self)
     PyMem_Free(self->b.nbr);
     PyMem_Free(self->b.floor);
     PyMem_Free(self->b.walls);
+    PyMem_Free(self->b.icy);
+    PyMem_Free(self->b.cell_rays);
+    PyMem_Free(self->b.ray_start);
+    PyMem_Free(self->b.ray_cells);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -220,13 +224,119 @@ static int read_neighbours(PathBoard *self, PyObject *neighbours)
     return ok ? 0 : -1;
 }
 
+/* Reads HV-ICE-2's rays: rays[c] a sequence of sequences of cell ids, each at least one long. */
+static int read_rays(PathBoard *self, PyObject *rays)
+{
+    int n = self->b.n;
+    PyObject *rows = as_fast(rays, "rays");
+    if (!rows)
+        return -1;
+    int ok = 1;
+    if (PySequence_Fast_GET_SIZE(rows) != n) {
+        PyErr_Format(PyExc_ValueError, "rays must hold one sequence per cell (%d), got %zd", n,
+                     PySequence_Fast_GET_SIZE(rows));
+        ok = 0;
+    }
+    /* two passes: count, then read; rays and cells are few (at most 6 a cell on a hex map) */
+    long long n_rays = 0, n_cells = 0, counted_rays = 0, counted_cells = 0;
+    self->b.cell_rays = ok ? PyMem_Malloc(sizeof(int) * (size_t)(n + 1)) : NULL;
+    if (ok && !self->b.cell_rays) {
+        PyErr_NoMemory();
+        ok = 0;
+    }
+    for (int pass = 0; ok && pass < 2; pass++) {
+        if (pass == 1) {
+            self->b.ray_start = PyMem_Malloc(sizeof(int) * (size_t)(n_rays + 1));
+            self->b.ray_cells = PyMem_Malloc(sizeof(int) * (size_t)(n_cells > 0 ? n_cells : 1));
+            if (!self->b.ray_start || !self->b.ray_cells) {
+                PyErr_NoMemory();
+                ok = 0;
+                break;
+            }
+            counted_rays = n_rays;
+            counted_cells = n_cells;
+            n_rays = n_cells = 0;
+        }
+        for (int c = 0; ok && c < n; c++) {
+            char what[48];
+            snprintf(what, sizeof what, "rays[%d]", c);
+            PyObject *row = item_ref(rows, n, c, "rays");
+            PyObject *seq = row ? as_fast(row, what) : NULL;
+            Py_XDECREF(row);
+            if (!seq) {
+                ok = 0;
+                break;
+            }
+            if (pass == 1)
+                self->b.cell_rays[c] = (int)n_rays;
+            Py_ssize_t k_len = PySequence_Fast_GET_SIZE(seq);
+            for (Py_ssize_t k = 0; ok && k < k_len; k++) {
+                PyObject *one = item_ref(seq, k_len, k, what);
+                PyObject *ray = one ? as_fast(one, what) : NULL;
+                Py_XDECREF(one);
+                if (!ray) {
+                    ok = 0;
+                    break;
+                }
+                char ray_what[80];
+                snprintf(ray_what, sizeof ray_what, "%s[%zd]", what, k);
+                Py_ssize_t len = PySequence_Fast_GET_SIZE(ray);
+                if (len < 1 || len > n) {
+                    PyErr_Format(PyExc_ValueError, "%s must list 1..%d cells, got %zd", ray_what,
+                                 n, len);
+                    ok = 0;
+                }
+                if (ok && pass == 1 &&
+                    (n_rays >= counted_rays || n_cells + len > counted_cells)) {
+                    PyErr_SetString(PyExc_RuntimeError, "rays changed while they were read");
+                    ok = 0;
+                }
+                if (pass == 1 && ok)
+                    self->b.ray_start[n_rays] = (int)n_cells;
+                for (Py_ssize_t i = 0; ok && pass == 1 && i < len; i++) {
+                    long long x;
+                    PyObject *cell = item_ref(ray, len, i, ray_what);
+                    int r = cell ? read_int(cell, 0, n - 1, &x, ray_what, i) : -1;
+                    Py_XDECREF(cell);
+                    if (r < 0)
+                        ok = 0;
+                    else
+                        self->b.ray_cells[n_cells + i] = (int)x;
+                }
+                Py_DECREF(ray);
+                n_rays++;
+                n_cells += len;
+                if (n_cells > INT32_MAX / 2) {
+                    PyErr_SetString(PyExc_ValueError, "rays list too many cells");
+                    ok = 0;
+                }
+            }
+            Py_DECREF(seq);
+        }
+    }
+    if (ok && (n_rays != counted_rays || n_cells != counted_cells)) {
+        PyErr_SetString(PyExc_RuntimeError, "rays changed while they were read");
+        ok = 0;
+    }
+    if (ok) {
+        self->b.cell_rays[n] = (int)n_rays;
+        self->b.ray_start[n_rays] = (int)n_cells;
+    }
+    Py_DECREF(rows);
+    return ok ? 0 : -1;
+}
+
 static PyObject *PathBoard_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 {
-    static char *keywords[] = {"neighbours", "floor", "walls", "modulus", NULL};
-    PyObject *neighbours, *floor, *walls, *modulus = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOO|O:PathBoard", keywords, &neighbours,
-                                     &floor, &walls, &modulus))
+    static char *keywords[] = {"neighbours", "floor", "walls", "modulus", "icy", "rays", NULL};
+    PyObject *neighbours, *floor, *walls, *modulus = NULL, *icy = NULL, *rays = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOO|OOO:PathBoard", keywords, &neighbours,
+                                     &floor, &walls, &modulus, &icy, &rays))
         return NULL;
+    if ((icy == NULL || icy == Py_None) != (rays == NULL || rays == Py_None)) {
+        PyErr_SetString(PyExc_TypeError, "PathBoard takes icy and rays together, or neither");
+        return NULL;
+    }
     PathBoard *self = (PathBoard *)type->tp_alloc(type, 0);
     if (!self)
         return NULL;
@@ -245,6 +355,15 @@ static PyObject *PathBoard_new(PyTypeObject *type, PyObject *args, PyObject *kwa
     if (read_flags(floor, self->b.n, self->b.floor, "floor") < 0 ||
         read_flags(walls, self->b.n, self->b.walls, "walls") < 0)
         goto fail;
+    if (icy && icy != Py_None) {
+        self->b.icy = PyMem_Malloc((size_t)self->b.n);
+        if (!self->b.icy) {
+            PyErr_NoMemory();
+            goto fail;
+        }
+        if (read_flags(icy, self->b.n, self->b.icy, "icy") < 0 || read_rays(self, rays) < 0)
+            goto fail;
+    }
     return (PyObject *)self;
 fail:
     Py_DECREF(self);
@@ -276,10 +395,12 @@ PyTypeObject HavenPathBoard_Type = {
     .tp_basicsize = sizeof(PathBoard),
     .tp_dealloc = (destructor)PathBoard_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "PathBoard(neighbours, floor, walls, modulus=0): one haven map's static data for "
-              "path_graph and path_costs: neighbours[c] the cell ids next to c (HV-MAP-2), "
-              "floor[c] and walls[c] its kind, modulus what points are taken modulo "
-              "(terrain.NEGATIVE on a map with terrain, HV-AI-10; 0 without).",
+    .tp_doc = "PathBoard(neighbours, floor, walls, modulus=0, icy=None, rays=None): one haven "
+              "map's static data for path_graph, path_costs and slide_costs: neighbours[c] the "
+              "cell ids next to c (HV-MAP-2), floor[c] and walls[c] its kind, modulus what points "
+              "are taken modulo (terrain.NEGATIVE on a map with terrain, HV-AI-10; 0 without); on "
+              "a map with ice, icy[c] its flag and rays[c] the lines of cells a walk's step from c "
+              "may follow (HV-ICE-2).",
     .tp_getset = PathBoard_getset,
     .tp_new = PathBoard_new,
 };
@@ -521,6 +642,94 @@ PyObject *haven_path_costs(PyObject *module, PyObject *const *args, Py_ssize_t n
 done:
     Py_DECREF(sources);
     PyMem_Free(s.block);
+    return result;
+}
+
+/* --- slide_costs -------------------------------------------------------------------------- */
+
+const char haven_slide_costs_doc[] =
+    "slide_costs(board, passable, others, sources, weights, reverse)\n"
+    "--\n\n"
+    "HV-ICE-2/3, as rules/ice.py's StepGraph.costs: the least cost over a walk's steps, each\n"
+    "sliding on over icy hexes, from any of sources to every cell (reverse: from every cell\n"
+    "towards them). passable: a flag a cell; others: the cells of every figure but the mover;\n"
+    "weights: None (1 a step) or each cell's entry weight. The board must have icy and rays.\n"
+    "A list with None for unreached cells.";
+
+PyObject *haven_slide_costs(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)module;
+    if (nargs != 6) {
+        PyErr_Format(PyExc_TypeError,
+                     "slide_costs takes 6 arguments (board, passable, others, sources, weights, "
+                     "reverse), got %zd",
+                     nargs);
+        return NULL;
+    }
+    const HpBoard *b = as_board(args[0]);
+    if (!b)
+        return NULL;
+    if (!b->icy) {
+        PyErr_SetString(PyExc_ValueError, "slide_costs needs a PathBoard built with icy and rays");
+        return NULL;
+    }
+    int n = b->n, rays = b->cell_rays[n];
+    int reverse = PyObject_IsTrue(args[5]);
+    if (reverse < 0)
+        return NULL;
+    PyObject *sources = as_fast(args[3], "sources");
+    if (!sources)
+        return NULL;
+    Py_ssize_t n_sources = PySequence_Fast_GET_SIZE(sources);
+    if (n_sources > INT32_MAX / 2) {
+        PyErr_SetString(PyExc_ValueError, "sources lists too many cells");
+        Py_DECREF(sources);
+        return NULL;
+    }
+    PyObject *weights = args[4], *result = NULL;
+    Scratch s;
+    size_t steps = (size_t)rays + (size_t)n + 1;
+    long long *edges = PyMem_Malloc(sizeof(long long) * 3 * steps);
+    int *order = PyMem_Malloc(sizeof(int) * steps);
+    HpEntry *heap = PyMem_Malloc(sizeof(HpEntry) * steps);
+    if (scratch_alloc(&s, n, b->edges, (int)n_sources) < 0) {
+        PyMem_Free(edges);
+        PyMem_Free(order);
+        PyMem_Free(heap);
+        Py_DECREF(sources);
+        return NULL;
+    }
+    if (!edges || !order || !heap) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n_sources; i++) {
+        long long c;
+        PyObject *x = item_ref(sources, n_sources, i, "sources");
+        int r = x ? read_int(x, 0, n - 1, &c, "sources", i) : -1;
+        Py_XDECREF(x);
+        if (r < 0)
+            goto done;
+        s.sources[i] = (int)c;
+    }
+    memset(s.other, 0, (size_t)n);
+    if (read_flags(args[1], n, s.passable, "passable") < 0 ||
+        mark_cells(args[2], n, s.other, "others") < 0)
+        goto done;
+    if (weights != Py_None &&
+        read_values(weights, n, 0, HP_MAX_WEIGHT, s.weights, "weights") < 0)
+        goto done;
+    for (int c = 0; c < n; c++)
+        s.dist[c] = HP_UNREACHED;
+    hp_slide_costs(b, s.passable, s.other, weights == Py_None ? NULL : s.weights, s.sources,
+                   (int)n_sources, reverse, s.dist, heap, edges, order);
+    result = cost_list(s.dist, NULL, 0, n);
+done:
+    Py_DECREF(sources);
+    PyMem_Free(s.block);
+    PyMem_Free(edges);
+    PyMem_Free(order);
+    PyMem_Free(heap);
     return result;
 }
 

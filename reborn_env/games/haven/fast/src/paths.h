@@ -5,7 +5,8 @@
  * PathBoard(neighbours, floor, walls, modulus=0): one map's static data, built once per scenario
  * and kept by the Python side. path_graph(...) returns a mover's passable, endable, cost, dist
  * and points lists; path_costs(...) the least costs from (or, reverse, towards) some sources, as
- * PathGraph.steps_from and PathGraph.remaining. The module definition (module.c) lists
+ * PathGraph.steps_from and PathGraph.remaining; slide_costs(...) the same over a walk's steps on a
+ * map with ice (HV-ICE-2/3, rules/ice.py's StepGraph.costs). The module definition (module.c) lists
  * HAVEN_PATHS_METHODS in its method table and calls haven_paths_add from its init.
  */
 #ifndef HAVEN_PATHS_H
@@ -18,16 +19,20 @@ extern PyTypeObject HavenPathBoard_Type;
 
 PyObject *haven_path_graph(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 PyObject *haven_path_costs(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+PyObject *haven_slide_costs(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
 extern const char haven_path_graph_doc[];
 extern const char haven_path_costs_doc[];
+extern const char haven_slide_costs_doc[];
 
 /* The entries of the module's method table (module.c) for these functions. */
 #define HAVEN_PATHS_METHODS                                                                    \
     {"path_graph", (PyCFunction)(void (*)(void))haven_path_graph, METH_FASTCALL,             \
      haven_path_graph_doc},                                                                    \
     {"path_costs", (PyCFunction)(void (*)(void))haven_path_costs, METH_FASTCALL,             \
-     haven_path_costs_doc}
+     haven_path_costs_doc},                                                                    \
+    {"slide_costs", (PyCFunction)(void (*)(void))haven_slide_costs, METH_FASTCALL,           \
+     haven_slide_costs_doc}
 
 /* Adds the type PathBoard to the module; 0, or -1 with an exception set. */
 int haven_paths_add(PyObject *module);
