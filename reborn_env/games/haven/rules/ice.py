@@ -26,7 +26,7 @@ last."""
 def walk_steps(
     board: Board, cell: int, passable: Sequence[bool], others: Collection[int]
 ) -> list[Step]:
-    """HV-ICE-2: the steps a walk can take from ``cell``, one per open side.
+    """HV-ICE-2: the steps a walk can take from ``cell``, at most one per side.
     Into an icy hex the figure slides on in the same direction while the hex it is on is icy and
     the next one is open to it and holds no other figure (``others``: the cells of every figure
     but the mover); it stops on the first hex that is not icy, or where the slide is blocked.
@@ -73,7 +73,7 @@ class StepGraph:
         self.board, self.passable, self.others, self.weights = board, passable, others, weights
         self._steps: list[list[Step] | None] = [None] * len(passable)
         self._out: list[list[tuple[int, int]]] | None = None
-        self._into: list[list[tuple[int, Step, int]]] | None = None
+        self._into: list[list[tuple[int, int]]] | None = None
 
     def steps_of(self, cell: int) -> list[Step]:
         """The steps from ``cell`` (none from a cell the walk cannot pass)."""
