@@ -76,9 +76,8 @@ static HpEntry heap_pop(HpEntry *heap, int *size)
     return top;
 }
 
-void hp_dijkstra(const HpBoard *b, const unsigned char *passable, const int *sources,
-                 int n_sources, const long long *weights, int reverse, long long *dist,
-                 HpEntry *heap)
+/* Dijkstra's start: each source at cost 0 on the heap, once; the heap's size. */
+static int seed(HpEntry *heap, long long *dist, const int *sources, int n_sources)
 {
     int size = 0;
     for (int i = 0; i < n_sources; i++) {
@@ -88,6 +87,14 @@ void hp_dijkstra(const HpBoard *b, const unsigned char *passable, const int *sou
             heap_push(heap, &size, (HpEntry){0, s});
         }
     }
+    return size;
+}
+
+void hp_dijkstra(const HpBoard *b, const unsigned char *passable, const int *sources,
+                 int n_sources, const long long *weights, int reverse, long long *dist,
+                 HpEntry *heap)
+{
+    int size = seed(heap, dist, sources, n_sources);
     while (size > 0) {
         HpEntry e = heap_pop(heap, &size);
         int cell = e.cell;
@@ -176,14 +183,7 @@ void hp_slide_costs(const HpBoard *b, const unsigned char *passable, const unsig
     for (int c = n; c > 0; c--) /* back to the first index of each group */
         start[c] = start[c - 1];
     start[0] = 0;
-    int size = 0;
-    for (int i = 0; i < n_sources; i++) {
-        int s = sources[i];
-        if (dist[s] != 0) {
-            dist[s] = 0;
-            heap_push(heap, &size, (HpEntry){0, s});
-        }
-    }
+    int size = seed(heap, dist, sources, n_sources);
     while (size > 0) {
         HpEntry e = heap_pop(heap, &size);
         int cell = e.cell;

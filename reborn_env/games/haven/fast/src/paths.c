@@ -476,6 +476,21 @@ static int scratch_alloc(Scratch *s, int n, int edges, int n_sources)
     return 0;
 }
 
+/* The n_sources cells of the sequence `sources` (from as_fast) into out[], each in 0..n-1. */
+static int read_sources(PyObject *sources, Py_ssize_t n_sources, int n, int *out)
+{
+    for (Py_ssize_t i = 0; i < n_sources; i++) {
+        long long c;
+        PyObject *x = item_ref(sources, n_sources, i, "sources");
+        int r = x ? read_int(x, 0, n - 1, &c, "sources", i) : -1;
+        Py_XDECREF(x);
+        if (r < 0)
+            return -1;
+        out[i] = (int)c;
+    }
+    return 0;
+}
+
 static const HpBoard *as_board(PyObject *v)
 {
     if (!PyObject_TypeCheck(v, &HavenPathBoard_Type)) {
@@ -618,15 +633,8 @@ PyObject *haven_path_costs(PyObject *module, PyObject *const *args, Py_ssize_t n
         Py_DECREF(sources);
         return NULL;
     }
-    for (Py_ssize_t i = 0; i < n_sources; i++) {
-        long long c;
-        PyObject *x = item_ref(sources, n_sources, i, "sources");
-        int r = x ? read_int(x, 0, n - 1, &c, "sources", i) : -1;
-        Py_XDECREF(x);
-        if (r < 0)
-            goto done;
-        s.sources[i] = (int)c;
-    }
+    if (read_sources(sources, n_sources, n, s.sources) < 0)
+        goto done;
     if (read_flags(args[1], n, s.passable, "passable") < 0)
         goto done;
     if (weights != Py_None &&
@@ -703,15 +711,8 @@ PyObject *haven_slide_costs(PyObject *module, PyObject *const *args, Py_ssize_t 
         PyErr_NoMemory();
         goto done;
     }
-    for (Py_ssize_t i = 0; i < n_sources; i++) {
-        long long c;
-        PyObject *x = item_ref(sources, n_sources, i, "sources");
-        int r = x ? read_int(x, 0, n - 1, &c, "sources", i) : -1;
-        Py_XDECREF(x);
-        if (r < 0)
-            goto done;
-        s.sources[i] = (int)c;
-    }
+    if (read_sources(sources, n_sources, n, s.sources) < 0)
+        goto done;
     memset(s.other, 0, (size_t)n);
     if (read_flags(args[1], n, s.passable, "passable") < 0 ||
         mark_cells(args[2], n, s.other, "others") < 0)
