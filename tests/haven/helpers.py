@@ -12,14 +12,21 @@ section-17 cases (tests/haven/test_tc_*.py), the per-rule tests and the environm
 from __future__ import annotations
 
 import copy
+import json
 from collections import Counter
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from reborn_env.core.data_files import bundled_names
-from reborn_env.games.haven import actions
+from reborn_env.games.haven import actions, fast
+from reborn_env.games.haven.fast.kernels import COMPILED
+from reborn_env.games.haven.invariants import check_invariants
+from reborn_env.games.haven.rules.context import Kernels
 from reborn_env.games.haven.rules.engine import HavenConfig, HavenGame, new_game
+from reborn_env.games.haven.rules.kernels import REFERENCE
 from reborn_env.games.haven.rules.prompts import Event
 from reborn_env.games.haven.rules.state import (
     CHARACTER_SLOT,
@@ -37,6 +44,10 @@ from reborn_env.games.haven.scenario.model import ELEMENTS, Scenario
 DEFAULT_FILE = Path(loader.__file__).parent / "data" / "raider_camp.toml"
 BUNDLED = tuple(bundled_names(loader.__package__))
 """The names of haven's bundled scenarios (sections 15, 22, 24), for tests run on each."""
+
+KERNELS = [REFERENCE, COMPILED] if fast.AVAILABLE else [REFERENCE]
+"""The rules' kernels a position test runs on: the reference and, where built, the compiled."""
+KERNEL_NAMES = ["reference", "compiled"][: len(KERNELS)]
 
 
 def default_text() -> str:
@@ -556,3 +567,36 @@ def marauder_turn_game(
             **extra,
         }
     )
+
+
+def destinations(game: HavenGame) -> set[tuple[int, int]]:
+    """The ``(col, row)`` hexes the pending ``MOVE_DEST`` prompt offers (16.2)."""
+    assert game.prompt is not None and game.prompt.kind == "MOVE_DEST"
+    return {divmod(a - HEX(0, 0), 9)[::-1] for a in game.legal_actions() if a != NO}
+
+
+def targets(game: HavenGame) -> list[str]:
+    """The figures attacked so far, in order (their ``ATTACK`` events)."""
+    return [e.data["target"] for e in events_of(game, "ATTACK")]
+
+
+def random_game(
+    scenario: Scenario, seed: int, kernels: Kernels = REFERENCE, checked: bool = False
+) -> HavenGame:
+    """A seeded game of uniformly random legal play, to its end. ``checked``: before every step
+    the invariants hold and the game, saved and restored through JSON, is the same position, and
+    play goes on from the restored game (whose event log starts at the restore)."""
+    game = new_game(scenario=scenario, seed=seed, kernels=kernels)
+    rng = np.random.default_rng(seed)
+    while game.prompt is not None:
+        if checked:
+            check_invariants(game)
+            position = json.loads(json.dumps(game.to_position()))
+            restored = HavenGame.from_position(position, scenario, kernels=kernels)
+            assert restored.to_position() == position
+            game = restored
+        legal = game.legal_actions()
+        game.apply(legal[rng.integers(len(legal))])
+    if checked:
+        check_invariants(game)
+    return game

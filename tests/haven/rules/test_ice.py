@@ -10,14 +10,9 @@ built, on the compiled ones too: both must give the same game.
 
 from __future__ import annotations
 
-import json
-
-import numpy as np
 import pytest
 
-from reborn_env.games.haven import board_view, fast, render
-from reborn_env.games.haven.fast.kernels import COMPILED
-from reborn_env.games.haven.invariants import check_invariants
+from reborn_env.games.haven import board_view, render
 from reborn_env.games.haven.observation import layout_for, observer_for
 from reborn_env.games.haven.rules.engine import HavenGame, new_game
 from reborn_env.games.haven.rules.kernels import REFERENCE
@@ -27,21 +22,24 @@ from ..helpers import (
     BOTTOM,
     BOX,
     HEX,
+    KERNEL_NAMES,
+    KERNELS,
     LEAD,
     NO,
     PRINTED,
     TOP,
     cell,
+    destinations,
     events_of,
     expect,
     mon,
     play,
     pos,
+    random_game,
+    targets,
 )
 from .test_terrain import B01_MOVE, NO_NEGATION, RAIDER_CAMP, TERRAIN, moves, terrain_scenario
 
-KERNELS = [REFERENCE, COMPILED] if fast.AVAILABLE else [REFERENCE]
-KERNEL_NAMES = ["reference", "compiled"][: len(KERNELS)]
 ROW_ICE = ((1, 6), (2, 6), (3, 6))
 MARKS = {"trap": "^", "hazardous": "~", "difficult": "=", "icy": "*"}
 
@@ -88,15 +86,6 @@ def marauder_turn(scenario, card, slinger=None, kernels=REFERENCE) -> HavenGame:
         "monster_cards": {"marauder": card},
     }
     return new_game(scenario, seed=0, config=NO_NEGATION, fixture=fixture, kernels=kernels)
-
-
-def destinations(game) -> set[tuple[int, int]]:
-    assert game.prompt.kind == "MOVE_DEST"
-    return {divmod(a - HEX(0, 0), 9)[::-1] for a in game.legal_actions() if a != NO}
-
-
-def targets(game) -> list[str]:
-    return [e.data["target"] for e in events_of(game, "ATTACK")]
 
 
 # --- HV-ICE-1: data -----------------------------------------------------------------------------
@@ -270,18 +259,11 @@ def test_ice_6_random_games_on_an_icy_map_keep_invariants_and_play_alike_on_both
     icy = set(scenario.map.icy)
     slid = 0
     for seed in range(6):
-        game = new_game(scenario=scenario, seed=seed)
-        rng = np.random.default_rng(seed)
-        while game.prompt is not None:
-            check_invariants(game)
-            position = json.loads(json.dumps(game.to_position()))
-            restored = HavenGame.from_position(position, scenario)
-            assert restored.to_position() == position
-            game = restored
-            legal = game.legal_actions()
-            game.apply(legal[rng.integers(len(legal))])
-        check_invariants(game)
-        logs = [random_log(scenario, seed, kernels) for kernels in KERNELS]
+        random_game(scenario, seed, checked=True)
+        logs = [
+            [(e.type, e.data) for e in random_game(scenario, seed, kernels).events]
+            for kernels in KERNELS
+        ]
         assert all(log == logs[0] for log in logs)
         slid += sum(
             1
@@ -289,13 +271,3 @@ def test_ice_6_random_games_on_an_icy_map_keep_invariants_and_play_alike_on_both
             if kind == "MOVE" and data["from"] in icy and data["to"] not in icy
         )
     assert slid > 0
-
-
-def random_log(scenario, seed: int, kernels) -> list[tuple[str, dict]]:
-    """The event log of a seeded random game on ``kernels``."""
-    game = new_game(scenario=scenario, seed=seed, kernels=kernels)
-    rng = np.random.default_rng(seed)
-    while game.prompt is not None:
-        legal = game.legal_actions()
-        game.apply(legal[rng.integers(len(legal))])
-    return [(e.type, e.data) for e in game.events]

@@ -12,15 +12,28 @@ from __future__ import annotations
 
 import pytest
 
-from reborn_env.games.haven import fast
-from reborn_env.games.haven.fast.kernels import COMPILED
 from reborn_env.games.haven.rules.engine import new_game
 from reborn_env.games.haven.rules.kernels import REFERENCE
 from reborn_env.games.haven.rules.path_graph import PathGraph
 from reborn_env.games.haven.rules.terrain import TELEPORT
 from reborn_env.games.haven.scenario.loader import ScenarioError
 
-from ..helpers import BOTTOM, BOX, HEX, LEAD, NO, PRINTED, cell, events_of, mon, play, pos
+from ..helpers import (
+    BOTTOM,
+    BOX,
+    HEX,
+    KERNEL_NAMES,
+    KERNELS,
+    LEAD,
+    PRINTED,
+    cell,
+    destinations,
+    events_of,
+    mon,
+    play,
+    pos,
+    targets,
+)
 from .test_terrain import (
     B01_MOVE,
     MARAUDER_WALK,
@@ -31,8 +44,6 @@ from .test_terrain import (
     terrain_scenario,
 )
 
-KERNELS = [REFERENCE, COMPILED] if fast.AVAILABLE else [REFERENCE]
-KERNEL_NAMES = ["reference", "compiled"][: len(KERNELS)]
 BULWARK_TELEPORT = (B01_MOVE, B01_MOVE.replace("value = 2", "value = 2, teleport = true"))
 MARAUDER_TELEPORT = (
     MARAUDER_WALK,
@@ -75,15 +86,6 @@ def marauder_turn(scenario, at, bulwark, conjurer=(8, 6), kernels=REFERENCE, **e
         "monster_cards": {"marauder": "MA2"},
     }
     return new_game(scenario, seed=0, config=NO_NEGATION, fixture=fixture, kernels=kernels)
-
-
-def destinations(game) -> set[tuple[int, int]]:
-    assert game.prompt.kind == "MOVE_DEST"
-    return {divmod(a - HEX(0, 0), 9)[::-1] for a in game.legal_actions() if a != NO}
-
-
-def targets(game) -> list[str]:
-    return [e.data["target"] for e in events_of(game, "ATTACK")]
 
 
 # --- HV-TEL-1: data -----------------------------------------------------------------------------

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from reborn_env import haven_v0
@@ -42,6 +41,7 @@ from ..helpers import (
     mon,
     play,
     pos,
+    random_game,
     with_map,
 )
 
@@ -525,17 +525,7 @@ def test_ter_2_random_games_on_a_terrain_map_keep_invariants_and_round_trip(tmp_
     scenario = terrain_scenario(tmp_path, picture)
     sprung = 0
     for seed in range(6):
-        game = new_game(scenario=scenario, seed=seed)
-        rng = np.random.default_rng(seed)
-        while game.prompt is not None:
-            check_invariants(game)
-            position = json.loads(json.dumps(game.to_position()))
-            restored = HavenGame.from_position(position, scenario)
-            assert restored.to_position() == position
-            game = restored
-            legal = game.legal_actions()
-            game.apply(legal[rng.integers(len(legal))])
-        check_invariants(game)
+        game = random_game(scenario, seed, checked=True)
         sprung += 4 - len(game.state.traps)
     assert sprung > 0
 

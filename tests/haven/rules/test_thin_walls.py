@@ -14,8 +14,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from reborn_env.games.haven import board_view, fast, render
-from reborn_env.games.haven.fast.kernels import COMPILED
+from reborn_env.games.haven import board_view, render
 from reborn_env.games.haven.observation import layout_for, observer_for
 from reborn_env.games.haven.rules.engine import HavenConfig, HavenGame, new_game
 from reborn_env.games.haven.rules.figures import board_for
@@ -27,6 +26,8 @@ from ..helpers import (
     BOTTOM,
     BOX,
     HEX,
+    KERNEL_NAMES,
+    KERNELS,
     LEAD,
     NO,
     PRINTED,
@@ -42,8 +43,6 @@ from ..helpers import (
 )
 
 NO_NEGATION = HavenConfig(allow_damage_negation=False)
-KERNELS = [REFERENCE, COMPILED] if fast.AVAILABLE else [REFERENCE]
-KERNEL_NAMES = ["reference", "compiled"][: len(KERNELS)]
 
 
 def walled(folder, *walls: tuple[tuple[int, int], tuple[int, int]]):

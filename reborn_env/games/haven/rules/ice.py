@@ -74,6 +74,7 @@ class StepGraph:
         self._steps: list[list[Step] | None] = [None] * len(passable)
         self._out: list[list[tuple[int, int]]] | None = None
         self._into: list[list[tuple[int, int]]] | None = None
+        self._unit: bool | None = None
 
     def steps_of(self, cell: int) -> list[Step]:
         """The steps from ``cell`` (none from a cell the walk cannot pass)."""
@@ -102,6 +103,13 @@ class StepGraph:
         return self._out
 
     @property
+    def unit(self) -> bool:
+        """Every step weighs 1 (no terrain but ice): a search by steps gives the costs."""
+        if self._unit is None:
+            self._unit = all(w == 1 for edges in self.out for _, w in edges)
+        return self._unit
+
+    @property
     def into(self) -> list[list[tuple[int, int]]]:
         """The steps that end on each cell, as (origin, weight)."""
         if self._into is None:
@@ -114,7 +122,7 @@ class StepGraph:
     def costs(self, sources: list[int], reverse: bool = False) -> list[int | None]:
         """Dijkstra from ``sources`` (``reverse``: the cost of the way from each cell to them)."""
         edges = self.into if reverse else self.out
-        if all(w == 1 for e in edges for _, w in e):
+        if self.unit:
             return _breadth_first(edges, sources)
         dist: list[int | None] = [None] * len(self.passable)
         heap = [(0, s) for s in sources]

@@ -72,7 +72,7 @@ class PathGraph:
         terrain = board.terrain
         self.weights = entry_weights(ctx, price_negatives) if terrain and kind == WALK else None
         if kind == WALK and board.has_ice:
-            weights = entry_weights(ctx, price_negatives)
+            weights = self.weights or entry_weights(ctx, price_negatives)
             self.slides = StepGraph(board, self.passable, other_cells, weights)
         self.cost = self.steps_from([mover.cell])
         self.dist = self.cost
