@@ -400,7 +400,7 @@ def test_a_cycle_is_reported_with_its_modules_and_lines() -> None:
 
 def test_the_real_graph_resolves_imports_to_our_modules() -> None:
     edges = graph()
-    assert "reborn_env.games.haven.actions" in edges["reborn_env.games.haven.rules.round"]
+    assert "reborn_env.games.haven.actions" in edges["reborn_env.games.haven.rules.character_turn"]
     assert "reborn_env.games.haven.rules.state" in edges["reborn_env.games.haven.rules.engine"]
     assert resolve("reborn_env.games.haven.rules.state.HavenState", modules()) == (
         "reborn_env.games.haven.rules.state"

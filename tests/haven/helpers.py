@@ -22,6 +22,7 @@ import numpy as np
 
 from reborn_env.core.data_files import bundled_names
 from reborn_env.games.haven import actions, fast
+from reborn_env.games.haven.actions import action_space
 from reborn_env.games.haven.fast.kernels import COMPILED
 from reborn_env.games.haven.invariants import check_invariants
 from reborn_env.games.haven.rules.context import Kernels
@@ -39,7 +40,7 @@ from reborn_env.games.haven.rules.state import (
 )
 from reborn_env.games.haven.scenario import loader
 from reborn_env.games.haven.scenario.loader import load_scenario
-from reborn_env.games.haven.scenario.model import ELEMENTS, Scenario
+from reborn_env.games.haven.scenario.model import ELEMENTS, Grid, Scenario
 
 DEFAULT_FILE = Path(loader.__file__).parent / "data" / "raider_camp.toml"
 BUNDLED = tuple(bundled_names(loader.__package__))
@@ -69,15 +70,19 @@ def load_text(folder: Path, name: str, text: str) -> Scenario:
     return load_scenario(str(path))
 
 
+# HV-MAP-1, 16.3: the standard 9 x 7 grid, which every bundled scenario has, and its actions
+STANDARD = Grid()
+ACTIONS = action_space(STANDARD)
+
 AGENTS = ("bulwark", "conjurer")
 BULWARK, CONJURER = 0, 1
 
-LONG_REST = actions.LONG_REST  # 81
-ITEM0 = actions.item_action(0)  # 82
-ITEM1 = actions.item_action(1)  # 83
-YES = actions.YES  # 84
-NO = actions.NO  # 85
-LOSE_TWO = actions.LOSE_TWO_DISCARDS  # 86
+LONG_REST = ACTIONS.LONG_REST  # 81
+ITEM0 = ACTIONS.item_action(0)  # 82
+ITEM1 = ACTIONS.item_action(1)  # 83
+YES = ACTIONS.YES  # 84
+NO = ACTIONS.NO  # 85
+LOSE_TWO = ACTIONS.LOSE_TWO_DISCARDS  # 86
 LEAD, OTHER = actions.LEAD, actions.OTHER
 TOP, BOTTOM = actions.TOP, actions.BOTTOM
 PRINTED, DEFAULT = actions.PRINTED, actions.DEFAULT
@@ -98,7 +103,7 @@ def cell(col: int, row: int) -> int:
 
 def HEX(col: int, row: int) -> int:  # noqa: N802 - the spec's spelling
     """``HEX(c,r)`` = ``9r + c``."""
-    return actions.hex_action(cell(col, row))
+    return ACTIONS.hex_action(cell(col, row))
 
 
 def card(card_id: str) -> int:
@@ -108,15 +113,15 @@ def card(card_id: str) -> int:
 
 def CARD(card_id: str) -> int:  # noqa: N802 - the spec's spelling
     """``CARD(k)`` for a card id: ``CARD("B09")`` = 63 + 8 = 71."""
-    return actions.card_action(card(card_id))
+    return ACTIONS.card_action(card(card_id))
 
 
 def BOX(slot: int, half: int, mode: int) -> int:  # noqa: N802 - the spec's spelling
     """``BOX(s,h,m)`` = ``73 + 4s + 2h + m``."""
-    return actions.box_action(slot, half, mode)
+    return ACTIONS.box_action(slot, half, mode)
 
 
-BOX_ACTIONS = frozenset(range(actions.BOX_BASE, actions.LONG_REST))  # 73..80
+BOX_ACTIONS = frozenset(range(ACTIONS.BOX_BASE, ACTIONS.LONG_REST))  # 73..80
 
 
 def others(prefix_cards: Iterable[str], *without: str) -> list[str]:
@@ -186,8 +191,8 @@ def expect(
         got = set(game.legal_actions())
         want = set(legal)
         assert got == want, (
-            f"{kind}: legal {sorted(actions.name(a) for a in got)} != "
-            f"expected {sorted(actions.name(a) for a in want)}"
+            f"{kind}: legal {sorted(ACTIONS.name(a) for a in got)} != "
+            f"expected {sorted(ACTIONS.name(a) for a in want)}"
         )
 
 
@@ -199,15 +204,15 @@ def play(game: HavenGame, *steps: tuple[Any, ...]) -> HavenGame:
         agent = step[2] if len(step) > 2 else None
         expect(game, kind, agent)
         assert action in game.legal_actions(), (
-            f"{actions.name(action)} is not legal at {kind}: "
-            f"{[actions.name(a) for a in game.legal_actions()]}"
+            f"{ACTIONS.name(action)} is not legal at {kind}: "
+            f"{[ACTIONS.name(a) for a in game.legal_actions()]}"
         )
         game.apply(action)
     return game
 
 
 def box_legal(game: HavenGame) -> set[int]:
-    """The BOX actions among the pending prompt's legal actions."""
+    """The BOX actions among the pending prompt's legal ACTIONS."""
     return set(game.legal_actions()) & BOX_ACTIONS
 
 
@@ -298,7 +303,7 @@ def auto_actions(
             continue
         action = e.data.get("action")
         out.append(
-            (e.data.get("prompt"), actions.parse(action) if isinstance(action, str) else action)
+            (e.data.get("prompt"), ACTIONS.parse(action) if isinstance(action, str) else action)
         )
     return out
 

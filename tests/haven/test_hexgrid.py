@@ -381,6 +381,9 @@ def _crosses_exactly(p, q, w1, w2) -> bool:
     are parallel, an overlap of their projections on a common line."""
     dx, dy = q[0] - p[0], q[1] - p[1]
     ex, ey = w2[0] - w1[0], w2[1] - w1[1]
+    if dx == dy == 0:  # a point (two cells' shared corner): on the wall's line, between its ends
+        on_line = ex * (p[1] - w1[1]) - ey * (p[0] - w1[0]) == 0
+        return on_line and min(w1, w2) <= p <= max(w1, w2)
     det = dx * -ey - dy * -ex
     rx, ry = w1[0] - p[0], w1[1] - p[1]
     if det != 0:

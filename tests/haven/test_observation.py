@@ -14,19 +14,18 @@ import pytest
 
 from reborn_env import haven_v0
 from reborn_env.core.observation_views import ObservationView
-from reborn_env.games.haven import actions
 from reborn_env.games.haven.observation import Observer, layout_for, observation_size, observer_for
 from reborn_env.games.haven.rules.engine import HavenGame, new_game
 from reborn_env.games.haven.rules.prompts import PROMPT_KINDS, Prompt
 from reborn_env.games.haven.scenario.loader import load_scenario
-from tests.haven.helpers import fixture_env
+from tests.haven.helpers import ACTIONS, fixture_env
 
 SCN = load_scenario()
 LAYOUT = layout_for(SCN)
 
 
 def card(k: int) -> int:
-    return actions.card_action(k)
+    return ACTIONS.card_action(k)
 
 
 def view(obs: np.ndarray) -> ObservationView:
@@ -200,7 +199,7 @@ def test_a_hidden_long_rest_looks_like_a_pick():
         "monsters": [{"type": "marauder", "rank": "normal", "standee": 1, "cell": [8, 6]}],
     }
     rest, pick = fixture_env(fixture, event_feed=True), fixture_env(fixture)
-    rest.step(actions.LONG_REST)
+    rest.step(ACTIONS.LONG_REST)
     pick.step(card(0))
     pick.step(card(1))
     assert rest.agent_selection == pick.agent_selection == "conjurer"
@@ -279,8 +278,8 @@ def test_short_rest_card_is_shown_to_its_owner_only():
     """16.5: the randomly chosen short-rest card is context for its owner only."""
     game = new_game(seed=0)
     observer = observer_for(SCN)
-    with_card = Prompt("SHORT_REST_REROLL", 1, (actions.YES, actions.NO), rest_card=3)
-    without = Prompt("SHORT_REST_REROLL", 1, (actions.YES, actions.NO))
+    with_card = Prompt("SHORT_REST_REROLL", 1, (ACTIONS.YES, ACTIONS.NO), rest_card=3)
+    without = Prompt("SHORT_REST_REROLL", 1, (ACTIONS.YES, ACTIONS.NO))
     mine_a = observer.observe(_with_prompt(game, with_card), 1)
     mine_b = observer.observe(_with_prompt(game, without), 1)
     assert not same(mine_a, mine_b)
@@ -293,15 +292,15 @@ def test_prompt_context_shows_targets_and_pending_damage():
     """16.5 prompt context: targets already chosen (63 bits) and the pending damage amount."""
     game = new_game(seed=0)
     observer = observer_for(SCN)
-    prompt = Prompt("ATTACK_TARGET", 0, (actions.NO,), card=2, half=0, ability="attack", value=4,
+    prompt = Prompt("ATTACK_TARGET", 0, (ACTIONS.NO,), card=2, half=0, ability="attack", value=4,
                     targets=(22,))  # fmt: skip
     obs = observer.observe(_with_prompt(game, prompt), 0)
     p = view(obs)["prompt"]
     assert p.label("kind") == "ATTACK_TARGET" and p.label("whose") == "mine"
     assert (p.index("card"), p.label("half"), p.label("ability")) == (2, "top", "attack")
     assert p.indices("targets") == (22,) and p.amount("value") == 4
-    damage = Prompt("DAMAGE_RESPONSE", 0, (actions.NO,), value=2)
-    more = Prompt("DAMAGE_RESPONSE", 0, (actions.NO,), value=3)
+    damage = Prompt("DAMAGE_RESPONSE", 0, (ACTIONS.NO,), value=2)
+    more = Prompt("DAMAGE_RESPONSE", 0, (ACTIONS.NO,), value=3)
     assert not same(
         observer.observe(_with_prompt(game, damage), 0),
         observer.observe(_with_prompt(game, more), 0),

@@ -17,13 +17,12 @@ import sys
 import pytest
 
 from reborn_env.core.errors import IllegalActionError, PositionError
-from reborn_env.games.haven import actions
 from reborn_env.games.haven.fixtures import state_from_fixture
 from reborn_env.games.haven.positions import dump_state
 from reborn_env.games.haven.rules.engine import HavenConfig, HavenGame, new_game
 from reborn_env.games.haven.rules.setup import new_state
 from reborn_env.games.haven.scenario.loader import load_scenario
-from tests.haven.helpers import BUNDLED, FAR_MARAUDER, mon
+from tests.haven.helpers import ACTIONS, BUNDLED, FAR_MARAUDER, mon
 
 
 def _played(game: HavenGame, count: int) -> HavenGame:
@@ -74,7 +73,7 @@ def test_illegal_action_is_refused_and_changes_nothing():
     before = game.to_position()
     prompt = game.prompt
     with pytest.raises(IllegalActionError, match="SELECT_LEAD.*legal: CARD"):
-        game.apply(actions.NO)
+        game.apply(ACTIONS.NO)
     for bad in (-1, 87, 3.0, "YES", True):
         with pytest.raises(IllegalActionError):
             game.apply(bad)

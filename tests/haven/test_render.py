@@ -11,18 +11,17 @@ import copy
 import numpy as np
 
 from reborn_env import haven_v0
-from reborn_env.games.haven import actions
 from reborn_env.games.haven.render import (
     CHARACTER_COLOURS,
-    IMAGE_H,
-    IMAGE_W,
     MONSTER_COLOURS,
     centre,
+    image_size,
     map_lines,
     render_ansi,
     render_rgb,
 )
 from reborn_env.games.haven.rules.engine import new_game
+from tests.haven.helpers import ACTIONS, STANDARD
 
 # Spec 15.1, verbatim.
 MAP_15_1 = """\
@@ -81,13 +80,13 @@ def test_ansi_never_shows_hands_or_unrevealed_picks():
         env = haven_v0.env(render_mode="ansi")
         env.reset(seed=0)
         for k in picks:
-            env.step(actions.card_action(k))
+            env.step(ACTIONS.card_action(k))
         text = env.render()
         assert "CARD(" not in text and "B01" not in text and "B04" not in text
         texts.append(text)
     assert texts[0] == texts[1]
-    env.step(actions.card_action(0))
-    env.step(actions.card_action(1))
+    env.step(ACTIONS.card_action(0))
+    env.step(ACTIONS.card_action(1))
     text = env.render()
     assert "picks B04+B06" in text and "picks C01+C02" in text
     assert "sequence: " in text and "marauder" in text.split("sequence: ")[1].splitlines()[0]
@@ -140,16 +139,16 @@ def test_rgb_shape_and_dtype():
     game = new_game(seed=0)
     img = render_rgb(game)
     assert img.dtype == np.uint8
-    assert img.shape == (IMAGE_H, IMAGE_W, 3)
+    assert img.shape == (*image_size(STANDARD), 3)
 
 
 def test_rgb_figures_have_their_colours():
     game = new_game(seed=0)
     img = render_rgb(game)
     for c, ch in enumerate(game.state.characters):
-        y, x = centre(ch.cell)
+        y, x = centre(STANDARD, ch.cell)
         assert tuple(img[y + 8, x - 8]) == CHARACTER_COLOURS[c]
-    y, x = centre(9 * 2 + 7)  # Marauder #1
+    y, x = centre(STANDARD, 9 * 2 + 7)  # Marauder #1
     assert tuple(img[y + 8, x - 8]) == MONSTER_COLOURS[0]
 
 

@@ -21,8 +21,8 @@ from reborn_env.games.haven.scenario.model import (
     Ability,
     Box,
     Scenario,
-    cell_id,
 )
+from tests.haven.helpers import cell as cell_id
 
 DATA_FILE = Path(scenario_file.__file__).parent / "data" / "raider_camp.toml"
 
@@ -407,7 +407,8 @@ def test_wrong_monster_deck_size_names_the_deck(tmp_path: Path) -> None:
 def test_unreadable_and_unknown_files(tmp_path: Path) -> None:
     with pytest.raises(ScenarioError, match="cannot read"):
         load_scenario(str(tmp_path / "missing.toml"))
-    with pytest.raises(ScenarioError, match="bundled: mire_crossing, raider_camp, walled_camp"):
+    bundled = "bundled: mire_crossing, raider_camp, walled_camp"
+    with pytest.raises(ScenarioError, match=bundled):
         load_scenario("no_such_scenario")
     bad = tmp_path / "bad.toml"
     bad.write_text("name = ", encoding="utf-8")

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from . import actions
+from .actions import ActionSpace
 from .render import (
     CHARACTER_COLOURS,
     COIN,
@@ -25,7 +25,7 @@ from .render import (
     WALL_COLOUR,
     public_picks,
 )
-from .rules.hexgrid import HEIGHT, SIDES, WIDTH, neighbour_side
+from .rules.hexgrid import SIDES, neighbour_side
 from .rules.state import ELEMENT_STATE_NAMES, SELECT, ModifierDeck
 from .scenario.model import (
     ELEMENTS,
@@ -35,8 +35,8 @@ from .scenario.model import (
     Ability,
     AbilityCard,
     Box,
+    Grid,
     Scenario,
-    cell_xy,
 )
 
 
@@ -71,10 +71,10 @@ def _box_text(box: Box) -> str:
     return "; ".join(ability_text(a) for a in box.abilities) + f" [{box.fate}]"
 
 
-def _card_item(card: AbilityCard, k: int) -> dict[str, Any]:
+def _card_item(space: ActionSpace, card: AbilityCard, k: int) -> dict[str, Any]:
     return {
         "title": f"{card.id} {card.name} (initiative {card.initiative})",
-        "action": actions.NAMES[actions.card_action(k)],
+        "action": space.name(space.card_action(k)),
         "lines": [f"top: {_box_text(card.top)}", f"bottom: {_box_text(card.bottom)}"],
     }
 
@@ -116,8 +116,9 @@ def _edges(scn: Scenario) -> list[dict[str, Any]]:
     """HV-TW-5: each thin wall once, as the side of its lower-id cell it lies on."""
     out = []
     for a, b in scn.map.thin_walls:
-        col, row = cell_xy(a)
-        out.append({"x": col, "y": row, "side": SIDES[neighbour_side(a, b)].upper(), "key": "wall"})
+        col, row = scn.map.grid.xy(a)
+        side = SIDES[neighbour_side(a, b, scn.map.width)].upper()
+        out.append({"x": col, "y": row, "side": side, "key": "wall"})
     return out
 
 
@@ -125,7 +126,7 @@ def _cells(game: Any) -> list[dict[str, Any]]:
     state, scn = game.state, game.scenario
     cells = []
     for cell, kind in enumerate(scn.map.cells):
-        col, row = cell_xy(cell)
+        col, row = scn.map.grid.xy(cell)
         key = {OBSTACLE: "obstacle", WALL: "wall"}.get(kind, "floor")
         for terrain, where in scn.map.fixed_terrain:
             if cell in where:
@@ -142,8 +143,10 @@ def _cells(game: Any) -> list[dict[str, Any]]:
     return cells
 
 
-def _piece(cell: int, label: str, key: str, hp: int, max_hp: int, title: str) -> dict[str, Any]:
-    col, row = cell_xy(cell)
+def _piece(
+    grid: Grid, cell: int, label: str, key: str, hp: int, max_hp: int, title: str
+) -> dict[str, Any]:
+    col, row = grid.xy(cell)
     return {
         "x": col,
         "y": row,
@@ -160,22 +163,23 @@ def _piece(cell: int, label: str, key: str, hp: int, max_hp: int, title: str) ->
 
 def _pieces(game: Any) -> list[dict[str, Any]]:
     state, scn = game.state, game.scenario
+    grid = scn.map.grid
     pieces = []
     for c, ch in enumerate(state.characters):
         if ch.cell is not None and not ch.exhausted:
             cls = scn.characters[c]
             conditions = ", ".join(ch.conditions) or "no conditions"
             title = f"{cls.id}: HP {ch.hp}/{ch.max_hp}, {conditions}"
-            pieces.append(_piece(ch.cell, cls.map_letter, cls.id, ch.hp, ch.max_hp, title))
+            pieces.append(_piece(grid, ch.cell, cls.map_letter, cls.id, ch.hp, ch.max_hp, title))
     for s in state.summons:
         title = f"summon {s.summon} of {scn.characters[s.owner].id}: HP {s.hp}/{s.max_hp}"
-        pieces.append(_piece(s.cell, f"W{s.number}", "summon", s.hp, s.max_hp, title))
+        pieces.append(_piece(grid, s.cell, f"W{s.number}", "summon", s.hp, s.max_hp, title))
     for m in state.monsters:
         mtype = scn.monster_types[m.type]
         letter = mtype.letter.upper() if m.rank == ELITE else mtype.letter.lower()
         conditions = ", ".join(m.conditions) or "no conditions"
         title = f"{m.rank} {mtype.id} {m.standee}: HP {m.hp}/{m.max_hp}, {conditions}"
-        pieces.append(_piece(m.cell, f"{letter}{m.standee}", mtype.id, m.hp, m.max_hp, title))
+        pieces.append(_piece(grid, m.cell, f"{letter}{m.standee}", mtype.id, m.hp, m.max_hp, title))
     return pieces
 
 
@@ -215,15 +219,13 @@ def _monster_cards(game: Any) -> list[dict[str, Any]]:
     return items
 
 
-def _targets(legal: Sequence[int]) -> list[dict[str, Any]]:
+def _targets(space: ActionSpace, legal: Sequence[int]) -> list[dict[str, Any]]:
     targets = []
     for action in legal:
-        kind, args = actions.decode(int(action))
+        kind, args = space.decode(int(action))
         if kind == "HEX":
-            col, row = cell_xy(args[0])
-            targets.append(
-                {"x": col, "y": row, "action": int(action), "name": actions.name(action)}
-            )
+            col, row = space.grid.xy(args[0])
+            targets.append({"x": col, "y": row, "action": int(action), "name": space.name(action)})
     return targets
 
 
@@ -278,16 +280,16 @@ def board_view(match: Any, seat: int, legal: Sequence[int] = ()) -> dict[str, An
     return {
         "title": scn.title,
         "seat": cls.id,
-        "grid": {"shape": "hex", "width": WIDTH, "height": HEIGHT},
+        "grid": {"shape": "hex", "width": scn.map.width, "height": scn.map.height},
         "legend": _legend(scn),
         "cells": _cells(game),
         "edges": _edges(scn),
         "pieces": _pieces(game),
-        "targets": _targets(legal),
+        "targets": _targets(game.actions, legal),
         "status": status,
         "hand": {
             "title": f"your cards ({cls.id})",
-            "items": [_card_item(cls.cards[k], k) for k in sorted(me.hand)],
+            "items": [_card_item(game.actions, cls.cards[k], k) for k in sorted(me.hand)],
             "others": ", ".join(
                 f"{scn.characters[c].id} holds {_held(state, ch, False)} cards"
                 for c, ch in enumerate(state.characters)

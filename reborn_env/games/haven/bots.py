@@ -49,7 +49,7 @@ import numpy as np
 
 from ...core.observation_views import ObservationView, Records
 from . import actions as A
-from .actions import N_CELLS
+from .actions import ActionSpace, action_space
 from .observation import layout_for
 from .rules.figures import board_for
 from .rules.hexgrid import hex_distance
@@ -230,8 +230,10 @@ class Terrain:
         self.range = board.range
         self.sight = board.sight
         self.next_to = tuple(
-            tuple(n for n in board.neighbours[c] if not self.blocked[n]) for c in range(N_CELLS)
+            tuple(n for n in board.neighbours[c] if not self.blocked[n])
+            for c in range(len(board.floor))
         )
+        self.width = board.grid.width  # HV-MAP-1: for hex distances
 
     def in_reach(self, a: int, b: int, reach: int) -> bool:
         """``b`` can be attacked from ``a`` with range ``reach`` (melee: 1): HV-ABL-2."""
@@ -240,7 +242,7 @@ class Terrain:
 
     def steps_to(self, goals: Iterable[int], passable: Sequence[bool]) -> list[int]:
         """Fewest steps from every cell to the nearest of ``goals`` through passable cells."""
-        dist = [FAR] * N_CELLS
+        dist = [FAR] * len(self.blocked)
         queue = deque()
         for goal in goals:
             if dist[goal] == FAR:
@@ -294,6 +296,7 @@ class HavenScriptedBot:
         self.scn = load_scenario(scenario)
         self.reader = ObservationReader(self.scn)
         self.terrain = Terrain(self.scn)
+        self.space = action_space(self.scn.map.grid)
         self.seed = seed
         self.rng = np.random.default_rng(seed)
         self.reach = [_attack_ranges(cls)[-1] for cls in self.scn.characters]
@@ -347,7 +350,7 @@ class HavenScriptedBot:
         monsters = view.monsters()
         occupied = {f.cell for f in view.figures if f is not me}
         hexes: dict[int, float] = {}
-        for cell in range(N_CELLS):
+        for cell in range(self.space.n_cells):
             if self.terrain.blocked[cell] or cell in occupied:
                 continue
             targets = [m for m in monsters if self.terrain.in_reach(cell, m.cell, reach)]
@@ -442,23 +445,23 @@ class HavenScriptedBot:
     # --- prompts (16.2), one method each --------------------------------------------------------
 
     def _on_select_lead(self, view: View, legal: list[int]) -> int | None:
-        hand = _cards(legal)
+        hand = _cards(self.space, legal)
         if len(hand) < 2:
-            return A.LONG_REST
+            return self.space.LONG_REST
         cls, s = self._cls(view), self._situation(view)
         pairs = [(x, y) for i, x in enumerate(hand) for y in hand[i + 1 :]]
         best = max(pairs, key=lambda pair: self._pair_worth(cls, *pair, s))
         initiative = {c: cls.cards[c].initiative for c in best}
         # Near: strike before the monsters do; far: let them come to us first.
         lead = min(best, key=initiative.get) if s.near else max(best, key=initiative.get)
-        return A.card_action(lead)
+        return self.space.card_action(lead)
 
     def _on_select_second(self, view: View, legal: list[int]) -> int | None:
-        hand, lead = _cards(legal), view.mine.lead
+        hand, lead = _cards(self.space, legal), view.mine.lead
         if lead is None or not hand:
             return None
         cls, s = self._cls(view), self._situation(view)
-        return A.card_action(max(hand, key=lambda c: self._pair_worth(cls, lead, c, s)))
+        return self.space.card_action(max(hand, key=lambda c: self._pair_worth(cls, lead, c, s)))
 
     def _on_window_0(self, view: View, legal: list[int]) -> int | None:
         mine = view.mine
@@ -475,10 +478,12 @@ class HavenScriptedBot:
         reach = _box_reach(top_box) if top_mode == 0 else 1
         moves_first = top_mode == 0 and top_box.abilities[0].kind == MOVE
         if reach and s.dist(reach) > 0 and not moves_first:
-            first = A.box_action(1 - top_slot, A.BOTTOM, bottom_mode)  # close in, then strike
+            first = self.space.box_action(
+                1 - top_slot, A.BOTTOM, bottom_mode
+            )  # close in, then strike
             item = self._item(view, legal, s, moving=True)
         else:
-            first = A.box_action(top_slot, A.TOP, top_mode)
+            first = self.space.box_action(top_slot, A.TOP, top_mode)
             strong = top_mode == 0 and any(
                 ab.kind == ATTACK and ab.value >= 3 for ab in top_box.abilities
             )
@@ -486,7 +491,11 @@ class HavenScriptedBot:
         return item if item is not None else first
 
     def _on_window_1(self, view: View, legal: list[int]) -> int | None:
-        boxes = [A.decode(a)[1] for a in legal if A.BOX_BASE <= a < A.LONG_REST]
+        boxes = [
+            self.space.decode(a)[1]
+            for a in legal
+            if self.space.BOX_BASE <= a < self.space.LONG_REST
+        ]
         if not boxes:
             return None
         slot, half, _ = boxes[0]
@@ -496,11 +505,11 @@ class HavenScriptedBot:
         cls, s = self._cls(view), self._situation(view)
         _, mode = self._half(cls, card, half, s)
         item = self._item(view, legal, s, moving=half == A.BOTTOM)
-        return item if item is not None else A.box_action(slot, half, mode)
+        return item if item is not None else self.space.box_action(slot, half, mode)
 
     def _on_window_2(self, view: View, legal: list[int]) -> int | None:
         item = self._item(view, legal, self._situation(view))
-        return item if item is not None else A.NO
+        return item if item is not None else self.space.NO
 
     def _item(
         self,
@@ -515,7 +524,7 @@ class HavenScriptedBot:
         flask when a card in hand can consume it."""
         cls = self._cls(view)
         for k, item in enumerate(cls.items):
-            action = A.item_action(k)
+            action = self.space.item_action(k)
             if action not in legal or view.mine.items[k] != READY:
                 continue
             if item.effect == "heal_self":
@@ -561,9 +570,9 @@ class HavenScriptedBot:
         me = view.my_figure
         if me is None:
             return None
-        options = {a: a for a in legal if a < N_CELLS}
-        if A.NO in legal:
-            options[A.NO] = me.cell
+        options = {a: a for a in legal if self.space.is_hex(a)}
+        if self.space.NO in legal:
+            options[self.space.NO] = me.cell
         pending = self._pending_reach(view)
         if pending and (pending > 1 or self.reach[view.me] == 1):  # a caster does not close in
             dist = self._distances(view, pending)
@@ -572,7 +581,11 @@ class HavenScriptedBot:
             if engage:  # HV-TER-5: not onto a trap or hazard when another hex will do
                 return min(
                     engage,
-                    key=lambda a: (options[a] in view.negative, prefer[options[a]], a != A.NO),
+                    key=lambda a: (
+                        options[a] in view.negative,
+                        prefer[options[a]],
+                        a != self.space.NO,
+                    ),
                 )
         return self._hold(view, options)
 
@@ -584,12 +597,18 @@ class HavenScriptedBot:
 
         def score(action: int) -> tuple[bool, int, int, int, bool]:
             cell = options[action]
-            apart = max(0, hex_distance(cell, partner) - 2) if partner is not None else 0
+            apart = (
+                max(0, hex_distance(cell, partner, self.terrain.width) - 2)
+                if partner is not None
+                else 0
+            )
             threat = self._threat(view, cell)
-            bad = cell in view.negative and action != A.NO  # HV-TER-5: never wait on a trap
+            bad = (
+                cell in view.negative and action != self.space.NO
+            )  # HV-TER-5: never wait on a trap
             if ranged:
-                return (bad, threat, apart, -self._nearest(view, cell), action != A.NO)
-            return (bad, apart, threat, self._nearest(view, cell), action != A.NO)
+                return (bad, threat, apart, -self._nearest(view, cell), action != self.space.NO)
+            return (bad, apart, threat, self._nearest(view, cell), action != self.space.NO)
 
         return min(options, key=score)
 
@@ -598,14 +617,18 @@ class HavenScriptedBot:
         count = 0
         for m in view.monsters():
             stats = self.scn.monster_type(m.kind).stats("elite" if m.elite else "normal")
-            count += hex_distance(cell, m.cell) <= stats.move + max(stats.range, 1)
+            count += hex_distance(cell, m.cell, self.terrain.width) <= stats.move + max(
+                stats.range, 1
+            )
         return count
 
     def _nearest(self, view: View, cell: int) -> int:
-        return min((hex_distance(cell, m.cell) for m in view.monsters()), default=0)
+        return min(
+            (hex_distance(cell, m.cell, self.terrain.width) for m in view.monsters()), default=0
+        )
 
     def _on_attack_target(self, view: View, legal: list[int]) -> int | None:
-        targets = [f for f in (view.at(a) for a in legal if a < N_CELLS) if f is not None]
+        targets = [f for f in (view.at(a) for a in legal if self.space.is_hex(a)) if f is not None]
         if not targets:
             return None
 
@@ -621,7 +644,7 @@ class HavenScriptedBot:
         return self._on_attack_target(view, legal)
 
     def _on_heal_target(self, view: View, legal: list[int]) -> int | None:
-        options = [f for f in (view.at(a) for a in legal if a < N_CELLS) if f is not None]
+        options = [f for f in (view.at(a) for a in legal if self.space.is_hex(a)) if f is not None]
         if not options:
             return None
         return max(
@@ -630,40 +653,44 @@ class HavenScriptedBot:
 
     def _on_summon_hex(self, view: View, legal: list[int]) -> int | None:
         monsters = view.monsters()
-        hexes = [a for a in legal if a < N_CELLS]
+        hexes = [a for a in legal if self.space.is_hex(a)]
         if not hexes or not monsters:
             return None
-        return min(hexes, key=lambda c: min(hex_distance(c, m.cell) for m in monsters))
+        return min(
+            hexes, key=lambda c: min(hex_distance(c, m.cell, self.terrain.width) for m in monsters)
+        )
 
     def _on_consume(self, view: View, legal: list[int]) -> int | None:
-        return A.YES
+        return self.space.YES
 
     def _on_damage_response(self, view: View, legal: list[int]) -> int | None:
-        cards = _cards(legal)
+        cards = _cards(self.space, legal)
         lethal = view.value >= view.mine.hp
         if not lethal and (view.value < NEGATE_FROM or len(cards) < 4):
-            return A.NO  # suffer damage it survives
+            return self.space.NO  # suffer damage it survives
         card = self._least_useful(view, cards)  # one card lost rather than two discards
         if card is not None:
-            return A.card_action(card)
-        return A.LOSE_TWO_DISCARDS if A.LOSE_TWO_DISCARDS in legal else A.NO
+            return self.space.card_action(card)
+        return (
+            self.space.LOSE_TWO_DISCARDS if self.space.LOSE_TWO_DISCARDS in legal else self.space.NO
+        )
 
     def _on_pick_discard(self, view: View, legal: list[int]) -> int | None:
-        card = self._least_useful(view, _cards(legal))
-        return None if card is None else A.card_action(card)
+        card = self._least_useful(view, _cards(self.space, legal))
+        return None if card is None else self.space.card_action(card)
 
     _on_long_rest_lose = _on_pick_discard
 
     def _on_short_rest(self, view: View, legal: list[int]) -> int | None:
-        return A.YES if len(view.mine.hand) < 2 else A.NO
+        return self.space.YES if len(view.mine.hand) < 2 else self.space.NO
 
     def _on_short_rest_reroll(self, view: View, legal: list[int]) -> int | None:
-        return A.NO
+        return self.space.NO
 
 
-def _cards(legal: Iterable[int]) -> list[int]:
+def _cards(space: ActionSpace, legal: Iterable[int]) -> list[int]:
     """The card indices of the legal ``CARD(k)`` actions."""
-    return [a - A.CARD_BASE for a in legal if A.CARD_BASE <= a < A.BOX_BASE]
+    return [a - space.CARD_BASE for a in legal if space.CARD_BASE <= a < space.BOX_BASE]
 
 
 def _move_worth(value: int, dist: int) -> float:

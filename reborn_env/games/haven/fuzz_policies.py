@@ -13,8 +13,8 @@ import numpy as np
 from pettingzoo import AECEnv
 
 from ...core.fuzz import check_masks
-from . import actions
 from .invariants import check_invariants
+from .rules.engine import HavenGame
 from .rules.prompts import (
     AREA_TARGET,
     ATTACK_TARGET,
@@ -27,18 +27,21 @@ from .rules.prompts import (
 _ACT = (ATTACK_TARGET, HEAL_TARGET, MOVE_DEST, SUMMON_HEX, AREA_TARGET)
 
 
-def busy_choice(rng: np.random.Generator, legal: Sequence[int], kind: str) -> int:
-    """A legal action that suffers damage (90%) and acts rather than declines (90%)."""
+def busy_choice(rng: np.random.Generator, game: HavenGame) -> int:
+    """A legal action of ``game`` that suffers damage (90%) and acts rather than declines
+    (90%)."""
+    legal: Sequence[int] = game.legal_actions()
+    kind, no = game.prompt.kind, game.actions.NO
     if kind == DAMAGE_RESPONSE and rng.random() < 0.9:
-        return actions.NO
+        return no
     if kind in _ACT and len(legal) > 1 and rng.random() < 0.9:
-        legal = [a for a in legal if a != actions.NO]
+        legal = [a for a in legal if a != no]
     return int(legal[rng.integers(len(legal))])
 
 
 def busy_policy(rng: np.random.Generator, mask: np.ndarray, env: AECEnv) -> int:
     """:func:`busy_choice` for the AEC fuzz harness (:mod:`reborn_env.core.fuzz`)."""
-    return busy_choice(rng, np.flatnonzero(mask).tolist(), env.unwrapped.game.prompt.kind)
+    return busy_choice(rng, env.unwrapped.game)
 
 
 def check_step(env: AECEnv, agent: str) -> None:

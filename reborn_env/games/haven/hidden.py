@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import actions
 from .match import HavenMatch
 from .rules.engine import HavenGame
 from .rules.state import SELECT
@@ -45,7 +44,8 @@ def hidden_variant(match: HavenMatch, seat: int, rng: np.random.Generator) -> Ha
             while variant.prompt.agent == agent:
                 variant.apply(_any(rng, variant.legal_actions()))
         else:  # it picked its leading card and the second is pending: another leading card
-            variant.apply(_any(rng, [a for a in variant.legal_actions() if a != actions.LONG_REST]))
+            rest = variant.actions.LONG_REST
+            variant.apply(_any(rng, [a for a in variant.legal_actions() if a != rest]))
     if variant.to_position() == position:
         return None
     return HavenMatch(match.rules, variant)

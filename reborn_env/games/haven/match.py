@@ -16,7 +16,8 @@ import numpy as np
 
 from ...core.contract import RUNNING, TERMINATED, TRUNCATED
 from ...core.errors import IllegalActionError
-from . import actions, render
+from . import render
+from .actions import action_space
 from .event_feed import EventFeed
 from .fast import resolve_backend
 from .fast.kernels import COMPILED
@@ -70,9 +71,11 @@ class HavenRules:
         self.config = make_config(**config)
         self.scenario = load_scenario(scenario)
         self._take_backend()
-        # HV-API-1, 16.3, 16.5: the characters; Discrete(87); the observation and its mask
+        # HV-API-1, 16.3, 16.5: the characters; the grid's actions (Discrete(87) on 9 x 7); the
+        # observation and its mask
         self.agents = tuple(c.id for c in self.scenario.characters)
-        self.n_actions = actions.N_ACTIONS
+        self.actions = action_space(self.scenario.map.grid)
+        self.n_actions = self.actions.N_ACTIONS
         self.obs_size = self.observer.size
 
     def _take_backend(self) -> None:
@@ -116,10 +119,10 @@ class HavenRules:
         return HavenMatch(self, game)
 
     def action_name(self, action: int) -> str:
-        return actions.name(action)
+        return self.actions.name(action)
 
     def parse_action(self, name: str) -> int:
-        return actions.parse(name)
+        return self.actions.parse(name)
 
 
 def rules_step_bound(rules: HavenRules) -> int:
@@ -221,7 +224,7 @@ class HavenMatch:
         return f"the team {verdict} in round {self.state.state.round}"
 
     def describe(self) -> str:
-        legal = ", ".join(actions.name(a) for a in self.state.legal_actions())
+        legal = ", ".join(self.rules.actions.name(a) for a in self.state.legal_actions())
         return f"{self._prompt_text()}; legal actions: {legal or 'none'}"
 
     def to_position(self) -> dict[str, Any]:
@@ -258,5 +261,6 @@ class HavenMatch:
 
     def _illegal_message(self, seat: int, action: int) -> str:
         """HV-API-5: name the prompt, the refused action and the legal actions."""
-        shown = actions.name(action) if 0 <= action < actions.N_ACTIONS else str(action)
+        space = self.rules.actions
+        shown = space.name(action) if 0 <= action < space.N_ACTIONS else str(action)
         return f"illegal action {shown} for {self.rules.agents[seat]} at {self.describe()}"

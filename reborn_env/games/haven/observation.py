@@ -19,7 +19,7 @@ import numpy as np
 
 from ...core.observation_views import Field, Layout, group
 from ...core.per_scenario import PerScenario
-from .actions import CARD_SLOTS, N_CELLS
+from .actions import CARD_SLOTS
 from .rules.hexgrid import SIDES, neighbour_side
 from .rules.prompts import AREA_PROMPT_KINDS, PROMPT_KINDS, SELECT_LEAD, SELECT_SECOND, Prompt
 from .rules.state import (
@@ -176,7 +176,7 @@ def build_layout(scn: Scenario) -> Layout:
                 "which character I am",
                 tuple(c.id for c in scn.characters),
             ),
-            group("board", _cell_fields(scn, hp), N_CELLS, "cells x features"),
+            group("board", _cell_fields(scn, hp), scn.map.grid.cells, "cells x features"),
             group(
                 "round",
                 [
@@ -237,7 +237,7 @@ def build_layout(scn: Scenario) -> Layout:
                         scale=VALUE_SCALE,
                     ),
                     Field("element", (len(ELEMENTS),), "the element offered", ELEMENTS),
-                    Field("targets", (N_CELLS,), "targets already chosen"),
+                    Field("targets", (scn.map.grid.cells,), "targets already chosen"),
                     Field("rest_card", (CARD_SLOTS,), "the short-rest card, for its owner"),
                 ],
                 doc="kind, whose, card, half, ability, value, element, targets, rest card",
@@ -295,7 +295,8 @@ class Observer:
         self.phase_index = {p: i for i, p in enumerate(PHASES)}
         self.outcome_index = {o: i for i, o in enumerate(OUTCOMES)}
         self.cond_index = {c: i for i, c in enumerate(CONDITIONS)}
-        self.terrain = np.zeros(N_CELLS * self.n_features, dtype=np.float32)
+        self.n_cells = scn.map.grid.cells
+        self.terrain = np.zeros(self.n_cells * self.n_features, dtype=np.float32)
         for c, kind in enumerate(scn.map.cells):
             self.terrain[c * self.n_features + self.feature["terrain:" + kind]] = 1.0
         for kind, cells in scn.map.fixed_terrain:
@@ -304,7 +305,7 @@ class Observer:
                 self.terrain[c * self.n_features + self.feature["terrain:" + kind]] = 1.0
         for a, b in scn.map.thin_walls:  # HV-TW-5: both cells show the wall on their side
             for cell, other in ((a, b), (b, a)):
-                side = SIDES[neighbour_side(cell, other)]
+                side = SIDES[neighbour_side(cell, other, scn.map.width)]
                 self.terrain[cell * self.n_features + self.feature["thin_walls:" + side]] = 1.0
         # What never changes, written once: per seat, the vector with my agent one-hot and the
         # terrain; each observation starts as a copy of it.
@@ -596,8 +597,8 @@ class Observer:
         if 0 <= prompt.element < len(ELEMENTS):
             ix.append(i + at["element"] + prompt.element)
             vx.append(1.0)
-        ix += [i + at["targets"] + t for t in prompt.targets if 0 <= t < N_CELLS]
-        vx += [1.0] * sum(1 for t in prompt.targets if 0 <= t < N_CELLS)
+        ix += [i + at["targets"] + t for t in prompt.targets if 0 <= t < self.n_cells]
+        vx += [1.0] * sum(1 for t in prompt.targets if 0 <= t < self.n_cells)
         if mine and 0 <= prompt.rest_card < CARD_SLOTS:  # 16.5: only for its owner
             ix.append(i + at["rest_card"] + prompt.rest_card)
             vx.append(1.0)

@@ -12,11 +12,10 @@ from typing import Any
 
 from ...core.errors import PositionError
 from ...core.positions import choice, entry, fail, flag, int_range, items, obj, show
-from . import actions
 from .position_rules import limits_of
 from .rules.config import HavenConfig, UnknownOptionError, option_names, option_problem
 from .rules.state import ModifierDeck
-from .scenario.model import CONDITIONS, HEIGHT, WIDTH, Scenario, cell_id
+from .scenario.model import CONDITIONS, Scenario
 
 # What any JSON value of a position may be: no valid position comes near these, and beyond them
 # an error message could not even show the value (Python refuses to print huge integers).
@@ -92,9 +91,10 @@ def read_cell(scenario: Scenario, field: str, value: Any) -> int:
     ):
         raise fail(field, f"a cell is [col, row], got {show(value)}")
     col, row = value
-    if not (0 <= col < WIDTH and 0 <= row < HEIGHT):
-        raise fail(field, f"cell ({col},{row}) is outside the {WIDTH} x {HEIGHT} grid")
-    cell = cell_id(col, row)
+    grid = scenario.map.grid
+    if not grid.contains(col, row):
+        raise fail(field, f"cell ({col},{row}) is outside the {grid.width} x {grid.height} grid")
+    cell = grid.id(col, row)
     if cell not in limits_of(scenario).floor:
         kind = scenario.map.cells[cell]
         raise fail(field, f"cell ({col},{row}) is {kind}, not floor (HV-MAP-3)")
@@ -133,7 +133,7 @@ def read_config(value: Any) -> HavenConfig:
         raise fail("config", str(err)) from None
 
 
-def read_answers(value: Any, most: int) -> list[int]:
-    """Action integers (16.3), at most one slot's prompts (15.10)."""
+def read_answers(value: Any, most: int, n_actions: int) -> list[int]:
+    """Action integers of a space of ``n_actions`` (16.3), at most one slot's prompts (15.10)."""
     answers = items("answers", value, most)
-    return [int_range(f"answers[{i}]", a, 0, actions.N_ACTIONS - 1) for i, a in enumerate(answers)]
+    return [int_range(f"answers[{i}]", a, 0, n_actions - 1) for i, a in enumerate(answers)]

@@ -42,7 +42,6 @@ from .scenario.model import (
     SUMMON,
     Box,
     Scenario,
-    cell_xy,
 )
 
 # --- What the scenario data allows ----------------------------------------------------------------
@@ -144,7 +143,7 @@ def check_consistency(scenario: Scenario, state: HavenState) -> None:
     phase; the outcome against the figures on the map.
     """
     limits = limits_of(scenario)
-    _check_cells(state)
+    _check_cells(scenario, state)
     _check_traps(scenario, state)
     _check_sequence(limits, state)
     for ch in state.characters:
@@ -156,15 +155,16 @@ def check_consistency(scenario: Scenario, state: HavenState) -> None:
     _check_outcome(state)
 
 
-def _check_cells(state: HavenState) -> None:
+def _check_cells(scenario: Scenario, state: HavenState) -> None:
     """HV-MAP-4: one figure per hex."""
+    grid = scenario.map.grid
     cells: dict[int, str] = {}
     figures = [(f"characters[{c.index}]", c.cell) for c in state.characters if c.cell is not None]
     figures += [(f"monsters[{i}]", m.cell) for i, m in enumerate(state.monsters)]
     figures += [(f"summons[{i}]", s.cell) for i, s in enumerate(state.summons)]
     for name, cell in figures:
         if cell in cells:
-            raise fail(name, f"cell {cell_xy(cell)} already holds {cells[cell]}")
+            raise fail(name, f"cell {grid.xy(cell)} already holds {cells[cell]}")
         cells[cell] = name
 
 
@@ -188,13 +188,14 @@ def _check_traps(scenario: Scenario, state: HavenState) -> None:
     """HV-TER-2: no figure stands on a trap not yet sprung (entering it springs it) unless it may
     have flown there (HV-FLY-2)."""
     flown = fliers(scenario, state)
+    xy = scenario.map.grid.xy
     for ch in state.characters:
         if ch.cell is not None and ch.cell in state.traps and id(ch) not in flown:
-            raise fail(f"characters[{ch.index}]", f"stands on an unsprung trap {cell_xy(ch.cell)}")
+            raise fail(f"characters[{ch.index}]", f"stands on an unsprung trap {xy(ch.cell)}")
     for kind, figures in (("monsters", state.monsters), ("summons", state.summons)):
         for i, fig in enumerate(figures):
             if fig.cell in state.traps and id(fig) not in flown:
-                raise fail(f"{kind}[{i}]", f"stands on an unsprung trap {cell_xy(fig.cell)}")
+                raise fail(f"{kind}[{i}]", f"stands on an unsprung trap {xy(fig.cell)}")
 
 
 def _slot_done(state: HavenState, position: int | None) -> bool:

@@ -22,6 +22,7 @@ from ...core.data_files import ScenarioError
 from ...core.errors import PositionError
 from ...core.positions import choice, exact_keys, fail, flag, int_range, items, show
 from ...core.rng import SplitMix64
+from .actions import action_space
 from .position_fields import (
     check_json,
     id_list,
@@ -53,7 +54,7 @@ from .rules.state import (
     SummonState,
 )
 from .scenario.loader import load_scenario
-from .scenario.model import ELEMENTS, RANKS, Scenario, cell_xy
+from .scenario.model import ELEMENTS, RANKS, Grid, Scenario
 
 FORMAT = "reborn_env.haven.position"
 VERSION = 1
@@ -144,8 +145,8 @@ RNG_TEXT = re.compile(r"[0-9a-f]{16}")  # HV-API-9: the SplitMix64 state as posi
 # --- Saving ---------------------------------------------------------------------------------------
 
 
-def _xy(cell: int | None) -> list[int] | None:
-    return None if cell is None else list(cell_xy(cell))
+def _xy(grid: Grid, cell: int | None) -> list[int] | None:
+    return None if cell is None else list(grid.xy(cell))
 
 
 def _deck(deck: ModifierDeck) -> dict[str, Any]:
@@ -154,6 +155,7 @@ def _deck(deck: ModifierDeck) -> dict[str, Any]:
 
 def _character(scenario: Scenario, ch: CharacterState) -> dict[str, Any]:
     cls = scenario.characters[ch.index]
+    grid = scenario.map.grid
 
     def ids(cards: list[int]) -> list[str]:
         return [cls.cards[k].id for k in cards]
@@ -165,7 +167,7 @@ def _character(scenario: Scenario, ch: CharacterState) -> dict[str, Any]:
         "id": cls.id,
         "hp": ch.hp,
         "max_hp": ch.max_hp,
-        "cell": _xy(ch.cell),
+        "cell": _xy(grid, ch.cell),
         "conditions": sorted(ch.conditions),
         **{zone: ids(getattr(ch, zone)) for zone in CARD_ZONES},
         "lead": one(ch.lead),
@@ -189,14 +191,15 @@ def dump_state(scenario: Scenario, state: HavenState) -> dict[str, Any]:
     """``state`` of ``scenario`` as JSON-ready data, the ``state`` field of a position (valid at
     quiet points, where no turn is half done)."""
     data = _dump_state(scenario, state)
+    grid = scenario.map.grid
     if scenario.map.traps:  # HV-TER-2: only a map with traps has this field
-        data["traps"] = [_xy(c) for c in state.traps]
+        data["traps"] = [_xy(grid, c) for c in state.traps]
     return data
 
 
 def _dump_state(scenario: Scenario, state: HavenState) -> dict[str, Any]:
     """:func:`dump_state`'s fields common to every scenario."""
-    types = scenario.monster_types
+    types, grid = scenario.monster_types, scenario.map.grid
     return {
         "round": state.round,
         "phase": state.phase,
@@ -209,8 +212,10 @@ def _dump_state(scenario: Scenario, state: HavenState) -> dict[str, Any]:
         "win_met": state.win_met,
         "rng": f"{state.rng.state:016x}",
         "elements": {ELEMENTS[e]: ELEMENT_STATE_NAMES[v] for e, v in enumerate(state.elements)},
-        "coins": [_xy(c) for c in sorted(state.coins) for _ in range(state.coins[c])],
-        "treasures": [{"number": n, "cell": _xy(c)} for c, n in sorted(state.treasures.items())],
+        "coins": [_xy(grid, c) for c in sorted(state.coins) for _ in range(state.coins[c])],
+        "treasures": [
+            {"number": n, "cell": _xy(grid, c)} for c, n in sorted(state.treasures.items())
+        ],
         "characters": [_character(scenario, ch) for ch in state.characters],
         "monsters": [
             {
@@ -219,7 +224,7 @@ def _dump_state(scenario: Scenario, state: HavenState) -> dict[str, Any]:
                 "standee": m.standee,
                 "hp": m.hp,
                 "max_hp": m.max_hp,
-                "cell": _xy(m.cell),
+                "cell": _xy(grid, m.cell),
                 "conditions": sorted(m.conditions),
                 "shield": m.shield,
                 "retaliate": m.retaliate,
@@ -233,7 +238,7 @@ def _dump_state(scenario: Scenario, state: HavenState) -> dict[str, Any]:
                 "summon": s.summon,
                 "card": scenario.characters[s.owner].cards[s.card].id,
                 "hp": s.hp,
-                "cell": _xy(s.cell),
+                "cell": _xy(grid, s.cell),
                 "summoned_round": s.summoned_round,
                 "number": s.number,
                 "conditions": sorted(s.conditions),
@@ -304,7 +309,8 @@ def read_position(
     config = read_config(data["config"])
     state = state_from_dict(scenario, data["state"])
     check_config_fit(scenario, state, config)
-    answers = read_answers(data["answers"], limits_of(scenario).max_answers)
+    space = action_space(scenario.map.grid)
+    answers = read_answers(data["answers"], limits_of(scenario).max_answers, space.N_ACTIONS)
     return scenario, state, config, answers
 
 

@@ -20,7 +20,6 @@ import numpy as np
 from ...core.drawing import GLYPH, Colour, draw_text, text_width
 from ...core.per_scenario import PerScenario
 from .actions import CARD_SLOTS
-from .rules.hexgrid import HEIGHT, WIDTH
 from .rules.prompts import SELECT_LEAD, SELECT_SECOND
 from .rules.state import ELEMENT_STATE_NAMES, INERT, SELECT, STRONG, CharacterState, HavenState
 from .scenario.model import (
@@ -32,8 +31,8 @@ from .scenario.model import (
     OBSTACLE,
     TRAP,
     WALL,
+    Grid,
     Scenario,
-    cell_xy,
 )
 
 if TYPE_CHECKING:
@@ -64,7 +63,8 @@ def thin_walls_line(scn: Scenario) -> str | None:
     """HV-TW-5: the map's thin walls as ``(c,r)|(c,r)`` edges (None: it has none)."""
     if not scn.map.thin_walls:
         return None
-    return "thin walls: " + "  ".join(f"{_xy(a)}|{_xy(b)}" for a, b in scn.map.thin_walls)
+    text = scn.map.grid.text
+    return "thin walls: " + "  ".join(f"{text(a)}|{text(b)}" for a, b in scn.map.thin_walls)
 
 
 def render_ansi(game: HavenGame) -> str:
@@ -99,16 +99,12 @@ def cell_tokens(state: HavenState, scn: Scenario) -> list[str]:
 def map_lines(state: HavenState, scn: Scenario) -> list[str]:
     """The 15.1 picture: a column header, then one line per row, odd rows shifted by two."""
     marks = cell_tokens(state, scn)
-    lines = [" " * 8 + "col:" + "".join(f"{c:>4}" for c in range(WIDTH))]
-    for row in range(HEIGHT):
-        cells = "".join(marks[WIDTH * row + col].ljust(4) for col in range(WIDTH))
+    grid = scn.map.grid
+    lines = [" " * 8 + "col:" + "".join(f"{c:>4}" for c in range(grid.width))]
+    for row in range(grid.height):
+        cells = "".join(marks[grid.id(col, row)].ljust(4) for col in range(grid.width))
         lines.append((f"row {row}:" + " " * (_ROW_INDENT + 2 * (row % 2)) + cells).rstrip())
     return lines
-
-
-def _xy(cell: int) -> str:
-    col, row = cell_xy(cell)
-    return f"({col},{row})"
 
 
 def _cards(scn: Scenario, c: int, cards: list[int]) -> str:
@@ -124,7 +120,8 @@ def public_picks(state: HavenState, ch: CharacterState) -> tuple[int | None, int
 
 def _character_lines(state: HavenState, scn: Scenario, c: int) -> list[str]:
     ch, cls = state.characters[c], scn.characters[c]
-    where = "exhausted" if ch.exhausted else (_xy(ch.cell) if ch.cell is not None else "off map")
+    xy = scn.map.grid.text
+    where = "exhausted" if ch.exhausted else (xy(ch.cell) if ch.cell is not None else "off map")
     conditions = ",".join(ch.conditions) or "-"
     bonus = f" shield {ch.shield}" if ch.shield else ""
     bonus += f" retaliate {ch.retaliate}" if ch.retaliate else ""
@@ -148,13 +145,13 @@ def _character_lines(state: HavenState, scn: Scenario, c: int) -> list[str]:
     ]
 
 
-def _figure_line(label: str, fig: Any, shield: int, retaliate: int) -> str:
+def _figure_line(grid: Grid, label: str, fig: Any, shield: int, retaliate: int) -> str:
     conditions = ",".join(fig.conditions) or "-"
     bonus = f" shield {shield}" if shield else ""
     bonus += f" retaliate {retaliate}" if retaliate else ""
     acted = " acted" if fig.acted else ""
     hp = f"HP {fig.hp:>2}/{fig.max_hp:<2}"
-    return f"  {label:<14} {_xy(fig.cell):<6} {hp} {conditions}{bonus}{acted}"
+    return f"  {label:<14} {grid.text(fig.cell):<6} {hp} {conditions}{bonus}{acted}"
 
 
 def _sequence_text(state: HavenState, scn: Scenario) -> str:
@@ -190,7 +187,7 @@ def _prompt_text(game: HavenGame) -> str:
     if 0 <= prompt.element < len(ELEMENTS):
         context.append(f"element {ELEMENTS[prompt.element]}")
     if prompt.targets:
-        context.append("targeted " + " ".join(_xy(t) for t in prompt.targets))
+        context.append("targeted " + " ".join(scn.map.grid.text(t) for t in prompt.targets))
     return text + (f" ({', '.join(context)})" if context else "")
 
 
@@ -214,13 +211,17 @@ def _status_lines(game: HavenGame) -> list[str]:
         lines += _character_lines(state, scn, c)
     for s in state.summons:
         owner = scn.characters[s.owner].id
-        lines.append(_figure_line(f"W{s.number} {owner}", s, 0, 0))
+        lines.append(_figure_line(scn.map.grid, f"W{s.number} {owner}", s, 0, 0))
     for m in state.monsters:
         mtype = scn.monster_types[m.type]
         stats = mtype.stats(m.rank)
         letter = mtype.letter.upper() if m.rank == ELITE else mtype.letter.lower()
         label = f"{letter}{m.standee} {mtype.id}"
-        lines.append(_figure_line(label, m, stats.shield + m.shield, stats.retaliate + m.retaliate))
+        lines.append(
+            _figure_line(
+                scn.map.grid, label, m, stats.shield + m.shield, stats.retaliate + m.retaliate
+            )
+        )
     cards = []
     for t, deck in enumerate(state.monster_decks):
         cards.append(f"{scn.monster_types[t].id} {deck.current or '-'} (draw {len(deck.draw)})")
@@ -240,10 +241,22 @@ PAD = 8
 DISC = 13  # figure disc radius
 LINE_H = 14  # status strip line pitch
 STATUS_LINES = 6
-MAP_W = 2 * PAD + WIDTH * PITCH_X + PITCH_X // 2
-MAP_H = 2 * PAD + (HEIGHT - 1) * PITCH_Y + 2 * RADIUS
-IMAGE_W = max(MAP_W, 420)
-IMAGE_H = MAP_H + STATUS_LINES * LINE_H + 8
+MIN_IMAGE_W = 420  # room for the status strip's lines
+
+
+def map_size(grid: Grid) -> tuple[int, int]:
+    """Pixel (height, width) of the map picture of ``grid``."""
+    return (
+        2 * PAD + (grid.height - 1) * PITCH_Y + 2 * RADIUS,
+        2 * PAD + grid.width * PITCH_X + PITCH_X // 2,
+    )
+
+
+def image_size(grid: Grid) -> tuple[int, int]:
+    """Pixel (height, width) of the whole picture of ``grid``: its map over the status strip."""
+    map_h, map_w = map_size(grid)
+    return map_h + STATUS_LINES * LINE_H + 8, max(map_w, MIN_IMAGE_W)
+
 
 BACKGROUND: Colour = (40, 42, 48)
 FLOOR_COLOUR: Colour = (222, 214, 192)
@@ -290,22 +303,24 @@ ELEMENT_COLOURS: tuple[Colour, ...] = (
 )
 
 
-def centre(cell: int) -> tuple[int, int]:
-    """Pixel (y, x) of the centre of ``cell`` (odd-r: odd rows shifted half a hex right)."""
-    col, row = cell_xy(cell)
+def centre(grid: Grid, cell: int) -> tuple[int, int]:
+    """Pixel (y, x) of the centre of ``cell`` of ``grid`` (odd-r: odd rows shifted half a hex
+    right)."""
+    col, row = grid.xy(cell)
     return PAD + RADIUS + row * PITCH_Y, PAD + PITCH_X // 2 + col * PITCH_X + (row % 2) * (
         PITCH_X // 2
     )
 
 
 @cache
-def _cell_labels() -> np.ndarray:
+def _cell_labels(grid: Grid) -> np.ndarray:
     """The cell id under every map pixel (-1 between hexes and outside), pointy-top hexes."""
-    yy, xx = np.mgrid[0:MAP_H, 0:MAP_W]
-    labels = np.full((MAP_H, MAP_W), -1, dtype=np.int16)
+    map_h, map_w = map_size(grid)
+    yy, xx = np.mgrid[0:map_h, 0:map_w]
+    labels = np.full((map_h, map_w), -1, dtype=np.int16)
     half_w = PITCH_X / 2 - 1.5
-    for cell in range(WIDTH * HEIGHT):
-        cy, cx = centre(cell)
+    for cell in range(grid.cells):
+        cy, cx = centre(grid, cell)
         dx, dy = np.abs(xx - cx), np.abs(yy - cy)
         inside = (dx <= half_w) & (dy <= RADIUS - 1.5 - dx / np.sqrt(3.0))
         labels[inside] = cell
@@ -328,30 +343,33 @@ def _disc(radius: int) -> np.ndarray:
 
 def _draw_background(scn: Scenario) -> np.ndarray:
     """The terrain picture of a map."""
-    img = np.empty((IMAGE_H, IMAGE_W, 3), dtype=np.uint8)
+    grid = scn.map.grid
+    img = np.empty((*image_size(grid), 3), dtype=np.uint8)
     img[:] = BACKGROUND
-    labels = _cell_labels()
+    labels = _cell_labels(grid)
     colours = {OBSTACLE: OBSTACLE_COLOUR, WALL: WALL_COLOUR}
-    area = img[:MAP_H, :MAP_W]
+    map_h, map_w = map_size(grid)
+    area = img[:map_h, :map_w]
     for cell, kind in enumerate(scn.map.cells):
         area[labels == cell] = colours.get(kind, FLOOR_COLOUR)
     for kind, cells in scn.map.fixed_terrain:
         for cell in cells:
             area[labels == cell] = TERRAIN_COLOURS[kind]
     for a, b in scn.map.thin_walls:  # HV-TW-5
-        area[_edge_pixels(a, b)] = WALL_COLOUR
+        area[_edge_pixels(grid, a, b)] = WALL_COLOUR
     return img
 
 
-def _edge_pixels(a: int, b: int) -> np.ndarray:
+def _edge_pixels(grid: Grid, a: int, b: int) -> np.ndarray:
     """The map pixels within 2 px of the edge neighbours ``a`` and ``b`` share: a segment of one
     hex side (RADIUS long) through the midpoint of their centres, across the line joining them."""
-    (ya, xa), (yb, xb) = centre(a), centre(b)
+    (ya, xa), (yb, xb) = centre(grid, a), centre(grid, b)
     my, mx = (ya + yb) / 2, (xa + xb) / 2
     dy, dx = (yb - ya), (xb - xa)
     norm = np.hypot(dy, dx)
     uy, ux = -dx / norm, dy / norm  # along the shared side
-    yy, xx = np.mgrid[0:MAP_H, 0:MAP_W]
+    map_h, map_w = map_size(grid)
+    yy, xx = np.mgrid[0:map_h, 0:map_w]
     along = (yy - my) * uy + (xx - mx) * ux
     across = (yy - my) * dy / norm + (xx - mx) * dx / norm
     return (np.abs(along) <= RADIUS / 2) & (np.abs(across) <= 2)
@@ -361,9 +379,9 @@ _background = PerScenario(_draw_background)
 """_background(scenario): the terrain picture, drawn once per scenario."""
 
 
-def _box(img: np.ndarray, cell: int) -> np.ndarray:
+def _box(img: np.ndarray, grid: Grid, cell: int) -> np.ndarray:
     """The (2 * RADIUS + 1) px square of ``img`` centred on ``cell``."""
-    cy, cx = centre(cell)
+    cy, cx = centre(grid, cell)
     return img[cy - RADIUS : cy + RADIUS + 1, cx - RADIUS : cx + RADIUS + 1]
 
 
@@ -371,33 +389,38 @@ def render_rgb(game: HavenGame) -> np.ndarray:
     """The hex map with tokens and figures over a status strip, as ``uint8`` (H, W, 3)."""
     state: HavenState = game.state
     scn: Scenario = game.scenario
+    grid = scn.map.grid
     img = _background(scn).copy()
     for cell in state.traps:  # HV-TER-2: a diamond for each trap not yet sprung
-        _box(img, cell)[_diamond()] = TRAP_COLOUR
+        _box(img, grid, cell)[_diamond()] = TRAP_COLOUR
     for cell, count in state.coins.items():
         if count > 0:
-            box = _box(img, cell)
+            box = _box(img, grid, cell)
             box[_shifted_disc(6, 8, 9)] = COIN
             if count > 1:
                 draw_text(box, RADIUS + 5, RADIUS + 4, str(min(count, 9)), INK)
     for cell in state.treasures:
-        box = _box(img, cell)
+        box = _box(img, grid, cell)
         box[RADIUS - 14 : RADIUS - 6, RADIUS - 5 : RADIUS + 6] = TREASURE
     acting = game.prompt.agent if game.prompt is not None else None
     for c, ch in enumerate(state.characters):
         if ch.cell is not None and not ch.exhausted:
             colour = CHARACTER_COLOURS[c % len(CHARACTER_COLOURS)]
             text = scn.characters[c].map_letter
-            _figure(img, ch.cell, colour, text, ch.hp, ch.max_hp, ch.conditions, c == acting)
+            _figure(img, grid, ch.cell, colour, text, ch.hp, ch.max_hp, ch.conditions, c == acting)
     for s in state.summons:
-        _figure(img, s.cell, SUMMON_COLOUR, f"W{s.number}", s.hp, s.max_hp, s.conditions, False)
+        _figure(
+            img, grid, s.cell, SUMMON_COLOUR, f"W{s.number}", s.hp, s.max_hp, s.conditions, False
+        )
     for m in state.monsters:
         mtype = scn.monster_types[m.type]
         letter = mtype.letter.upper() if m.rank == ELITE else mtype.letter.lower()
         colour = MONSTER_COLOURS[m.type % len(MONSTER_COLOURS)]
-        _figure(img, m.cell, colour, f"{letter}{m.standee}", m.hp, m.max_hp, m.conditions, False)
+        _figure(
+            img, grid, m.cell, colour, f"{letter}{m.standee}", m.hp, m.max_hp, m.conditions, False
+        )
         if m.rank == ELITE:
-            box = _box(img, m.cell)
+            box = _box(img, grid, m.cell)
             box[_disc(DISC + 2) & ~_disc(DISC)] = ELITE_RING
     _status(img, game)
     return img
@@ -411,6 +434,7 @@ def _shifted_disc(radius: int, dy: int, dx: int) -> np.ndarray:
 
 def _figure(
     img: np.ndarray,
+    grid: Grid,
     cell: int,
     colour: Colour,
     text: str,
@@ -420,7 +444,7 @@ def _figure(
     highlight: bool,
 ) -> None:
     """A disc with the figure's map mark, an HP bar below it and condition pips above it."""
-    box = _box(img, cell)
+    box = _box(img, grid, cell)
     if highlight:
         box[_disc(DISC + 3)] = HIGHLIGHT
     box[_disc(DISC)] = colour
@@ -440,7 +464,7 @@ def _status(img: np.ndarray, game: HavenGame) -> None:
     """The strip under the map: round and phase, elements, each character, the prompt."""
     state: HavenState = game.state
     scn: Scenario = game.scenario
-    y = MAP_H + 4
+    y = map_size(scn.map.grid)[0] + 4
     draw_text(img, PAD, y, f"R{state.round} {state.phase} {state.outcome}", TEXT)
     x = PAD + text_width(f"R{state.round} {state.phase} {state.outcome}") + 12
     for e, level in enumerate(state.elements):  # strong: full square, waning: half, inert: none

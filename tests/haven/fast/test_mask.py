@@ -7,18 +7,18 @@ import re
 import numpy as np
 import pytest
 
-from reborn_env.games.haven import actions
 from reborn_env.games.haven.fast import core
 from reborn_env.games.haven.fast.mask import mark_legal_reference
+from tests.haven.helpers import ACTIONS
 
-CASES = [(), (0,), (3, 5, 86), tuple(range(actions.N_ACTIONS)), (7, 7)]
+CASES = [(), (0,), (3, 5, 86), tuple(range(ACTIONS.N_ACTIONS)), (7, 7)]
 
 
 @pytest.mark.parametrize("legal", CASES, ids=str)
 def test_the_compiled_mask_marks_what_the_reference_marks(legal: tuple[int, ...]) -> None:
     """16.4: ones exactly at the legal actions, zeros elsewhere, on a fresh mask."""
-    fast = np.zeros(actions.N_ACTIONS, np.int8)
-    reference = np.zeros(actions.N_ACTIONS, np.int8)
+    fast = np.zeros(ACTIONS.N_ACTIONS, np.int8)
+    reference = np.zeros(ACTIONS.N_ACTIONS, np.int8)
     core.mark_legal(fast, legal)
     mark_legal_reference(reference, legal)
     assert fast.tolist() == reference.tolist()

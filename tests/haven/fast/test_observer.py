@@ -77,7 +77,7 @@ def decisions(game: HavenGame, seed: int, busy: bool, steps: int = 400) -> Itera
             break
         yield game
         legal = game.legal_actions()
-        game.apply(busy_choice(nrng, legal, game.prompt.kind) if busy else rng.choice(legal))
+        game.apply(busy_choice(nrng, game) if busy else rng.choice(legal))
     yield game
 
 

@@ -432,7 +432,7 @@ def test_aoe_10_busy_games_keep_invariants_positions_and_the_prompt_bound(tmp_pa
                 game = restored
             per_round[(game.state.round, game.prompt.agent)] += 1
             areas[game.prompt.kind] += 1
-            game.apply(busy_choice(rng, game.legal_actions(), game.prompt.kind))
+            game.apply(busy_choice(rng, game))
         assert game.outcome in ("win", "loss")
         assert max(per_round.values()) <= bound
         for event in events_of(game, "AREA"):

@@ -27,6 +27,7 @@ from ..helpers import (
     LEAD,
     NO,
     PRINTED,
+    STANDARD,
     TOP,
     cell,
     destinations,
@@ -219,7 +220,7 @@ def test_ice_6_the_board_shows_ice_only_where_a_map_has_it(tmp_path):
     assert "terrain: * icy" in text
     assert render.cell_tokens(game.state, scenario)[cell(2, 6)] == "*"
     image = render.render_rgb(game)
-    y, x = render.centre(cell(2, 6))
+    y, x = render.centre(STANDARD, cell(2, 6))
     assert tuple(image[y, x]) == render.ICY_COLOUR
     keys = {(c["x"], c["y"]): c["key"] for c in board_view._cells(game)}
     assert {keys[c] for c in ROW_ICE} == {"icy"}

@@ -30,6 +30,7 @@ from ..helpers import (
     NO,
     OTHER,
     PRINTED,
+    STANDARD,
     TOP,
     cell,
     conditions,
@@ -473,7 +474,7 @@ def test_ter_8_text_map_image_and_board_view_draw_terrain(tmp_path):
         ((0, 6), render.HAZARD_COLOUR),
         ((5, 6), render.DIFFICULT_COLOUR),
     ):
-        y, x = render.centre(cell(col, row))
+        y, x = render.centre(STANDARD, cell(col, row))
         assert tuple(image[y, x]) == colour
     legend = [row["key"] for row in board_view._legend(scenario)]
     assert {"trap", "hazardous", "difficult"} <= set(legend)
@@ -484,7 +485,7 @@ def test_ter_8_text_map_image_and_board_view_draw_terrain(tmp_path):
     game.apply(HEX(4, 0))
     assert render.cell_tokens(game.state, scenario)[cell(3, 0)] == "."
     assert {(c["x"], c["y"]): c["key"] for c in board_view._cells(game)}[(3, 0)] == "floor"
-    y, x = render.centre(cell(3, 0))
+    y, x = render.centre(STANDARD, cell(3, 0))
     assert tuple(render.render_rgb(game)[y, x]) == render.FLOOR_COLOUR
 
 

@@ -31,6 +31,7 @@ from ..helpers import (
     LEAD,
     NO,
     PRINTED,
+    STANDARD,
     TOP,
     cell,
     default_text,
@@ -266,7 +267,7 @@ def test_tw_5_text_map_image_and_board_view_draw_thin_walls(tmp_path):
     assert "thin walls" not in render.render_ansi(new_game(None, seed=0))
     image, plain = render.render_rgb(game), render.render_rgb(new_game(None, seed=0))
     changed = np.flatnonzero((image != plain).any(axis=2).any(axis=0))
-    y, x = render.centre(cell(3, 0))
+    y, x = render.centre(STANDARD, cell(3, 0))
     assert changed.size and all(abs(c - (x + render.PITCH_X // 2)) <= 4 for c in changed)
     assert board_view._edges(scenario) == [{"x": 3, "y": 0, "side": "E", "key": "wall"}]
     assert board_view._edges(new_game(None, seed=0).scenario) == []

@@ -18,7 +18,7 @@ import numpy as np
 
 from ....core.per_scenario import PerScenario
 from .. import observation
-from ..actions import CARD_SLOTS, N_CELLS
+from ..actions import CARD_SLOTS
 from ..observation import CHAR_SCALARS, SLOT_ENTITIES, Observer, observer_for
 from ..rules.prompts import SELECT_LEAD, SELECT_SECOND
 from ..rules.state import (
@@ -196,7 +196,7 @@ def core_spec(obs: Observer) -> dict[str, Any]:
     spec: dict[str, Any] = {
         "size": obs.size,
         "blank": tuple(b.tobytes() for b in obs.blank),
-        "n_cells": N_CELLS,
+        "n_cells": obs.n_cells,
         "board": obs.start["board"],
         "n_features": obs.n_features,
         "feature_trap": f.get("terrain:" + TRAP),  # None on a map without traps

@@ -4,7 +4,7 @@
 A pattern is a tuple of axial offsets ``(dq, dr)`` (HV-MAP-2). A melee pattern is read from the
 attacker's hex (the grey hex, not listed); a ranged one from an anchor hex ``(0, 0)`` that is
 listed. A *placement* is the set of grid cells one orientation of the pattern covers; hexes off
-the 9 x 7 grid cover nothing. Pure geometry and figure look-ups: nothing here changes the state.
+the map's grid cover nothing. Pure geometry and figure look-ups: nothing here changes the state.
 """
 
 from __future__ import annotations
@@ -12,9 +12,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import lru_cache
 
+from ..scenario.model import Grid
 from .context import RuleContext
 from .figures import Board, board_for, enemies_of, has
-from .hexgrid import HEIGHT, WIDTH, axial
+from .hexgrid import axial
 from .state import Figure
 
 Offset = tuple[int, int]
@@ -62,17 +63,15 @@ def is_ranged(area: Iterable[Offset]) -> bool:
     return (0, 0) in tuple(area)
 
 
-def shifted(q: int, r: int) -> int | None:
+def shifted(grid: Grid, q: int, r: int) -> int | None:
     """The cell id at axial ``(q, r)`` (HV-MAP-2), or None off the grid."""
     col, row = q + (r - r % 2) // 2, r
-    if 0 <= col < WIDTH and 0 <= row < HEIGHT:
-        return WIDTH * row + col
-    return None
+    return grid.id(col, row) if grid.contains(col, row) else None
 
 
-def _cover(q: int, r: int, orientation: tuple[Offset, ...]) -> Placement:
+def _cover(grid: Grid, q: int, r: int, orientation: tuple[Offset, ...]) -> Placement:
     """The grid cells the orientation covers when its ``(0, 0)`` is at axial ``(q, r)``."""
-    cells = (shifted(q + dq, r + dr) for dq, dr in orientation)
+    cells = (shifted(grid, q + dq, r + dr) for dq, dr in orientation)
     return frozenset(c for c in cells if c is not None)
 
 
@@ -95,16 +94,17 @@ def _placements(
     board: Board, origin: int, pattern: tuple[Offset, ...], reach: int
 ) -> frozenset[Placement]:
     """:func:`placements` for a hashable pattern, computed once per board and arguments."""
-    q, r = axial(origin)
+    grid = board.grid
+    q, r = axial(origin, grid.width)
     if not is_ranged(pattern):
-        return frozenset({_cover(q, r, o) for o in orientations(pattern)} - {frozenset()})
+        return frozenset({_cover(grid, q, r, o) for o in orientations(pattern)} - {frozenset()})
     found: set[Placement] = set()
     near = [c for c in range(len(board.floor)) if board.distance(origin, c) <= reach]
     for orientation in orientations(pattern):
         for cell in near:
-            cq, cr = axial(cell)
+            cq, cr = axial(cell, grid.width)
             for dq, dr in orientation:  # the anchor that puts hex (dq, dr) on ``cell``
-                found.add(_cover(cq - dq, cr - dr, orientation))
+                found.add(_cover(grid, cq - dq, cr - dr, orientation))
     return frozenset(found)
 
 
@@ -121,17 +121,18 @@ def _covering(
     board: Board, origin: int, pattern: tuple[Offset, ...], reach: int, cell: int
 ) -> frozenset[Placement]:
     """:func:`covering` for a hashable pattern, computed once per board and arguments."""
-    q, r = axial(origin)
-    cq, cr = axial(cell)
+    grid = board.grid
+    q, r = axial(origin, grid.width)
+    cq, cr = axial(cell, grid.width)
     found: set[Placement] = set()
     for orientation in orientations(pattern):
         for dq, dr in orientation:
             if is_ranged(pattern):
-                cover = _cover(cq - dq, cr - dr, orientation)
+                cover = _cover(grid, cq - dq, cr - dr, orientation)
                 if _in_range(board, origin, cover, reach):
                     found.add(cover)
             elif (q + dq, r + dr) == (cq, cr):
-                found.add(_cover(q, r, orientation))
+                found.add(_cover(grid, q, r, orientation))
     return frozenset(found)
 
 
@@ -151,12 +152,13 @@ def _origins_covering(
     board: Board, pattern: tuple[Offset, ...], reach: int, cell: int
 ) -> tuple[int, ...]:
     """:func:`origins_covering` for a hashable pattern."""
-    cq, cr = axial(cell)
+    grid = board.grid
+    cq, cr = axial(cell, grid.width)
     if not is_ranged(pattern):
-        found = {shifted(cq - dq, cr - dr) for o in orientations(pattern) for dq, dr in o}
+        found = {shifted(grid, cq - dq, cr - dr) for o in orientations(pattern) for dq, dr in o}
         return tuple(sorted(origin for origin in found if origin is not None))
     covered = frozenset().union(
-        *(_cover(cq - dq, cr - dr, o) for o in orientations(pattern) for dq, dr in o)
+        *(_cover(grid, cq - dq, cr - dr, o) for o in orientations(pattern) for dq, dr in o)
     )
     return tuple(o for o in range(len(board.floor)) if _in_range(board, o, covered, reach))
 

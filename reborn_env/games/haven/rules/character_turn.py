@@ -10,6 +10,7 @@ from collections.abc import Generator
 from dataclasses import dataclass
 
 from .. import actions
+from ..actions import ActionSpace
 from ..scenario.model import (
     ATTACK,
     CONDITION,
@@ -91,6 +92,7 @@ def ask_box(
 
 
 def ask_hex(
+    ctx: RuleContext,
     ch: CharacterState,
     where: BoxContext,
     kind: str,
@@ -98,7 +100,7 @@ def ask_hex(
     **context: object,
 ) -> Generator[Prompt, int, int]:
     """A prompt of the box being executed: one of ``cells`` (HEX actions), or NO."""
-    legal = [actions.hex_action(c) for c in cells] + [actions.NO]
+    legal = [ctx.actions.hex_action(c) for c in cells] + [ctx.actions.NO]
     return ask_box(ch, where, kind, legal, **context)
 
 
@@ -134,15 +136,15 @@ def play_cards(ctx: RuleContext, ch: CharacterState) -> Turn:
     the other card's other half, item window."""
     effects = TurnEffects()
     cards = (ch.lead, ch.second)
-    everything = [actions.box_action(s, h, m) for s in (0, 1) for h in (0, 1) for m in (0, 1)]
+    everything = [ctx.actions.box_action(s, h, m) for s in (0, 1) for h in (0, 1) for m in (0, 1)]
     first = yield from item_window(ctx, ch, WINDOW_0, everything, effects)
-    _, (slot, half, mode) = actions.decode(first)
+    _, (slot, half, mode) = ctx.actions.decode(first)
     yield from execute_box(ctx, ch, cards[slot], half, mode, effects)
-    rest = [actions.box_action(1 - slot, 1 - half, m) for m in (0, 1)]
+    rest = [ctx.actions.box_action(1 - slot, 1 - half, m) for m in (0, 1)]
     second = yield from item_window(ctx, ch, WINDOW_1, rest, effects)
-    _, (_, half2, mode2) = actions.decode(second)
+    _, (_, half2, mode2) = ctx.actions.decode(second)
     yield from execute_box(ctx, ch, cards[1 - slot], half2, mode2, effects)
-    yield from item_window(ctx, ch, WINDOW_2, [actions.NO], effects)
+    yield from item_window(ctx, ch, WINDOW_2, [ctx.actions.NO], effects)
 
 
 def item_window(
@@ -150,11 +152,11 @@ def item_window(
 ) -> Generator[Prompt, int, int]:
     """HV-ITEM-1/2: any number of ready items, then one of ``choices`` (a box, or ending)."""
     while True:
-        items = [actions.item_action(i) for i, s in enumerate(ch.items) if s == READY]
+        items = [ctx.actions.item_action(i) for i, s in enumerate(ch.items) if s == READY]
         answer = yield from ask(kind, ch.index, choices + items)
         if answer not in items:
             return answer
-        use_item(ctx, ch, answer - actions.ITEM_BASE, effects)
+        use_item(ctx, ch, answer - ctx.actions.ITEM_BASE, effects)
 
 
 def use_item(ctx: RuleContext, ch: CharacterState, index: int, effects: TurnEffects) -> None:
@@ -265,9 +267,9 @@ def offer_consume(
     if element is None:
         return False
     answer = yield from ask_box(
-        ch, where, CONSUME, [actions.YES, actions.NO], ability=ability.kind, element=element
+        ch, where, CONSUME, [ctx.actions.YES, ctx.actions.NO], ability=ability.kind, element=element
     )
-    if answer != actions.YES:
+    if answer != ctx.actions.YES:
         return False
     consume(ctx, element, ch)
     return True
@@ -305,8 +307,8 @@ def perform_move(
         points += ability.consume.bonus  # type: ignore[union-attr]
     if points != most:
         cells = move_destinations(graph, points)
-    answer = yield from ask_hex(ch, where, MOVE_DEST, cells, ability=MOVE, value=points)
-    if answer == actions.NO:
+    answer = yield from ask_hex(ctx, ch, where, MOVE_DEST, cells, ability=MOVE, value=points)
+    if answer == ctx.actions.NO:
         return False
     yield from follow(ctx, ch, kind, character_path(ctx, graph, answer, points))
     return True
@@ -364,6 +366,7 @@ def attack_targets(
         if not options:
             return
         answer = yield from ask_hex(
+            ctx,
             ch,
             where,
             ATTACK_TARGET,
@@ -372,7 +375,7 @@ def attack_targets(
             value=spec.value,
             targets=tuple(cells),
         )
-        if answer == actions.NO:
+        if answer == ctx.actions.NO:
             return
         target = occupant(ctx.state, answer)
         attacked.append(target)
@@ -383,15 +386,15 @@ def attack_targets(
 # --- area-of-effect attacks (HV-AOE-4..6) ---------------------------------------------------------
 
 
-def area_options(sets: set[frozenset[int]], chosen: list[int]) -> list[int]:
+def area_options(space: ActionSpace, sets: set[frozenset[int]], chosen: list[int]) -> list[int]:
     """HV-AOE-6: the AREA_TARGET prompt's legal actions after ``chosen``: HEX of each enemy cell
     that some placement attacks together with all of ``chosen``; NO first (no attack) or once one
     placement attacks exactly ``chosen``."""
     picked = frozenset(chosen)
     cells = {c for s in sets if picked < s for c in s - picked}
-    legal = [actions.hex_action(c) for c in sorted(cells)]
+    legal = [space.hex_action(c) for c in sorted(cells)]
     if not chosen or picked in sets:
-        legal.append(actions.NO)
+        legal.append(space.NO)
     return legal
 
 
@@ -407,13 +410,13 @@ def perform_area_attack(
     value, conditions, advantage = yield from attack_values(ctx, ch, ability, effects, where)
     sets = target_sets(ctx, ch, ability.area, reach)
     chosen: list[int] = []
-    while legal := area_options(sets, chosen):
-        if legal == [actions.NO] and chosen:
+    while legal := area_options(ctx.actions, sets, chosen):
+        if legal == [ctx.actions.NO] and chosen:
             break  # one placement attacks exactly these and no more can join
         answer = yield from ask_box(
             ch, where, AREA_TARGET, legal, ability=ATTACK, value=value, targets=tuple(chosen)
         )
-        if answer == actions.NO:
+        if answer == ctx.actions.NO:
             break
         chosen.append(answer)
     if not chosen:
@@ -442,6 +445,7 @@ def perform_heal(
             if board.in_range_and_sight(ch.cell, f.cell, ability.range)
         ]
     answer = yield from ask_hex(
+        ctx,
         ch,
         where,
         HEAL_TARGET,
@@ -449,7 +453,7 @@ def perform_heal(
         ability=HEAL,
         value=ability.value,
     )
-    if answer == actions.NO:
+    if answer == ctx.actions.NO:
         return False
     heal(ctx, occupant(ctx.state, answer), ability.value)
     return True
@@ -468,8 +472,8 @@ def perform_summon(
     ]
     if not empty:
         return False
-    answer = yield from ask_hex(ch, where, SUMMON_HEX, empty, ability=SUMMON)
-    if answer == actions.NO:
+    answer = yield from ask_hex(ctx, ch, where, SUMMON_HEX, empty, ability=SUMMON)
+    if answer == ctx.actions.NO:
         return False
     spec = ctx.scenario.summon(ability.summon)
     state = ctx.state
@@ -502,9 +506,9 @@ def long_rest(ctx: RuleContext, ch: CharacterState) -> Turn:
     rest back, Heal 2 on itself, refresh spent items (not consumed ones)."""
     ctx.log("LONG_REST", figure=label(ctx.scenario, ch))
     if ch.discard:
-        options = [actions.card_action(k) for k in ch.discard]
+        options = [ctx.actions.card_action(k) for k in ch.discard]
         answer = yield from ask(LONG_REST_LOSE, ch.index, options)
-        card = answer - actions.CARD_BASE
+        card = answer - ctx.actions.CARD_BASE
         ch.discard.remove(card)
         ch.lost.append(card)
         ctx.log_card(ch, card, "lost")

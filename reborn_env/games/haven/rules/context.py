@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
+from ..actions import ActionSpace, action_space
 from ..scenario.model import Scenario
 from .config import HavenConfig
 from .prompts import Event
@@ -32,13 +33,14 @@ class Kernels(NamedTuple):
 
 
 class RuleContext:
-    """One game's scenario, options, state and event log, the running turn's figure, and the
-    kernels its rules call."""
+    """One game's scenario, its action space (16.3), options, state and event log, the running
+    turn's figure, and the kernels its rules call."""
 
     def __init__(
         self, scenario: Scenario, state: HavenState, config: HavenConfig, kernels: Kernels
     ) -> None:
         self.scenario = scenario
+        self.actions: ActionSpace = action_space(scenario.map.grid)
         self.state = state
         self.config = config
         self.kernels = kernels

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Generator
 
-from .. import actions
 from .context import RuleContext
 from .figures import board_for, label, on_map
 from .prompts import DAMAGE_RESPONSE, PICK_DISCARD, Prompt, ask
@@ -52,21 +51,21 @@ def negate_damage(
     ctx: RuleContext, ch: CharacterState, amount: int
 ) -> Generator[Prompt, int, bool]:
     """HV-DMG-3: suffer (``NO``), lose one hand card, or lose two discard cards instead."""
-    legal = [actions.NO] + [actions.card_action(k) for k in ch.hand]
+    legal = [ctx.actions.NO] + [ctx.actions.card_action(k) for k in ch.hand]
     if len(ch.discard) >= 2:
-        legal.append(actions.LOSE_TWO_DISCARDS)
+        legal.append(ctx.actions.LOSE_TWO_DISCARDS)
     answer = yield from ask(DAMAGE_RESPONSE, ch.index, legal, value=amount)
-    if answer == actions.NO:
+    if answer == ctx.actions.NO:
         return False
-    if answer == actions.LOSE_TWO_DISCARDS:
+    if answer == ctx.actions.LOSE_TWO_DISCARDS:
         picked: list[int] = []
         for _ in range(2):
-            options = [actions.card_action(k) for k in ch.discard if k not in picked]
+            options = [ctx.actions.card_action(k) for k in ch.discard if k not in picked]
             first = picked[0] if picked else -1
             pick = yield from ask(PICK_DISCARD, ch.index, options, value=amount, card=first)
-            picked.append(pick - actions.CARD_BASE)
+            picked.append(pick - ctx.actions.CARD_BASE)
     else:
-        picked = [answer - actions.CARD_BASE]
+        picked = [answer - ctx.actions.CARD_BASE]
     for card in picked:
         zone = ch.hand if card in ch.hand else ch.discard
         zone.remove(card)

@@ -23,7 +23,7 @@ from typing import Any
 
 from ....core.errors import IllegalActionError
 from ....core.positions import fail
-from .. import actions
+from ..actions import ActionSpace
 from ..fixtures import state_from_fixture
 from ..position_rules import check_config_fit
 from ..positions import dump_state, position_of, read_position
@@ -74,6 +74,11 @@ class HavenGame:
         return self.context.scenario
 
     @property
+    def actions(self) -> ActionSpace:
+        """The action space of the scenario's grid (16.3)."""
+        return self.context.actions
+
+    @property
     def state(self) -> HavenState:
         """The whole state of the game (HV-STATE-1..7); the rules change it, callers read it."""
         return self.context.state
@@ -112,8 +117,10 @@ class HavenGame:
         if prompt is None:
             raise IllegalActionError(f"the game is over ({self.outcome}); no action is legal")
         if isinstance(action, bool) or not isinstance(action, int) or action not in prompt.legal:
-            legal = ", ".join(actions.name(a) for a in prompt.legal)
-            shown = actions.name(action) if isinstance(action, int) and 0 <= action < 87 else action
+            space = self.context.actions
+            legal = ", ".join(space.name(a) for a in prompt.legal)
+            known = isinstance(action, int) and 0 <= action < space.N_ACTIONS
+            shown = space.name(action) if known else action
             raise IllegalActionError(
                 f"{shown!r} is not legal at prompt {prompt.kind} of "
                 f"{self.scenario.characters[prompt.agent].id}; legal: {legal}"
@@ -192,7 +199,7 @@ class HavenGame:
                     private=prompt.kind == SELECT_SECOND and self.config.reveal_second_card_at_turn,
                     agent=self.scenario.characters[prompt.agent].id,
                     prompt=prompt.kind,
-                    action=actions.name(prompt.legal[0]),
+                    action=self.context.actions.name(prompt.legal[0]),
                 )
                 prompt = self._proc.send(prompt.legal[0])
         except StopIteration:

@@ -28,6 +28,8 @@ class Board:
 
     def __init__(self, scenario: Scenario) -> None:
         cells = scenario.map.cells
+        self.grid = scenario.map.grid  # HV-MAP-1
+        width, height = self.grid.width, self.grid.height
         self.walls = tuple(kind == WALL for kind in cells)
         self.floor = tuple(kind == FLOOR for kind in cells)
         # HV-TER-1: static terrain (traps are state: HavenState.traps); ``terrain`` says whether
@@ -40,16 +42,18 @@ class Board:
         self.icy = tuple(c in hexes.icy for c in range(len(cells)))
         self.has_ice = bool(hexes.icy)
         self.thin_walls = frozenset(hexes.thin_walls)
-        self.neighbours = tuple(open_neighbours(c, self.thin_walls) for c in range(len(cells)))
+        self.neighbours = tuple(
+            open_neighbours(c, self.thin_walls, width, height) for c in range(len(cells))
+        )
         rays = [
-            [ray(c, side, self.floor, self.thin_walls) for side in range(len(SIDES))]
+            [ray(c, side, self.floor, self.thin_walls, width, height) for side in range(len(SIDES))]
             for c in range(len(cells))
         ]
         # a step whose first hex is not icy never slides: only its first hex counts
         self.plain_steps = tuple(tuple(r[0] for r in rs if r and not self.icy[r[0]]) for rs in rays)
         self.icy_rays = tuple(tuple(r for r in rs if r and self.icy[r[0]]) for rs in rays)
-        self.range = RangeTable(self.walls, thin_walls=self.thin_walls)
-        self.sight = SightTable(self.walls, thin_walls=self.thin_walls)
+        self.range = RangeTable(self.walls, width, self.thin_walls)
+        self.sight = SightTable(self.walls, width, self.thin_walls)
         # HV-MAP-5: the range table's rows with a cell cut off by walls out of every range
         self._distances = tuple(
             tuple(1_000 if d is None else d for d in row) for row in self.range.rows

@@ -91,7 +91,10 @@ class PathGraph:
         """Least path cost from any of ``sources`` to every cell through passable cells (for a
         teleport the straight hex distance, HV-TEL-2)."""
         if self.kind in TELEPORTS:
-            return [min(hex_distance(s, c) for s in sources) for c in range(len(self.passable))]
+            width = self.board.grid.width
+            return [
+                min(hex_distance(s, c, width) for s in sources) for c in range(len(self.passable))
+            ]
         if self.slides is not None:
             return self.slides.costs(sources)
         if self.weights is not None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Generator
 
-from .. import actions
 from ..scenario.model import ELEMENTS, Scenario
 from .character_turn import character_turn
 from .context import RuleContext
@@ -59,20 +58,20 @@ def start_round(ctx: RuleContext) -> Steps:
 def select_cards(ctx: RuleContext, ch: CharacterState) -> Steps:
     """HV-SEL-1..4: two hand cards, the first one leading, or a long rest (discard >= 2 only;
     the only choice when the hand holds fewer than 2 cards)."""
-    legal = [actions.card_action(k) for k in ch.hand] if len(ch.hand) >= 2 else []
+    legal = [ctx.actions.card_action(k) for k in ch.hand] if len(ch.hand) >= 2 else []
     if len(ch.discard) >= 2:
-        legal.append(actions.LONG_REST)
+        legal.append(ctx.actions.LONG_REST)
     answer = yield from ask(SELECT_LEAD, ch.index, legal)
     who = label(ctx.scenario, ch)
-    if answer == actions.LONG_REST:
+    if answer == ctx.actions.LONG_REST:
         ch.long_rest = True
         ch.initiative = LONG_REST_INITIATIVE
         ctx.log("LONG_REST", secret_of=ch.index, figure=who, declared=True)
         return
-    lead = answer - actions.CARD_BASE
-    second_options = [actions.card_action(k) for k in ch.hand if k != lead]
+    lead = answer - ctx.actions.CARD_BASE
+    second_options = [ctx.actions.card_action(k) for k in ch.hand if k != lead]
     answer = yield from ask(SELECT_SECOND, ch.index, second_options, card=lead)
-    second = answer - actions.CARD_BASE
+    second = answer - ctx.actions.CARD_BASE
     ch.lead, ch.second = lead, second
     ch.hand.remove(lead)
     ch.hand.remove(second)
@@ -194,12 +193,14 @@ def next_round(ctx: RuleContext) -> None:
 def short_rest(ctx: RuleContext, ch: CharacterState) -> Steps:
     """HV-SREST-1..3: a random discard card is lost (once, for 1 damage that cannot be negated,
     another random one instead), the rest return to hand; no heal, no item refresh."""
-    answer = yield from ask(SHORT_REST, ch.index, [actions.YES, actions.NO])
-    if answer != actions.YES:
+    answer = yield from ask(SHORT_REST, ch.index, [ctx.actions.YES, ctx.actions.NO])
+    if answer != ctx.actions.YES:
         return
     card = random_discard(ctx.state, ch, exclude=None)
-    answer = yield from ask(SHORT_REST_REROLL, ch.index, [actions.YES, actions.NO], rest_card=card)
-    if answer == actions.YES:
+    answer = yield from ask(
+        SHORT_REST_REROLL, ch.index, [ctx.actions.YES, ctx.actions.NO], rest_card=card
+    )
+    if answer == ctx.actions.YES:
         yield from suffer_damage(ctx, ch, 1, negatable=False)
         if ch.exhausted:
             return

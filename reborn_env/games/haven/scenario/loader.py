@@ -36,7 +36,6 @@ from reborn_env.games.haven.scenario.model import (
     HAZARDOUS,
     HEAL,
     HEAL_SELF,
-    HEIGHT,
     ICY,
     INFUSE,
     INFUSE_ELEMENT,
@@ -45,6 +44,8 @@ from reborn_env.games.haven.scenario.model import (
     LOOT,
     MAX_ADD_TARGETS,
     MAX_AREA_HEXES,
+    MAX_HEIGHT,
+    MAX_WIDTH,
     MONSTER_ABILITY_KINDS,
     MOVE,
     NEXT_MOVE_BONUS,
@@ -59,7 +60,6 @@ from reborn_env.games.haven.scenario.model import (
     SUMMON,
     TRAP,
     WALL,
-    WIDTH,
     WIN_CONDITIONS,
     Ability,
     AbilityCard,
@@ -67,6 +67,7 @@ from reborn_env.games.haven.scenario.model import (
     Box,
     CharacterClass,
     Consume,
+    Grid,
     HexMap,
     Item,
     ModifierCard,
@@ -79,8 +80,6 @@ from reborn_env.games.haven.scenario.model import (
     SummonSpec,
     Terrain,
     Treasure,
-    cell_id,
-    cell_xy,
 )
 
 DEFAULT_SCENARIO = "raider_camp"
@@ -156,29 +155,24 @@ def load_scenario(name_or_path: str = DEFAULT_SCENARIO) -> Scenario:
 # --- files ---------------------------------------------------------------------------------------
 
 
-def _xy_text(cell: int) -> str:
-    col, row = cell_xy(cell)
-    return f"({col},{row})"
+def _cells_text(grid: Grid, cells: Iterable[int]) -> str:
+    return ", ".join(grid.text(c) for c in sorted(cells)) or "none"
 
 
-def _cells_text(cells: Iterable[int]) -> str:
-    return ", ".join(_xy_text(c) for c in sorted(cells)) or "none"
-
-
-def _cell(node: _Node) -> int:
-    """A cell given as ``[col, row]`` on the grid (HV-MAP-1)."""
+def _cell(node: _Node, grid: Grid) -> int:
+    """A cell given as ``[col, row]`` on the map's grid (HV-MAP-1)."""
     col, row = (item.integer() for item in node.items(2))
-    if not (0 <= col < WIDTH and 0 <= row < HEIGHT):
-        raise node.error(f"({col},{row}) is off the grid; 0 <= col <= 8 and 0 <= row <= 6")
-    return cell_id(col, row)
+    if not grid.contains(col, row):
+        raise node.error(f"({col},{row}) is off the grid; {grid.bounds_text()}")
+    return grid.id(col, row)
 
 
-def _floor_cell(node: _Node, cells: Sequence[str], what: str) -> int:
+def _floor_cell(node: _Node, grid: Grid, cells: Sequence[str], what: str) -> int:
     """A cell that must be floor (HV-MAP-3: walls and obstacles cannot hold figures or tokens)."""
-    cell = _cell(node)
+    cell = _cell(node, grid)
     if cells[cell] != FLOOR:
         raise node.error(
-            f"{_xy_text(cell)} is a cell of kind {cells[cell]!r}; {what} must be on a floor cell"
+            f"{grid.text(cell)} is a cell of kind {cells[cell]!r}; {what} must be on a floor cell"
         )
     return cell
 
@@ -504,37 +498,51 @@ class _MapTokens:
     terrain: dict[str, list[int]]  # HV-TER-1: terrain kind -> cells
 
 
+def _grid(node: _Node, rows: Sequence[Sequence[str]]) -> Grid:
+    """HV-MAP-1: the grid the picture draws: as many rows as it has lines, as many columns as
+    its first row has cells, every row as long, at most MAX_WIDTH x MAX_HEIGHT."""
+    height, width = len(rows), len(rows[0]) if rows else 0
+    for row, row_tokens in enumerate(rows):
+        if len(row_tokens) != width:
+            raise node.error(
+                f"row {row} has {len(row_tokens)} cells but row 0 has {width}; every row of the "
+                "grid has as many (HV-MAP-1)"
+            )
+    if not (1 <= width <= MAX_WIDTH and 1 <= height <= MAX_HEIGHT):
+        raise node.error(
+            f"draws a grid of {width} x {height} cells; a map has 1 to {MAX_WIDTH} columns "
+            f"and 1 to {MAX_HEIGHT} rows (HV-MAP-1)"
+        )
+    return Grid(width, height)
+
+
 def _parse_map(
     node: _Node, characters: Sequence[CharacterClass], types: Sequence[MonsterType]
-) -> tuple[tuple[str, ...], _MapTokens]:
+) -> tuple[Grid, tuple[str, ...], _MapTokens]:
     rows = [line.split() for line in node.text().splitlines() if line.strip()]
-    if len(rows) != HEIGHT:
-        raise node.error(f"has {len(rows)} rows; the grid has {HEIGHT} rows (HV-MAP-1)")
+    grid = _grid(node, rows)
     cells: list[str] = []
     tokens = _MapTokens([], [], {}, {}, {})
     letters = {c.map_letter for c in characters}
     by_letter = {t.letter: t.id for t in types}
     for row, row_tokens in enumerate(rows):
-        if len(row_tokens) != WIDTH:
-            raise node.error(
-                f"row {row} has {len(row_tokens)} cells; every row has {WIDTH} (HV-MAP-1)"
-            )
         for col, token in enumerate(row_tokens):
-            cells.append(_read_token(node, row, col, token, tokens, letters, by_letter))
-    return tuple(cells), tokens
+            cell = grid.id(col, row)
+            cells.append(_read_token(node, row, col, cell, token, tokens, letters, by_letter))
+    return grid, tuple(cells), tokens
 
 
 def _read_token(
     node: _Node,
     row: int,
     col: int,
+    cell: int,
     token: str,
     tokens: _MapTokens,
     letters: set[str],
     by_letter: Mapping[str, str],
 ) -> str:
-    """Record one picture token and return the kind of its cell."""
-    cell = cell_id(col, row)
+    """Record one picture token at cell id ``cell`` and return the kind of its cell."""
     match = _MONSTER_TOKEN.fullmatch(token)
     if token in _TERRAIN_TOKENS:
         return _TERRAIN_TOKENS[token]
@@ -566,17 +574,17 @@ def _read_token(
 def _hex_map(
     top: Mapping[str, _Node], characters: Sequence[CharacterClass], types: Sequence[MonsterType]
 ) -> HexMap:
-    cells, tokens = _parse_map(top["map"], characters, types)
-    starts = _starts(top["characters"], characters, cells, tokens)
-    treasures = _treasures(top["treasures"], cells)
-    _match_tokens(top["treasures"], {t.cell for t in treasures}, set(tokens.treasures), "T")
-    thin_walls = _thin_walls(top["thin_walls"], cells) if "thin_walls" in top else ()
-    placements = _placements(top["placements"], types, cells)
+    grid, cells, tokens = _parse_map(top["map"], characters, types)
+    starts = _starts(top["characters"], characters, grid, cells, tokens)
+    treasures = _treasures(top["treasures"], grid, cells)
+    _match_tokens(top["treasures"], grid, {t.cell for t in treasures}, set(tokens.treasures), "T")
+    thin_walls = _thin_walls(top["thin_walls"], grid, cells) if "thin_walls" in top else ()
+    placements = _placements(top["placements"], types, grid, cells)
     occupied = Counter([*starts, *(p.cell for p in placements)])
     crowded = [cell for cell, n in occupied.items() if n > 1]
     if crowded:
-        raise top["placements"].error(f"two figures share a cell: {_cells_text(crowded)}")
-    _match_monsters(top["placements"], placements, tokens)
+        raise top["placements"].error(f"two figures share a cell: {_cells_text(grid, crowded)}")
+    _match_monsters(top["placements"], grid, placements, tokens)
     return HexMap(
         cells=cells,
         coins=tuple(tokens.coins),
@@ -588,66 +596,72 @@ def _hex_map(
         difficult=tuple(tokens.terrain.get(DIFFICULT, ())),
         icy=tuple(tokens.terrain.get(ICY, ())),
         thin_walls=thin_walls,
+        width=grid.width,
+        height=grid.height,
     )
 
 
-def _neighbouring(a: int, b: int) -> bool:
+def _neighbouring(grid: Grid, a: int, b: int) -> bool:
     """HV-MAP-2: cells ``a`` and ``b`` are at hex distance 1 (axial ``q = col - (row - row mod
     2) / 2``)."""
-    (ca, ra), (cb, rb) = cell_xy(a), cell_xy(b)
+    (ca, ra), (cb, rb) = grid.xy(a), grid.xy(b)
     dq, dr = (cb - (rb - rb % 2) // 2) - (ca - (ra - ra % 2) // 2), rb - ra
     return abs(dq) + abs(dr) + abs(dq + dr) == 2
 
 
-def _thin_walls(node: _Node, cells: Sequence[str]) -> tuple[tuple[int, int], ...]:
+def _thin_walls(node: _Node, grid: Grid, cells: Sequence[str]) -> tuple[tuple[int, int], ...]:
     """HV-TW-1: ``thin_walls = [[[c1, r1], [c2, r2]], ...]``, each the edge between two
     neighbouring cells that are not walls, each edge once; ascending (lower id, higher id)."""
     seen: set[tuple[int, int]] = set()
     for entry in node.items(minimum=1):
-        a, b = (_cell(end) for end in entry.items(2))
-        if not _neighbouring(a, b):
+        a, b = (_cell(end, grid) for end in entry.items(2))
+        if not _neighbouring(grid, a, b):
             raise entry.error(
-                f"{_xy_text(a)} and {_xy_text(b)} are not neighbours; a thin wall lies on the "
+                f"{grid.text(a)} and {grid.text(b)} are not neighbours; a thin wall lies on the "
                 "edge between two neighbouring cells (HV-MAP-2)"
             )
         walled = [c for c in (a, b) if cells[c] == WALL]
         if walled:
             raise entry.error(
-                f"{_cells_text(walled)} is a wall cell, which blocks every edge already; a thin "
-                "wall parts two cells that are not walls"
+                f"{_cells_text(grid, walled)} is a wall cell, which blocks every edge already; "
+                "a thin wall parts two cells that are not walls"
             )
         wall = (min(a, b), max(a, b))
         if wall in seen:
-            raise entry.error(f"the edge {_xy_text(a)}-{_xy_text(b)} is listed twice")
+            raise entry.error(f"the edge {grid.text(a)}-{grid.text(b)} is listed twice")
         seen.add(wall)
     return tuple(sorted(seen))
 
 
 def _starts(
-    node: _Node, characters: Sequence[CharacterClass], cells: Sequence[str], tokens: _MapTokens
+    node: _Node,
+    characters: Sequence[CharacterClass],
+    grid: Grid,
+    cells: Sequence[str],
+    tokens: _MapTokens,
 ) -> tuple[int, ...]:
     starts = []
     for character in characters:
         start_node = node.child(character.id).child("start")
-        cell = _floor_cell(start_node, cells, "a start")
+        cell = _floor_cell(start_node, grid, cells, "a start")
         drawn = tokens.starts.get(character.map_letter, [])
         if drawn != [cell]:
             raise start_node.error(
-                f"is {_xy_text(cell)} but the map shows {character.map_letter!r} at "
-                f"{_cells_text(drawn)}; the map must show the letter once, at the start"
+                f"is {grid.text(cell)} but the map shows {character.map_letter!r} at "
+                f"{_cells_text(grid, drawn)}; the map must show the letter once, at the start"
             )
         starts.append(cell)
     return tuple(starts)
 
 
-def _treasures(node: _Node, cells: Sequence[str]) -> tuple[Treasure, ...]:
+def _treasures(node: _Node, grid: Grid, cells: Sequence[str]) -> tuple[Treasure, ...]:
     treasures = []
     for item in node.items():
         entries = item.table(("number", "cell", "heal", "gold"))
         treasures.append(
             Treasure(
                 number=entries["number"].integer(1),
-                cell=_floor_cell(entries["cell"], cells, "a treasure tile"),
+                cell=_floor_cell(entries["cell"], grid, cells, "a treasure tile"),
                 heal=entries["heal"].integer(0),
                 gold=entries["gold"].integer(0),
             )
@@ -655,14 +669,14 @@ def _treasures(node: _Node, cells: Sequence[str]) -> tuple[Treasure, ...]:
     _unique_ids(node, (str(t.number) for t in treasures), "treasure numbers")
     _unique_ids(
         node,
-        (_xy_text(t.cell) for t in treasures),
+        (grid.text(t.cell) for t in treasures),
         "treasure cells (at most one tile per cell, HV-STATE-6)",
     )
     return tuple(treasures)
 
 
 def _placements(
-    node: _Node, types: Sequence[MonsterType], cells: Sequence[str]
+    node: _Node, types: Sequence[MonsterType], grid: Grid, cells: Sequence[str]
 ) -> tuple[MonsterPlacement, ...]:
     placements = []
     for item in node.items():
@@ -672,7 +686,7 @@ def _placements(
                 type=entries["type"].text(t.id for t in types),
                 rank=entries["rank"].text(RANKS),
                 standee=entries["standee"].integer(1),
-                cell=_floor_cell(entries["cell"], cells, "a monster"),
+                cell=_floor_cell(entries["cell"], grid, cells, "a monster"),
             )
         )
     for kind in types:
@@ -681,21 +695,21 @@ def _placements(
     return tuple(placements)
 
 
-def _match_tokens(node: _Node, listed: set[int], drawn: set[int], token: str) -> None:
+def _match_tokens(node: _Node, grid: Grid, listed: set[int], drawn: set[int], token: str) -> None:
     if listed != drawn:
         raise node.error(
-            f"cells {_cells_text(listed)} differ from the map's {token!r} cells "
-            f"{_cells_text(drawn)}; they must agree"
+            f"cells {_cells_text(grid, listed)} differ from the map's {token!r} cells "
+            f"{_cells_text(grid, drawn)}; they must agree"
         )
 
 
 def _match_monsters(
-    node: _Node, placements: Sequence[MonsterPlacement], tokens: _MapTokens
+    node: _Node, grid: Grid, placements: Sequence[MonsterPlacement], tokens: _MapTokens
 ) -> None:
     listed = {(p.type, p.rank, p.standee): [p.cell] for p in placements}
     if listed != tokens.monsters:
         shown = sorted(
-            f"{t} {r} #{s} at {_cells_text(c)}" for (t, r, s), c in tokens.monsters.items()
+            f"{t} {r} #{s} at {_cells_text(grid, c)}" for (t, r, s), c in tokens.monsters.items()
         )
         raise node.error(
             f"differs from the monsters the map shows ({'; '.join(shown) or 'none'}); "
@@ -870,13 +884,14 @@ def _cross_check(
     decks: Sequence[Sequence[ModifierCard]],
 ) -> None:
     cells_of = {kind: {c for c, k in enumerate(hex_map.cells) if k == kind} for kind in CELL_KINDS}
+    grid = hex_map.grid
     checks = {
         "cells": lambda n: _check_count(n, len(hex_map.cells), "cells in the map"),
-        "walls": lambda n: _check_cells(n, cells_of[WALL], "walls in the map"),
-        "obstacles": lambda n: _check_cells(n, cells_of[OBSTACLE], "obstacles in the map"),
-        "coins": lambda n: _check_cells(n, set(hex_map.coins), "coin cells in the map"),
+        "walls": lambda n: _check_cells(n, grid, cells_of[WALL], "walls in the map"),
+        "obstacles": lambda n: _check_cells(n, grid, cells_of[OBSTACLE], "obstacles in the map"),
+        "coins": lambda n: _check_cells(n, grid, set(hex_map.coins), "coin cells in the map"),
         "treasures": lambda n: _check_cells(
-            n, {t.cell for t in hex_map.treasures}, "treasure cells"
+            n, grid, {t.cell for t in hex_map.treasures}, "treasure cells"
         ),
         "starts": lambda n: _check_starts(n, hex_map, characters),
         "hand_sizes": lambda n: _check_hand_sizes(n, characters),
@@ -895,22 +910,23 @@ def _check_count(node: _Node, actual: int, what: str) -> None:
         raise node.error(f"says {node.value} but there are {actual} {what}")
 
 
-def _check_cells(node: _Node, actual: set[int], what: str) -> None:
-    listed = {_cell(item) for item in node.items()}
+def _check_cells(node: _Node, grid: Grid, actual: set[int], what: str) -> None:
+    listed = {_cell(item, grid) for item in node.items()}
     if listed != actual:
         raise node.error(
-            f"differs from the {what}: listed only here: {_cells_text(listed - actual)}; "
-            f"only there: {_cells_text(actual - listed)}"
+            f"differs from the {what}: listed only here: {_cells_text(grid, listed - actual)}; "
+            f"only there: {_cells_text(grid, actual - listed)}"
         )
 
 
 def _check_starts(node: _Node, hex_map: HexMap, characters: Sequence[CharacterClass]) -> None:
     entries = node.table(tuple(c.id for c in characters))
     for character, start in zip(characters, hex_map.starts, strict=True):
-        listed = _cell(entries[character.id])
+        listed = _cell(entries[character.id], hex_map.grid)
         if listed != start:
             raise entries[character.id].error(
-                f"says {_xy_text(listed)} but {character.id} starts at {_xy_text(start)}"
+                f"says {hex_map.grid.text(listed)} but {character.id} starts at "
+                f"{hex_map.grid.text(start)}"
             )
 
 

@@ -4,17 +4,19 @@ These frozen records are what the haven rules engine reads. They are built from 
 :mod:`.loader` (section 15 of haven.md), never written by hand in rules code,
 so that the content of a scenario can be checked once, on load, and then trusted.
 
-Conventions used throughout (section 2, HV-MAP-1): a cell is ``(col, row)`` on a 9 x 7 odd-r hex
-grid and is stored as its cell id ``9 * row + col``. A ``range`` of 0 means that no Range is
-printed: a melee attack (it reaches range 1, HV-ABL-2) or a heal on the figure itself (HV-ABL-3).
+Conventions used throughout (section 2, HV-MAP-1): a cell is ``(col, row)`` on the scenario's
+odd-r hex grid (9 x 7 unless its map is larger) and is stored as its cell id
+``width * row + col``. A ``range`` of 0 means that no Range is printed: a melee attack (it reaches
+range 1, HV-ABL-2) or a heal on the figure itself (HV-ABL-3).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-# HV-MAP-1: the grid.
+# HV-MAP-1: the standard grid, and the largest a map may have.
 WIDTH, HEIGHT = 9, 7
+MAX_WIDTH, MAX_HEIGHT = 24, 24
 
 # HV-MAP-3: cell kinds.
 FLOOR, OBSTACLE, WALL = "floor", "obstacle", "wall"
@@ -108,14 +110,48 @@ MAX_AREA_HEXES = 7
 MAX_ADD_TARGETS = 2
 
 
-def cell_id(col: int, row: int) -> int:
-    """HV-MAP-1: the id of cell ``(col, row)``."""
-    return WIDTH * row + col
+def cell_id(col: int, row: int, width: int) -> int:
+    """HV-MAP-1: the id of cell ``(col, row)`` on a grid ``width`` columns wide."""
+    return width * row + col
 
 
-def cell_xy(cell: int) -> tuple[int, int]:
-    """HV-MAP-1: ``(col, row)`` of a cell id."""
-    return cell % WIDTH, cell // WIDTH
+def cell_xy(cell: int, width: int) -> tuple[int, int]:
+    """HV-MAP-1: ``(col, row)`` of a cell id on a grid ``width`` columns wide."""
+    return cell % width, cell // width
+
+
+@dataclass(frozen=True)
+class Grid:
+    """HV-MAP-1: a grid of ``width`` columns and ``height`` rows, and its cell ids."""
+
+    width: int = WIDTH
+    height: int = HEIGHT
+
+    @property
+    def cells(self) -> int:
+        """How many cells the grid has: its ids are ``0 .. cells - 1``."""
+        return self.width * self.height
+
+    def id(self, col: int, row: int) -> int:
+        """The id of cell ``(col, row)``."""
+        return cell_id(col, row, self.width)
+
+    def xy(self, cell: int) -> tuple[int, int]:
+        """``(col, row)`` of a cell id."""
+        return cell_xy(cell, self.width)
+
+    def contains(self, col: int, row: int) -> bool:
+        """Whether ``(col, row)`` lies on the grid."""
+        return 0 <= col < self.width and 0 <= row < self.height
+
+    def text(self, cell: int) -> str:
+        """A cell as its readers write it, ``(col,row)``."""
+        col, row = self.xy(cell)
+        return f"({col},{row})"
+
+    def bounds_text(self) -> str:
+        """The grid's bounds, for error messages: ``0 <= col <= 8 and 0 <= row <= 6``."""
+        return f"0 <= col <= {self.width - 1} and 0 <= row <= {self.height - 1}"
 
 
 @dataclass(frozen=True)
@@ -279,7 +315,7 @@ class Treasure:
 
 @dataclass(frozen=True)
 class HexMap:
-    """The 9 x 7 map at setup (15.1): cell kinds by cell id, tokens, starts and monsters.
+    """The map at setup (15.1): its grid, cell kinds by cell id, tokens, starts and monsters.
 
     ``coins`` holds one entry per coin token (a cell may appear more than once, HV-STATE-6);
     ``starts`` holds the start cell of each character in agent-index order.
@@ -297,6 +333,13 @@ class HexMap:
     # HV-TW-1: thin walls, each the edge (lower cell id, higher cell id) between two neighbours,
     # ascending
     thin_walls: tuple[tuple[int, int], ...] = ()
+    width: int = WIDTH  # HV-MAP-1: columns
+    height: int = HEIGHT  # HV-MAP-1: rows
+
+    @property
+    def grid(self) -> Grid:
+        """HV-MAP-1: the map's grid."""
+        return Grid(self.width, self.height)
 
     @property
     def terrain_kinds(self) -> tuple[str, ...]:
@@ -311,7 +354,7 @@ class HexMap:
         return ((HAZARDOUS, self.hazardous), (DIFFICULT, self.difficult), (ICY, self.icy))
 
     def kind(self, col: int, row: int) -> str:
-        return self.cells[cell_id(col, row)]
+        return self.cells[cell_id(col, row, self.width)]
 
 
 @dataclass(frozen=True)
