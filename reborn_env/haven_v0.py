@@ -15,8 +15,9 @@ for agent in env.agent_iter():
 | --- | --- |
 | Agents | `"bulwark"` (index 0, melee tank), `"conjurer"` (index 1, ranged caster, summoner) |
 | Action space | `Discrete(87)`, one integer per answer to a prompt of spec section 16.2 |
+| | one more `HEX` per cell on a larger map: `Discrete(123)` on Frost Keep's 11 x 9 |
 | Observation | `Dict(observation=Box(0, 1, (2132,), float32), action_mask=Box(0, 1, (87,)))` |
-| | on Mire Crossing `(2408,)`, on Walled Camp `(2574,)`: the layout is built per scenario |
+| | on Mire Crossing `(2408,)`, on Walled Camp `(2574,)`, on Frost Keep `(3798,)` |
 | Rewards | shared: +1 win, -1 loss, 0 truncated, at the end (HV-API-6); optional shaping |
 | Import | `from reborn_env import haven_v0` |
 
@@ -31,7 +32,9 @@ is one AEC step of the agent it belongs to, so the same agent may act many times
 Scenario "Raider Camp": win when no monster is left (at the end of that round), lose when both
 characters are exhausted.
 
-**Actions** (`env.unwrapped.action_name(a)` gives the name, `action_from_name` the integer):
+**Actions** (`env.unwrapped.action_name(a)` gives the name, `action_from_name` the integer), on
+the 9 x 7 grid of the first three scenarios. A map of `n` cells (HV-MAP-1) has `HEX` 0 to `n - 1`
+and every other kind shifted by `n - 63` (`CARD(k)` = `n + k`, and so on):
 
 | ids | actions |
 | --- | --- |
@@ -95,7 +98,8 @@ withheld until the reveal (HV-API-8).
 `.toml` path, default `"raider_camp"`; `"mire_crossing"`, spec section 22, adds traps, hazardous
 and difficult terrain, flying and jumping moves and area attacks; `"walled_camp"`, section 24,
 splits Raider Camp with thin walls, section 23, adds targets to two area attacks, makes two
-Moves teleports, section 25, and draws icy lanes, section 26),
+Moves teleports, section 25, and draws icy lanes, section 26; `"frost_keep"`, section 27, plays
+Walled Camp's content on a larger map, 11 x 9),
 `illegal_action` (`"raise"` or `"penalize"`), `event_feed` (False; see Info), `backend`
 (`"fast"`: the compiled kernels of `games/haven/fast/`; `"python"`: the reference rules; None, the
 default: the compiled kernels when they are built, and `REBORN_ENV_BACKEND` sets it), and the

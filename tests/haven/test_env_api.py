@@ -16,19 +16,18 @@ from pettingzoo.test import api_test, render_test, seed_test
 
 from reborn_env import haven_v0
 from reborn_env.core.errors import IllegalActionError
-from reborn_env.games.haven import actions
 from reborn_env.games.haven.observation import observation_size
-from tests.haven.helpers import BUNDLED, fixture_env
+from tests.haven.helpers import ACTIONS, BUNDLED, fixture_env
 
 AGENTS = ["bulwark", "conjurer"]
 
 
 def card(k: int) -> int:
-    return actions.card_action(k)
+    return ACTIONS.card_action(k)
 
 
 def hexa(col: int, row: int) -> int:
-    return actions.hex_action(9 * row + col)
+    return ACTIONS.hex_action(9 * row + col)
 
 
 def play_random(env: haven_v0.raw_env, seed: int, max_steps: int = 20_000) -> dict[str, float]:
@@ -98,8 +97,9 @@ def test_pettingzoo_render_test_passes():
 
 @pytest.mark.parametrize("scenario", BUNDLED)
 def test_metadata_spaces_and_agents(scenario):
-    """HV-API-1, 16.3, 16.5: agents, Discrete(87), Dict observation with an int8 mask, on each
-    bundled scenario (section 15, section 22), whose sizes the env card gives."""
+    """HV-API-1, HV-MAP-1, 16.3, 16.5: agents, one action per answer (87 on the 9 x 7 grid, one
+    more HEX per extra cell), Dict observation with an int8 mask, on each bundled scenario, whose
+    sizes the env card gives."""
     env = haven_v0.env(scenario=scenario)
     assert env.metadata["name"] == "haven_v0"
     assert env.metadata["is_parallelizable"] is False
@@ -107,12 +107,15 @@ def test_metadata_spaces_and_agents(scenario):
     assert env.possible_agents == AGENTS
     size = observation_size(env.unwrapped.scenario)
     assert f"({size},)" in haven_v0.__doc__
+    n_actions = 87 + env.unwrapped.scenario.map.grid.cells - 63
+    assert f"Discrete({n_actions})" in haven_v0.__doc__
     for agent in AGENTS:
-        assert env.action_space(agent).n == 87
+        assert env.action_space(agent).n == n_actions
         space = env.observation_space(agent)
         assert space["observation"].shape == (size,)
         assert space["observation"].dtype == np.float32
-        assert space["action_mask"].shape == (87,) and space["action_mask"].dtype == np.int8
+        assert space["action_mask"].shape == (n_actions,)
+        assert space["action_mask"].dtype == np.int8
     env.reset(seed=3)
     for agent in AGENTS:
         assert env.observation_space(agent).contains(env.observe(agent))
@@ -221,7 +224,7 @@ def test_illegal_action_is_refused_naming_the_prompt_and_state_is_unchanged():
     before = env.unwrapped.get_state()
     obs_before = env.observe("bulwark")["observation"].copy()
     with pytest.raises(IllegalActionError) as err:
-        env.step(actions.YES)
+        env.step(ACTIONS.YES)
     message = str(err.value)
     assert "SELECT_LEAD" in message and "bulwark" in message
     assert "YES" in message and "CARD(0)" in message and "CARD(8)" in message
@@ -242,7 +245,7 @@ def test_penalize_mode_ends_the_game_with_minus_one_for_the_offender():
     env.step(card(0))
     env.step(card(1))
     assert env.agent_selection == "conjurer"
-    env.step(actions.LONG_REST)  # discard is empty: illegal (HV-SEL-2)
+    env.step(ACTIONS.LONG_REST)  # discard is empty: illegal (HV-SEL-2)
     assert all(env.terminations.values())
     assert env._cumulative_rewards == {"bulwark": 0.0, "conjurer": -1.0}
     assert "LONG_REST" in env.infos["conjurer"]["illegal_action"]
@@ -261,13 +264,13 @@ def test_fixture_reset_win_gives_every_agent_plus_one():
     game = env.unwrapped.game
     assert env.agent_selection == "bulwark"
     assert game.prompt.kind == "WINDOW_0"
-    env.step(actions.box_action(0, 1, 0))  # 75: B02 bottom, Move 3
+    env.step(ACTIONS.box_action(0, 1, 0))  # 75: B02 bottom, Move 3
     assert game.prompt.kind == "MOVE_DEST"
     env.step(hexa(8, 0))
     assert game.state.coins == {7: 1, 8: 1}  # nothing looted while moving (cells (7,0), (8,0))
-    env.step(actions.box_action(1, 0, 1))  # 78: B01 top as default Attack 2, auto-skipped
+    env.step(ACTIONS.box_action(1, 0, 1))  # 78: B01 top as default Attack 2, auto-skipped
     assert game.prompt.kind == "WINDOW_2"
-    env.step(actions.NO)
+    env.step(ACTIONS.NO)
     bulwark = game.state.characters[0]
     assert game.outcome == "win"
     assert bulwark.gold == 7 and bulwark.hp == 8
@@ -315,7 +318,7 @@ def test_truncation_at_the_round_cap_gives_zero():
 def test_reward_shaping_counts_monster_hp_lost_shared():
     """HV-API-6 shaping: +0.02 per monster HP lost, given to both agents."""
     env = fixture_env(TEST_03, reward_shaping=True)
-    env.step(actions.box_action(0, 0, 1))  # 74: B03 top as default Attack 2
+    env.step(ACTIONS.box_action(0, 0, 1))  # 74: B03 top as default Attack 2
     assert env.unwrapped.game.prompt.kind == "ATTACK_TARGET"
     env.step(hexa(4, 2))
     assert env.unwrapped.game.state.monsters[0].hp == 3
@@ -326,7 +329,7 @@ def test_reward_shaping_counts_monster_hp_lost_shared():
 def test_no_shaping_by_default():
     """HV-API-6: the default reward is sparse."""
     env = fixture_env(TEST_03)
-    env.step(actions.box_action(0, 0, 1))
+    env.step(ACTIONS.box_action(0, 0, 1))
     env.step(hexa(4, 2))
     assert env.rewards == {"bulwark": 0.0, "conjurer": 0.0}
 

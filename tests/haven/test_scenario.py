@@ -407,7 +407,7 @@ def test_wrong_monster_deck_size_names_the_deck(tmp_path: Path) -> None:
 def test_unreadable_and_unknown_files(tmp_path: Path) -> None:
     with pytest.raises(ScenarioError, match="cannot read"):
         load_scenario(str(tmp_path / "missing.toml"))
-    bundled = "bundled: mire_crossing, raider_camp, walled_camp"
+    bundled = "bundled: frost_keep, mire_crossing, raider_camp, walled_camp"
     with pytest.raises(ScenarioError, match=bundled):
         load_scenario("no_such_scenario")
     bad = tmp_path / "bad.toml"
