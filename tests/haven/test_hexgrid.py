@@ -31,7 +31,7 @@ from reborn_env.games.haven.rules.hexgrid import (
     neighbours,
     open_neighbours,
     range_distance,
-    segment_meets_polygon,
+    segment_meets_hexagon,
     wall_segment,
 )
 
@@ -279,8 +279,7 @@ def test_hv_map_7_touching_a_wall_corner_blocks():
     (2,0) meets the wall hexagon only in its corner (2,2); every other corner segment crosses it.
     So LOS is false, while it would be true if touching did not block."""
     walls = _walls((1, 0))
-    wall_hex = corners(_c(1, 0))
-    assert segment_meets_polygon((0, 2), (4, 2), wall_hex)
+    assert segment_meets_hexagon((0, 2), (4, 2), centre(_c(1, 0)))
     assert _clip((0, 2), (4, 2), _c(1, 0)) == (Fraction(1, 2), Fraction(1, 2))  # one point
     assert not line_of_sight(_c(0, 0), _c(2, 0), walls)
     assert reference_los(_c(0, 0), _c(2, 0), walls, touching_blocks=False)
@@ -292,17 +291,17 @@ def test_hv_map_7_grazing_past_a_wall_does_not_block():
     smallest non-zero value here) without touching; shifted one unit towards it, it is blocked."""
     walls = _walls((4, 2), (4, 4))
     a, b = _c(2, 0), _c(5, 5)
-    wall_hexes = (corners(_c(4, 2)), corners(_c(4, 4)))
+    wall_hexes = (centre(_c(4, 2)), centre(_c(4, 4)))
     clear = [
         (p, q)
         for p in corners(a)
         for q in corners(b)
-        if not any(segment_meets_polygon(p, q, hexagon) for hexagon in wall_hexes)
+        if not any(segment_meets_hexagon(p, q, wall) for wall in wall_hexes)
     ]
     assert clear == [((4, 2), (12, 16))]
     assert (12 - 4) * (11 - 2) - (16 - 2) * (9 - 4) == 2
     assert line_of_sight(a, b, walls)
-    assert segment_meets_polygon((3, 2), (11, 16), wall_hexes[1])
+    assert segment_meets_hexagon((3, 2), (11, 16), wall_hexes[1])
 
 
 def test_hv_map_7_outside_grid_does_not_block():
@@ -314,7 +313,7 @@ def test_hv_map_7_outside_grid_does_not_block():
         (p, q)
         for p in corners(a)
         for q in corners(b)
-        if not segment_meets_polygon(p, q, corners(_c(0, 1)))
+        if not segment_meets_hexagon(p, q, centre(_c(0, 1)))
     ]
     assert clear
     for p, q in clear:
@@ -362,12 +361,12 @@ def test_hv_map_7_matches_exact_fraction_reference(walls, a, b):
     cells,
 )
 def test_hv_map_7_segment_test_matches_reference(p, q, cell):
-    """HV-MAP-7.3: segment_meets_polygon equals the clipping reference for arbitrary segments
+    """HV-MAP-7.3: segment_meets_hexagon equals the clipping reference for arbitrary segments
     (including degenerate ones and ones through corners) near a hexagon."""
     x, y = centre(cell)
     p = (p[0] + x, p[1] + y)
     q = (q[0] + x, q[1] + y)
-    assert segment_meets_polygon(p, q, corners(cell)) == (_clip(p, q, cell) is not None)
+    assert segment_meets_hexagon(p, q, (x, y)) == (_clip(p, q, cell) is not None)
 
 
 # --- HV-TW-1..4: thin walls -----------------------------------------------------------------------

@@ -226,22 +226,29 @@ def segments_meet(p1: Point, p2: Point, q1: Point, q2: Point) -> bool:
     )
 
 
-def _inside_convex(polygon: Sequence[Point], x: Point) -> bool:
-    """Whether ``x`` lies in or on the closed convex ``polygon`` (counter-clockwise corners)."""
-    n = len(polygon)
-    return all(_cross(polygon[i], polygon[(i + 1) % n], x) >= 0 for i in range(n))
+def segment_meets_hexagon(p: Point, q: Point, centre_xy: Point) -> bool:
+    """HV-MAP-7.3: whether closed segment ``p q`` shares a point with the closed hexagon of the
+    cell centred at ``centre_xy``; touching in a single point counts.
 
-
-def segment_meets_polygon(p: Point, q: Point, polygon: Sequence[Point]) -> bool:
-    """HV-MAP-7.3: whether closed segment ``p q`` shares a point with a closed convex polygon.
-
-    It does iff it meets one of the polygon's edges or an endpoint lies inside or on it; touching
-    in a single point counts. ``polygon`` lists its corners counter-clockwise.
+    Around its centre the hexagon (HV-MAP-7.2's corners) is ``|dx| <= 1``, ``|dx + dy| <= 2``,
+    ``|dx - dy| <= 2``. Two closed convex shapes are apart iff some edge normal of one of them
+    separates them strictly (the separating-axis theorem), so the segment misses the hexagon iff
+    both its ends lie strictly beyond one of those six sides, or all six corners lie strictly on
+    one side of its line. Integers only, as every other test of HV-MAP-7.
     """
-    if _inside_convex(polygon, p) or _inside_convex(polygon, q):
-        return True
-    n = len(polygon)
-    return any(segments_meet(p, q, polygon[i], polygon[(i + 1) % n]) for i in range(n))
+    cx, cy = centre_xy
+    px, py, qx, qy = p[0] - cx, p[1] - cy, q[0] - cx, q[1] - cy
+    if (px > 1 and qx > 1) or (px < -1 and qx < -1):
+        return False
+    s, t = px + py, qx + qy
+    if (s > 2 and t > 2) or (s < -2 and t < -2):
+        return False
+    s, t = px - py, qx - qy
+    if (s > 2 and t > 2) or (s < -2 and t < -2):
+        return False
+    dx, dy = qx - px, qy - py
+    sides = [dx * (oy - py) - dy * (ox - px) for ox, oy in _CORNER_OFFSETS]
+    return not (all(v > 0 for v in sides) or all(v < 0 for v in sides))
 
 
 def _boxes_overlap(box_a: tuple[int, int, int, int], box_b: tuple[int, int, int, int]) -> bool:
@@ -281,11 +288,33 @@ def line_of_sight(
     of ``a`` to a corner of ``b`` shares no point with any closed wall hexagon or thin wall
     segment. A wall ``a`` or ``b`` blocks all its own corners, so a wall cell sees only itself;
     a corner at a thin wall's end gives no sight either. Outside the grid never blocks
-    (HV-MAP-7.4). Every corner segment lies in the bounding box of the two hexagons, so only walls
-    whose box overlaps it are tested.
+    (HV-MAP-7.4).
     """
     if a == b or adjacent(a, b, walls, width, thin_walls):
         return True
+    return _corner_segment_clear(a, b, width, *_blocking(walls, width, thin_walls))
+
+
+def _blocking(
+    walls: Sequence[bool], width: int, thin_walls: Collection[Edge]
+) -> tuple[list[Point], list[tuple[Point, Point]]]:
+    """What can block sight on a map: its wall hexagons' centres and its thin walls' segments."""
+    centres = [centre(w, width) for w, is_wall in enumerate(walls) if is_wall]
+    return centres, [wall_segment(w, width) for w in thin_walls]
+
+
+def _corner_segment_clear(
+    a: int,
+    b: int,
+    width: int,
+    wall_centres: Sequence[Point],
+    thin_lines: Sequence[tuple[Point, Point]],
+) -> bool:
+    """HV-MAP-7.3, HV-TW-4: whether some corner-to-corner segment of ``a`` and ``b`` meets no
+    wall hexagon and no thin wall. Every such segment lies in the bounding box of the two
+    hexagons and within distance 2 of the line through their centres (a hexagon lies within 2 of
+    its centre in the rescaled plane), so only walls whose box overlaps that box and whose centre
+    lies within 4 of that line are tested."""
     box_a, box_b = _hex_box(a, width), _hex_box(b, width)
     span = (
         min(box_a[0], box_b[0]),
@@ -293,19 +322,19 @@ def line_of_sight(
         min(box_a[2], box_b[2]),
         max(box_a[3], box_b[3]),
     )
+    (ax, ay), (bx, by) = centre(a, width), centre(b, width)
+    dx, dy = bx - ax, by - ay
+    reach = 16 * (dx * dx + dy * dy)  # (distance 4)^2, scaled as the cross product's square
     blockers = [
-        corners(w, width)
-        for w, is_wall in enumerate(walls)
-        if is_wall and _boxes_overlap(_hex_box(w, width), span)
+        (wx, wy)
+        for wx, wy in wall_centres
+        if _boxes_overlap((wx - 1, wx + 1, wy - 2, wy + 2), span)
+        and (dx * (wy - ay) - dy * (wx - ax)) ** 2 <= reach
     ]
-    lines = [
-        line
-        for line in (wall_segment(w, width) for w in thin_walls)
-        if _boxes_overlap(_segment_box(*line), span)
-    ]
+    lines = [line for line in thin_lines if _boxes_overlap(_segment_box(*line), span)]
     corners_b = corners(b, width)
     return any(
-        not any(segment_meets_polygon(p, q, hexagon) for hexagon in blockers)
+        not any(segment_meets_hexagon(p, q, wall) for wall in blockers)
         and not any(segments_meet(p, q, w1, w2) for w1, w2 in lines)
         for p in corners(a, width)
         for q in corners_b
@@ -315,17 +344,21 @@ def line_of_sight(
 class SightTable:
     """HV-MAP-7: line of sight for all pairs of one map, computed eagerly once; O(1) lookup.
 
-    LOS is symmetric, so each unordered pair is computed once.
+    LOS is symmetric, so each unordered pair is computed once, with the map's blockers found once.
     """
 
     def __init__(
         self, walls: Sequence[bool], width: int = WIDTH, thin_walls: Collection[Edge] = ()
     ) -> None:
         n = len(walls)
+        blocking = _blocking(walls, width, thin_walls)
         rows = [[True] * n for _ in range(n)]
         for a in range(n):
             for b in range(a + 1, n):
-                rows[a][b] = rows[b][a] = line_of_sight(a, b, walls, width, thin_walls)
+                sees = adjacent(a, b, walls, width, thin_walls) or _corner_segment_clear(
+                    a, b, width, *blocking
+                )
+                rows[a][b] = rows[b][a] = sees
         self.rows = tuple(tuple(row) for row in rows)
         """``rows[a][b]``: ``LOS(a, b)``."""
 
