@@ -191,8 +191,8 @@ def expect(
         got = set(game.legal_actions())
         want = set(legal)
         assert got == want, (
-            f"{kind}: legal {sorted(ACTIONS.name(a) for a in got)} != "
-            f"expected {sorted(ACTIONS.name(a) for a in want)}"
+            f"{kind}: legal {sorted(game.actions.name(a) for a in got)} != "
+            f"expected {sorted(game.actions.name(a) for a in want)}"
         )
 
 
@@ -204,15 +204,15 @@ def play(game: HavenGame, *steps: tuple[Any, ...]) -> HavenGame:
         agent = step[2] if len(step) > 2 else None
         expect(game, kind, agent)
         assert action in game.legal_actions(), (
-            f"{ACTIONS.name(action)} is not legal at {kind}: "
-            f"{[ACTIONS.name(a) for a in game.legal_actions()]}"
+            f"{game.actions.name(action)} is not legal at {kind}: "
+            f"{[game.actions.name(a) for a in game.legal_actions()]}"
         )
         game.apply(action)
     return game
 
 
 def box_legal(game: HavenGame) -> set[int]:
-    """The BOX actions among the pending prompt's legal ACTIONS."""
+    """The BOX actions among the pending prompt's legal actions."""
     return set(game.legal_actions()) & BOX_ACTIONS
 
 
@@ -577,7 +577,8 @@ def marauder_turn_game(
 def destinations(game: HavenGame) -> set[tuple[int, int]]:
     """The ``(col, row)`` hexes the pending ``MOVE_DEST`` prompt offers (16.2)."""
     assert game.prompt is not None and game.prompt.kind == "MOVE_DEST"
-    return {divmod(a - HEX(0, 0), 9)[::-1] for a in game.legal_actions() if a != NO}
+    xy, space = game.scenario.map.grid.xy, game.actions
+    return {xy(a - space.HEX_BASE) for a in game.legal_actions() if space.is_hex(a)}
 
 
 def targets(game: HavenGame) -> list[str]:
