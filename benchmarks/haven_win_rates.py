@@ -25,8 +25,9 @@ def main(argv: list[str] | None = None) -> int:
     args = team_args(__doc__, 200, argv, need_policy=False)
     import torch
 
-    from reborn_env.policies.artifact import load_checkpoint
+    from reborn_env.policies.artifact import CheckpointError, load_checkpoint
     from training.bench.evaluate import evaluate_team, format_team_table
+    from training.common.envs import env_sizes
 
     torch.set_num_threads(1)
     teams: list[tuple[str, str | dict, bool]] = [
@@ -34,7 +35,13 @@ def main(argv: list[str] | None = None) -> int:
         ("scripted", "heuristic", False),
     ]
     if args.checkpoint:
-        payload = load_checkpoint(args.checkpoint, expect_env=args.env)
+        # refused here, before any game, if it was trained on another scenario's spaces
+        sizes = env_sizes(args.env, **args.env_kwargs)
+        try:
+            payload = load_checkpoint(args.checkpoint, args.env, *sizes)
+        except CheckpointError as err:
+            print(f"error: {err}", file=sys.stderr)
+            return 2
         teams += [("learned (greedy)", payload, True), ("learned (sampled)", payload, False)]
     else:
         print("no checkpoint (the game's shipped one is absent): learned rows left out")

@@ -3,6 +3,9 @@ and checkpoints that the other environment refuses."""
 
 from __future__ import annotations
 
+import importlib.util
+from pathlib import Path
+
 import numpy as np
 import pytest
 import torch
@@ -281,3 +284,23 @@ def test_another_scenarios_policy_matches_its_env_and_beats_random_play(name, le
     scenario = {"scenario": cfg.env_kwargs["scenario"]}
     learned = evaluate_team(payload, cfg.env, games=30, seed=555, greedy=True, env_kwargs=scenario)
     assert learned.wins >= least_wins, learned.summary()
+
+
+def test_the_win_rate_bench_refuses_a_policy_of_another_scenario_before_playing(
+    monkeypatch, capsys
+):
+    """benchmarks/haven_win_rates.py: a checkpoint trained on Walled Camp's spaces is refused on
+    Frost Keep's (HV-MAP-1: its grid gives other sizes), naming both, before any game is played."""
+    benchmarks = Path(__file__).resolve().parents[2] / "benchmarks"
+    monkeypatch.syspath_prepend(str(benchmarks))
+    spec = importlib.util.spec_from_file_location(
+        "haven_win_rates", benchmarks / "haven_win_rates.py"
+    )
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    argv = ["--scenario", "frost_keep", "--games", "1", "--checkpoint"]
+    code = bench.main([*argv, "checkpoints/haven_walled_ppo.pt"])
+    out = capsys.readouterr()
+    assert code == 2
+    assert "obs_size 2574 (expected 3798), n_actions 87 (expected 123)" in out.err
+    assert "played" not in out.out
