@@ -13,8 +13,8 @@ written, except where a change alters a rule on purpose: then that game's are re
 ``python -m tests.core.test_golden_games record-rules NAME`` in the commit that changes the rule,
 and the rule's own tests say what changed (as for haven's monster movement, HV-AI-5/6).
 A game's other bundled scenarios have their own entries, ``NAME:SCENARIO`` (haven's
-Mire Crossing and Walled Camp, each with its own shipped policy), so a future fast path is held to
-them too.
+Mire Crossing, Walled Camp and Frost Keep, each with its own shipped policy), so a future fast
+path is held to them too.
 """
 
 from __future__ import annotations
@@ -42,12 +42,14 @@ ENVS = {
     "haven_v0": lambda: haven_v0.env(event_feed=True),
     "haven_v0:mire_crossing": lambda: haven_v0.env(scenario="mire_crossing", event_feed=True),
     "haven_v0:walled_camp": lambda: haven_v0.env(scenario="walled_camp", event_feed=True),
+    "haven_v0:frost_keep": lambda: haven_v0.env(scenario="frost_keep", event_feed=True),
 }
 POLICIES = {
     "earth_reborn_v0": "earth_reborn_ppo.pt",
     "haven_v0": "haven_ppo.pt",
     "haven_v0:mire_crossing": "haven_mire_ppo.pt",
     "haven_v0:walled_camp": "haven_walled_ppo.pt",
+    "haven_v0:frost_keep": "haven_frost_ppo.pt",
 }
 RULE_PAIRS = ("random-random", "heuristic-heuristic")
 POLICY_PAIRS = ("policy-policy", "heuristic-policy")

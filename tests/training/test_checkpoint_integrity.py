@@ -256,6 +256,7 @@ def test_the_shipped_checkpoints_are_there() -> None:
         "earth_reborn_nfsp.pt",
         "earth_reborn_ppo.pt",
         "earth_reborn_salemite_league.pt",
+        "haven_frost_ppo.pt",
         "haven_mire_ppo.pt",
         "haven_ppo.pt",
         "haven_walled_ppo.pt",

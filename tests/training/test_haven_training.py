@@ -271,6 +271,8 @@ def test_shipped_haven_policy_matches_the_env_and_beats_random_play():
         ("haven_mire_ppo", 10),
         # 24 (80%); over 500 games (--scenario walled_camp) 75.0%, the scripted team 75.0%
         ("haven_walled_ppo", 10),
+        # 28 (93%); over 500 games (--scenario frost_keep) 79.4%, the scripted team 77.2%
+        ("haven_frost_ppo", 10),
     ],
 )
 def test_another_scenarios_policy_matches_its_env_and_beats_random_play(name, least_wins):
