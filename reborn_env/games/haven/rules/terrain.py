@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Generator
 
-from ..scenario.model import Ability, MonsterType
+from ..scenario.model import MAX_HEIGHT, MAX_WIDTH, Ability, MonsterType
 from .context import RuleContext
 from .damage import add_condition, suffer_damage
 from .figures import board_for, label, on_map
@@ -24,9 +24,10 @@ WALK, JUMP, FLY = "walk", "jump", "fly"
 TELEPORT, FLY_TELEPORT = "teleport", "fly-teleport"  # HV-TEL-1: a flier's teleport is the second
 TELEPORTS = (TELEPORT, FLY_TELEPORT)
 
-# HV-AI-10: one negative hex weighs more than any number of movement points on a 9 x 7 map, so a
-# sum of weights orders paths by negative hexes first, then by points.
-NEGATIVE = 1000
+# HV-AI-10: one negative hex weighs more than the movement points of any path (at most 2 a hex,
+# HV-TER-4, on the largest grid HV-MAP-1 allows), so a sum of weights orders paths by negative
+# hexes first, then by points.
+NEGATIVE = 2 * MAX_WIDTH * MAX_HEIGHT + 1
 
 
 def move_kind(ability: Ability, mtype: MonsterType | None = None) -> str:
