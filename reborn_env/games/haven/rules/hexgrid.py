@@ -18,8 +18,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Collection, Sequence
 
-WIDTH = 9
-HEIGHT = 7
+from ..scenario.model import HEIGHT, WIDTH  # HV-MAP-1: the standard grid, the defaults here
 
 Point = tuple[int, int]
 Edge = tuple[int, int]
