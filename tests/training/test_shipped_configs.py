@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from training.chain.config import ChainConfig, load_chain_config
+from training.chain.run import stage_configs
 from training.compare.config import load_compare_config
 from training.league.config import load_league_config
 from training.mmd.config import load_mmd_config
@@ -20,7 +22,9 @@ CONFIGS = sorted((Path(__file__).resolve().parents[2] / "configs").glob("*.yaml"
 
 def loader_of(path: Path):
     """The trainer a config file is for, by the suffix of its name (``_nfsp``, ``_rllib``,
-    ``_mmd``, ``_league``, ``_compare``)."""
+    ``_mmd``, ``_league``, ``_compare``, ``_chain``)."""
+    if path.stem.endswith("_chain"):
+        return load_chain_config
     if path.stem.endswith("_compare"):
         return load_compare_config
     if path.stem.endswith("_mmd"):
@@ -41,6 +45,11 @@ def test_there_are_configs():
 @pytest.mark.parametrize("path", CONFIGS, ids=lambda p: p.name)
 def test_every_shipped_config_loads(path: Path):
     config = loader_of(path)(path)
+    if isinstance(config, ChainConfig):
+        # every stage's config loaded with it; stage_configs refuses a stage that reads a policy
+        # no earlier stage trains
+        assert list(stage_configs(config)) == list(config.stages)
+        return
     assert config.env, path
     env_kwargs = getattr(config, "env_kwargs", {})
     if env_kwargs.get("scenario") is not None:  # a bundled or generated map, or a list of them
