@@ -14,7 +14,7 @@ from ..rules.context import Kernels, RuleContext
 from ..rules.figures import all_figures, board_for, enemies_of, has, turn_position
 from ..rules.ice import StepGraph
 from ..rules.monster_plan import Plan, Rank
-from ..rules.path_graph import PathGraph
+from ..rules.path_graph import PathGraph, endable_cells, passable_cells
 from ..rules.state import Figure
 from ..rules.terrain import (
     JUMP,
@@ -138,11 +138,9 @@ class CompiledSlideGraph(PathGraph):
         self.start = mover.cell
         self._compiled = compiled = compiled_board(ctx.scenario)
         self.board = board = compiled.board
-        state = ctx.state
-        self._others = {f.cell for f in all_figures(state) if f is not mover}
-        enemies = {f.cell for f in enemies_of(state, mover)}
-        self.passable = [board.floor[c] and c not in enemies for c in range(len(board.floor))]
-        self.endable = [board.floor[c] and c not in self._others for c in range(len(board.floor))]
+        self._others = {f.cell for f in all_figures(ctx.state) if f is not mover}
+        self.passable = passable_cells(ctx, mover, kind)
+        self.endable = endable_cells(board, self._others)
         self._entry = entry_weights(ctx, price_negatives)
         self.weights = self._entry if board.terrain else None
         self._steps: StepGraph | None = None

@@ -11,10 +11,11 @@ lists (``fast/kernels.py``), which a game's :class:`~.kernels.Kernels` may carry
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Collection
 from heapq import heappop, heappush
 
 from .context import RuleContext
-from .figures import all_figures, board_for, enemies_of
+from .figures import Board, all_figures, board_for, enemies_of
 from .hexgrid import hex_distance
 from .ice import StepGraph, step_weight
 from .state import Figure
@@ -29,6 +30,24 @@ from .terrain import (
     points,
     teleport_landing_weights,
 )
+
+
+def passable_cells(ctx: RuleContext, mover: Figure, kind: str) -> list[bool]:
+    """HV-AI-2: the cells ``mover``'s move of ``kind`` may pass: floor not held by an enemy for a
+    walk; any cell but a wall for a jump or flight (HV-JMP-2, HV-FLY-2); every cell for a
+    teleport (HV-TEL-2)."""
+    board = board_for(ctx.scenario)
+    if kind == WALK:
+        enemy_cells = {f.cell for f in enemies_of(ctx.state, mover)}
+        return [board.floor[c] and c not in enemy_cells for c in range(len(board.floor))]
+    if kind in TELEPORTS:
+        return [True] * len(board.floor)
+    return [not wall for wall in board.walls]
+
+
+def endable_cells(board: Board, other_cells: Collection[int]) -> list[bool]:
+    """HV-AI-2: the cells a move may end in: floor holding no other figure."""
+    return [board.floor[c] and c not in other_cells for c in range(len(board.floor))]
 
 
 class PathGraph:
@@ -59,16 +78,8 @@ class PathGraph:
         board = board_for(ctx.scenario)
         self.board = board
         other_cells = {f.cell for f in all_figures(ctx.state) if f is not mover}
-        if kind == WALK:
-            enemy_cells = {f.cell for f in enemies_of(ctx.state, mover)}
-            self.passable = [
-                board.floor[c] and c not in enemy_cells for c in range(len(board.floor))
-            ]
-        elif kind in TELEPORTS:
-            self.passable = [True] * len(board.floor)
-        else:
-            self.passable = [not wall for wall in board.walls]
-        self.endable = [board.floor[c] and c not in other_cells for c in range(len(board.floor))]
+        self.passable = passable_cells(ctx, mover, kind)
+        self.endable = endable_cells(board, other_cells)
         terrain = board.terrain
         self.weights = entry_weights(ctx, price_negatives) if terrain and kind == WALK else None
         if kind == WALK and board.has_ice:
