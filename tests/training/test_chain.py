@@ -78,6 +78,16 @@ def test_each_stage_reads_the_chain_s_own_policies_and_a_rerun_runs_nothing(
     assert {n: (out / n / "stage.json").stat().st_mtime_ns for n in records} == records
 
 
+def test_the_plan_names_each_stage_s_command_and_inputs_and_writes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["--config", str(_chain(tmp_path)), "--plan"]) == 0
+    first, then = capsys.readouterr().out.splitlines()
+    assert "python -m training.ppo" in first and "reads no earlier policy" in first
+    assert "python -m training.mmd" in then and "reads the policy of 'first'" in then
+    assert not (tmp_path / "out").exists()
+
+
 def test_a_chain_that_reads_a_policy_it_did_not_train_is_refused_before_running(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

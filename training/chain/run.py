@@ -128,6 +128,27 @@ def run_stage(trainer: str, config: Path) -> int:
     return subprocess.run(command, check=False).returncode
 
 
+def plan(cfg: ChainConfig) -> list[str]:
+    """A line per stage: the command it will run, the stages whose policies it reads and its
+    clock (``max_minutes``), for a look at a long chain before it starts; runs and writes
+    nothing."""
+    configs = stage_configs(cfg)
+    out = Path(cfg.out)
+    made_by = {str(stage_policy(out, name)): name for name in configs}
+    lines = []
+    for number, (name, keys) in enumerate(configs.items(), 1):
+        stage = cfg.stages[name]
+        reads = sorted({made_by[s] for s in _strings(keys) if s in made_by})
+        line = f"stage {number}/{len(configs)} {name!r}: python -m training.{stage['trainer']} "
+        line += f"--config {out / name / 'config.yaml'} (from {stage['config']}); reads "
+        whose = "the policies of" if len(reads) > 1 else "the policy of"
+        line += f"{whose} {', '.join(map(repr, reads))}" if reads else "no earlier policy"
+        if "max_minutes" in keys:
+            line += f"; max_minutes {keys['max_minutes']}"
+        lines.append(line)
+    return lines
+
+
 def run_chain(cfg: ChainConfig, overwrite: bool = False) -> dict[str, Any]:
     """Run every unfinished stage in order (see the module docstring); the summary written to
     ``<out>/chain.json``. RunDirError when a stage fails, naming it."""
@@ -138,6 +159,7 @@ def run_chain(cfg: ChainConfig, overwrite: bool = False) -> dict[str, Any]:
     for name, keys in configs.items():
         _finished(out / name, keys)  # a changed config stops the chain before anything runs
     summary: dict[str, Any] = {"stages": {}, "policy": str(out / POLICY)}
+    began = time.perf_counter()
     for number, (name, keys) in enumerate(configs.items(), 1):
         stage, folder = cfg.stages[name], out / name
         where = f"chain: stage {number}/{len(configs)} {name!r} (python -m training."
@@ -146,7 +168,8 @@ def run_chain(cfg: ChainConfig, overwrite: bool = False) -> dict[str, Any]:
             record = json.loads((folder / RECORD).read_text())
             print(f"{where}: done earlier in {record['wall_s']:.0f} s", flush=True)
         else:
-            print(f"{where}: starting", flush=True)
+            elapsed = (time.perf_counter() - began) / 60
+            print(f"{where}: starting, {elapsed:.1f} min into the chain", flush=True)
             _written(folder / "config.yaml", keys)
             start = time.perf_counter()
             status = run_stage(stage["trainer"], folder / "config.yaml")
@@ -187,9 +210,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--overwrite", action="store_true", help="start again, deleting what the chain wrote"
     )
+    parser.add_argument(
+        "--plan", action="store_true", help="print what each stage runs and reads; run nothing"
+    )
     args = parser.parse_args(argv)
     try:
-        run_chain(load_chain_config(args.config), overwrite=args.overwrite)
+        cfg = load_chain_config(args.config)
+        if args.plan:
+            print("\n".join(plan(cfg)))
+            return 0
+        run_chain(cfg, overwrite=args.overwrite)
     except (ConfigError, RunDirError) as exc:
         return fail(exc)
     return 0
