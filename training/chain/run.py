@@ -159,7 +159,6 @@ def run_chain(cfg: ChainConfig, overwrite: bool = False) -> dict[str, Any]:
     for name, keys in configs.items():
         _finished(out / name, keys)  # a changed config stops the chain before anything runs
     summary: dict[str, Any] = {"stages": {}, "policy": str(out / POLICY)}
-    began = time.perf_counter()
     for number, (name, keys) in enumerate(configs.items(), 1):
         stage, folder = cfg.stages[name], out / name
         where = f"chain: stage {number}/{len(configs)} {name!r} (python -m training."
@@ -168,8 +167,8 @@ def run_chain(cfg: ChainConfig, overwrite: bool = False) -> dict[str, Any]:
             record = json.loads((folder / RECORD).read_text())
             print(f"{where}: done earlier in {record['wall_s']:.0f} s", flush=True)
         else:
-            elapsed = (time.perf_counter() - began) / 60
-            print(f"{where}: starting, {elapsed:.1f} min into the chain", flush=True)
+            before = sum(s["wall_s"] for s in summary["stages"].values()) / 60
+            print(f"{where}: starting after {before:.1f} min of earlier stages", flush=True)
             _written(folder / "config.yaml", keys)
             start = time.perf_counter()
             status = run_stage(stage["trainer"], folder / "config.yaml")
