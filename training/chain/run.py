@@ -105,20 +105,22 @@ def _start_again(cfg: ChainConfig) -> None:
         (out / made).unlink(missing_ok=True)
 
 
-def _finished(folder: Path, keys: dict[str, Any]) -> bool:
-    """Whether the stage in ``folder`` finished with ``keys``; RunDirError if it finished with
-    other keys (its config, or an earlier stage's, changed since)."""
-    record = folder / RECORD
-    if not record.is_file():
-        return False
-    ran = json.loads(record.read_text())["config"]
+def _finished(folder: Path, keys: dict[str, Any]) -> dict[str, Any] | None:
+    """The record of the stage in ``folder`` if it finished with ``keys``, None if it did not
+    finish; RunDirError if it finished with other keys (its config, or an earlier stage's,
+    changed since)."""
+    path = folder / RECORD
+    if not path.is_file():
+        return None
+    record = json.loads(path.read_text())
+    ran = record["config"]
     if ran != keys:
         changed = sorted(k for k in set(ran) | set(keys) if ran.get(k) != keys.get(k))
         raise RunDirError(
             f"{folder} finished with another config (keys {', '.join(changed)} differ); "
             "--overwrite starts the chain again"
         )
-    return True
+    return record
 
 
 def run_stage(trainer: str, config: Path) -> int:
@@ -156,15 +158,15 @@ def run_chain(cfg: ChainConfig, overwrite: bool = False) -> dict[str, Any]:
     configs = stage_configs(cfg)
     if overwrite:
         _start_again(cfg)
-    for name, keys in configs.items():
-        _finished(out / name, keys)  # a changed config stops the chain before anything runs
+    # a changed config stops the chain before anything runs
+    done = {name: _finished(out / name, keys) for name, keys in configs.items()}
     summary: dict[str, Any] = {"stages": {}, "policy": str(out / POLICY)}
     for number, (name, keys) in enumerate(configs.items(), 1):
         stage, folder = cfg.stages[name], out / name
         where = f"chain: stage {number}/{len(configs)} {name!r} (python -m training."
         where += f"{stage['trainer']}, from {stage['config']})"
-        if _finished(folder, keys):
-            record = json.loads((folder / RECORD).read_text())
+        record = done[name]
+        if record is not None:
             print(f"{where}: done earlier in {record['wall_s']:.0f} s", flush=True)
         else:
             before = sum(s["wall_s"] for s in summary["stages"].values()) / 60

@@ -139,7 +139,7 @@ class CompiledSlideGraph(PathGraph):
         self._compiled = compiled = compiled_board(ctx.scenario)
         self.board = board = compiled.board
         self._others = {f.cell for f in all_figures(ctx.state) if f is not mover}
-        self.passable = passable_cells(ctx, mover, kind)
+        self.passable = passable_cells(board, ctx.state, mover, kind)
         self.endable = endable_cells(board, self._others)
         self._entry = entry_weights(ctx, price_negatives)
         self.weights = self._entry if board.terrain else None

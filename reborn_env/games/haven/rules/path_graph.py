@@ -18,7 +18,7 @@ from .context import RuleContext
 from .figures import Board, all_figures, board_for, enemies_of
 from .hexgrid import hex_distance
 from .ice import StepGraph, step_weight
-from .state import Figure
+from .state import Figure, HavenState
 from .terrain import (
     JUMP,
     TELEPORT,
@@ -32,13 +32,12 @@ from .terrain import (
 )
 
 
-def passable_cells(ctx: RuleContext, mover: Figure, kind: str) -> list[bool]:
+def passable_cells(board: Board, state: HavenState, mover: Figure, kind: str) -> list[bool]:
     """HV-AI-2: the cells ``mover``'s move of ``kind`` may pass: floor not held by an enemy for a
     walk; any cell but a wall for a jump or flight (HV-JMP-2, HV-FLY-2); every cell for a
     teleport (HV-TEL-2)."""
-    board = board_for(ctx.scenario)
     if kind == WALK:
-        enemy_cells = {f.cell for f in enemies_of(ctx.state, mover)}
+        enemy_cells = {f.cell for f in enemies_of(state, mover)}
         return [board.floor[c] and c not in enemy_cells for c in range(len(board.floor))]
     if kind in TELEPORTS:
         return [True] * len(board.floor)
@@ -78,7 +77,7 @@ class PathGraph:
         board = board_for(ctx.scenario)
         self.board = board
         other_cells = {f.cell for f in all_figures(ctx.state) if f is not mover}
-        self.passable = passable_cells(ctx, mover, kind)
+        self.passable = passable_cells(board, ctx.state, mover, kind)
         self.endable = endable_cells(board, other_cells)
         terrain = board.terrain
         self.weights = entry_weights(ctx, price_negatives) if terrain and kind == WALK else None
